@@ -1,0 +1,227 @@
+"""The public functional API: settings -> per-pair statistics -> per-example scores -> aggregates.
+
+>>> result = rouge(["the cat sat on the mat"], ["the cat sat on a rug"], rouge_types=["rouge1"])
+>>> round(result["rouge1"], 4)
+0.6667
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rouge_lcs.documents import DocumentStore
+from rouge_lcs.multiref import combine
+from rouge_lcs.rouge_types import RougeType, parse_rouge_types
+from rouge_lcs.scoring import pair_counts
+from rouge_lcs.sentences import SplitFn, resolve_splitter
+from rouge_lcs.tokenizers import Tokenizer, resolve_tokenizer
+from rouge_lcs.validation import check_beta, check_bool, check_multi_ref, check_texts
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every option that changes a score, resolved and validated."""
+
+    rouge_types: tuple[RougeType, ...]
+    tokenizer: Tokenizer
+    lsum_split: str
+    splitter: SplitFn
+    multi_ref: str
+    beta: float
+
+    @property
+    def names(self) -> list[str]:
+        """Canonical rouge type names, in the requested order."""
+        return [t.name for t in self.rouge_types]
+
+    @property
+    def needs_sentences(self) -> bool:
+        return any(t.kind == "Lsum" for t in self.rouge_types)
+
+
+def make_settings(
+    rouge_types: object = None,
+    *,
+    use_stemmer: bool = False,
+    tokenizer: object = None,
+    lsum_split: object = "auto",
+    multi_ref: str = "max_f",
+    beta: float = 1.0,
+) -> Settings:
+    """Validate and resolve the scoring options (see :func:`rouge` for their meaning)."""
+    split_name, splitter = resolve_splitter(lsum_split)
+    return Settings(
+        rouge_types=parse_rouge_types(rouge_types),
+        tokenizer=resolve_tokenizer(tokenizer, check_bool(use_stemmer, "use_stemmer")),
+        lsum_split=split_name,
+        splitter=splitter,
+        multi_ref=check_multi_ref(multi_ref),
+        beta=check_beta(beta),
+    )
+
+
+@dataclass
+class PairStats:
+    """Integer counts ``(hits, prediction_total, reference_total)`` for every pair and type.
+
+    ``counts`` has shape ``(examples, max_refs, types, 3)``; reference slots past
+    ``n_refs[e]`` are zero and ignored.
+    """
+
+    counts: np.ndarray
+    n_refs: np.ndarray
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[PairStats]) -> PairStats:
+        """Join the statistics of consecutive batches (in order)."""
+        width = max(p.counts.shape[1] for p in parts)
+        padded = [
+            np.pad(p.counts, ((0, 0), (0, width - p.counts.shape[1]), (0, 0), (0, 0)))
+            for p in parts
+        ]
+        return cls(np.concatenate(padded), np.concatenate([p.n_refs for p in parts]))
+
+
+def compute_stats(
+    predictions: Sequence[str], references: Sequence[Sequence[str]], settings: Settings
+) -> PairStats:
+    """Per-pair statistics of validated inputs (each text tokenized once per call)."""
+    store = DocumentStore(
+        settings.tokenizer, settings.splitter if settings.needs_sentences else None
+    )
+    get = store.get
+    types = settings.rouge_types
+    n_refs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
+    counts = np.zeros((len(predictions), int(n_refs.max()), len(types), 3), dtype=np.int64)
+    for e, (pred, refs) in enumerate(zip(predictions, references)):
+        pred_doc = get(pred)
+        for r, ref in enumerate(refs):
+            counts[e, r] = pair_counts(pred_doc, get(ref), types)
+    return PairStats(counts, n_refs)
+
+
+@dataclass
+class Scores:
+    """Per-example precision, recall and F (arrays of shape ``(examples, types)``)."""
+
+    rouge_types: list[str]
+    precision: np.ndarray
+    recall: np.ndarray
+    fmeasure: np.ndarray
+    stats: PairStats = field(repr=False)
+    settings: Settings = field(repr=False)
+
+    def __len__(self) -> int:
+        return self.fmeasure.shape[0]
+
+    def mean(self) -> dict[str, tuple[float, float, float]]:
+        """Exact arithmetic means ``{type: (precision, recall, fmeasure)}``.
+
+        ``math.fsum`` rounds the sum once, so the mean does not depend on example order or on
+        how the data was split into batches.
+        """
+        n = len(self)
+        return {
+            name: tuple(
+                math.fsum(values[:, k].tolist()) / n
+                for values in (self.precision, self.recall, self.fmeasure)
+            )
+            for k, name in enumerate(self.rouge_types)
+        }
+
+    def column(self, name: str, measure: str = "fmeasure") -> np.ndarray:
+        """Per-example values of one type and measure (``precision``/``recall``/``fmeasure``)."""
+        return getattr(self, measure)[:, self.rouge_types.index(name)]
+
+
+def scores_from_stats(stats: PairStats, settings: Settings) -> Scores:
+    """Combine references and derive P/R/F from counts."""
+    precision, recall, fmeasure = combine(
+        stats.counts, stats.n_refs, settings.multi_ref, settings.beta
+    )
+    return Scores(settings.names, precision, recall, fmeasure, stats, settings)
+
+
+def score(
+    predictions: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    rouge_types: object = None,
+    **options: object,
+) -> Scores:
+    """Score a batch and return per-example :class:`Scores` (options as in :func:`rouge`)."""
+    settings = make_settings(rouge_types, **options)
+    preds, refs = check_texts(predictions, references)
+    return scores_from_stats(compute_stats(preds, refs, settings), settings)
+
+
+def to_output(
+    scores: Scores, *, use_aggregator: bool = True, return_precision_recall: bool = False
+) -> dict[str, float | list[float]]:
+    """The ``evaluate.load("rouge")`` output format: ``{type: F}`` plus optional P/R keys."""
+    check_bool(use_aggregator, "use_aggregator")
+    check_bool(return_precision_recall, "return_precision_recall")
+    out: dict[str, float | list[float]] = {}
+    if use_aggregator:
+        means = scores.mean()
+        for name in scores.rouge_types:
+            out[name] = means[name][2]
+        if return_precision_recall:
+            for name in scores.rouge_types:
+                out[f"{name}_precision"] = means[name][0]
+                out[f"{name}_recall"] = means[name][1]
+        return out
+    for name in scores.rouge_types:
+        out[name] = scores.column(name).tolist()
+    if return_precision_recall:
+        for name in scores.rouge_types:
+            out[f"{name}_precision"] = scores.column(name, "precision").tolist()
+            out[f"{name}_recall"] = scores.column(name, "recall").tolist()
+    return out
+
+
+def rouge(
+    predictions: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    rouge_types: object = None,
+    *,
+    use_aggregator: bool = True,
+    use_stemmer: bool = False,
+    tokenizer: object = None,
+    lsum_split: object = "auto",
+    multi_ref: str = "max_f",
+    beta: float = 1.0,
+    return_precision_recall: bool = False,
+) -> dict[str, float | list[float]]:
+    """ROUGE scores in ``evaluate.load("rouge")``'s output format.
+
+    Args:
+        predictions: one text per example.
+        references: one text per example, or a list of texts per example.
+        rouge_types: names such as ``rouge1``, ``rouge12``, ``rougeL``, ``rougeLsum`` (also
+            ``ROUGE-1``, ``rouge_l``, ``rougeLSum``); default the four standard ones.
+        use_aggregator: exact mean over examples (True) or per-example lists (False).
+        use_stemmer: Porter stemming of tokens longer than 3 characters (rouge_score's mode).
+        tokenizer: ``None``/``"unicode"``, ``"rouge_score"``, ``"whitespace"``, a callable
+            ``str -> list[str]``, or an object with ``.tokenize(str)``.
+        lsum_split: ROUGE-Lsum sentences: ``"auto"``, ``"newline"``, ``"nltk"`` or a callable.
+        multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
+        beta: F_beta = (1 + beta²)·P·R / (R + beta²·P).
+        return_precision_recall: also return ``<type>_precision`` and ``<type>_recall``.
+    """
+    scores = score(
+        predictions,
+        references,
+        rouge_types,
+        use_stemmer=use_stemmer,
+        tokenizer=tokenizer,
+        lsum_split=lsum_split,
+        multi_ref=multi_ref,
+        beta=beta,
+    )
+    return to_output(
+        scores, use_aggregator=use_aggregator, return_precision_recall=return_precision_recall
+    )
