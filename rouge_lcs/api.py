@@ -7,8 +7,10 @@
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,7 +18,7 @@ import numpy as np
 from rouge_lcs.documents import DocumentStore
 from rouge_lcs.multiref import combine
 from rouge_lcs.rouge_types import RougeType, parse_rouge_types
-from rouge_lcs.scoring import pair_counts
+from rouge_lcs.scoring import lsum_hits, pair_counts
 from rouge_lcs.sentences import SplitFn, resolve_splitter
 from rouge_lcs.tokenizers import Tokenizer, resolve_tokenizer
 from rouge_lcs.validation import check_beta, check_bool, check_multi_ref, check_texts
@@ -86,10 +88,30 @@ class PairStats:
         return cls(np.concatenate(padded), np.concatenate([p.n_refs for p in parts]))
 
 
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector: scoring allocates many small acyclic objects, and the
+    collector's repeated scans of them cost ~20% of the run time while finding nothing."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def compute_stats(
     predictions: Sequence[str], references: Sequence[Sequence[str]], settings: Settings
 ) -> PairStats:
     """Per-pair statistics of validated inputs (each text tokenized once per call)."""
+    with _no_gc():
+        return _compute_stats(predictions, references, settings)
+
+
+def _compute_stats(
+    predictions: Sequence[str], references: Sequence[Sequence[str]], settings: Settings
+) -> PairStats:
     store = DocumentStore(
         settings.tokenizer, settings.splitter if settings.needs_sentences else None
     )
@@ -97,10 +119,19 @@ def compute_stats(
     types = settings.rouge_types
     n_refs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
     counts = np.zeros((len(predictions), int(n_refs.max()), len(types), 3), dtype=np.int64)
+    lsum_index = [k for k, t in enumerate(types) if t.kind == "Lsum"]
+    lsum_pairs, lsum_slots = [], []
     for e, (pred, refs) in enumerate(zip(predictions, references)):
         pred_doc = get(pred)
         for r, ref in enumerate(refs):
-            counts[e, r] = pair_counts(pred_doc, get(ref), types)
+            ref_doc = get(ref)
+            counts[e, r] = pair_counts(pred_doc, ref_doc, types)
+            if lsum_index:
+                lsum_pairs.append((pred_doc, ref_doc))
+                lsum_slots.append((e, r))
+    if lsum_pairs:
+        e_idx, r_idx = np.asarray(lsum_slots).T
+        counts[e_idx, r_idx, lsum_index[0], 0] = lsum_hits(lsum_pairs)
     return PairStats(counts, n_refs)
 
 

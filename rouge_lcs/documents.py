@@ -2,8 +2,8 @@
 
 In real evaluations the same references recur (every system is scored against the same
 documents), and ROUGE-N, ROUGE-L and ROUGE-Lsum all read the same tokens.  A
-:class:`DocumentStore` maps text -> :class:`Document`; a document computes its n-gram counts and
-its sentence structures lazily, once.  Tokens are interned to small integer ids per store, which
+:class:`DocumentStore` maps text -> :class:`Document`; a document computes its n-gram counts lazily,
+once.  Tokens are interned to small integer ids per store, which
 makes hashing, counting and rapidfuzz's LCS cheap and collision-free.
 """
 
@@ -11,23 +11,21 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rouge_lcs.lcs import Candidate
 from rouge_lcs.sentences import SplitFn, auto_split, newline_split
+from rouge_lcs.stemming import stem
 from rouge_lcs.tokenizers import REGISTRY, Tokenizer
 
 
 class Document:
-    """One tokenized text with lazily computed n-gram counts and sentence structures."""
+    """One tokenized text with lazily computed n-gram counts."""
 
-    __slots__ = ("tokens", "sentences", "_ngrams", "_candidates", "_sentence_counts")
+    __slots__ = ("tokens", "sentences", "_ngrams")
 
     def __init__(self, tokens: list[int], sentences: list[list[int]] | None) -> None:
         self.tokens = tokens
         #: token ids per sentence (only when ROUGE-Lsum is computed)
         self.sentences = sentences
         self._ngrams: dict[int, Counter] = {}
-        self._candidates: list[Candidate] | None = None
-        self._sentence_counts: Counter[int] | None = None
 
     def ngrams(self, n: int) -> Counter:
         """Counts of the n-grams of the token sequence (tuples for n > 1, ids for n = 1)."""
@@ -41,44 +39,39 @@ class Document:
             self._ngrams[n] = counts
         return counts
 
-    def candidates(self) -> list[Candidate]:
-        """Sentences prepared as LCS candidates (used when this document is the prediction)."""
-        if self._candidates is None:
-            self._candidates = [Candidate(s) for s in self.sentences if s]
-        return self._candidates
-
-    def sentence_counts(self) -> Counter[int]:
-        """Token counts over all sentences (ROUGE-Lsum clips hits against these)."""
-        if self._sentence_counts is None:
-            counts: Counter[int] = Counter()
-            for sentence in self.sentences:
-                counts.update(sentence)
-            self._sentence_counts = counts
-        return self._sentence_counts
-
 
 class DocumentStore:
     """Tokenizes each distinct text once per call and interns tokens to integer ids."""
 
     def __init__(self, tokenizer: Tokenizer, splitter: SplitFn | None) -> None:
-        self._tokenize = tokenizer.tokenize
+        self._tokenize = tokenizer.split
+        self._stem = stem if tokenizer.stemmed else None
         self._splitter = splitter
         # Built-in tokenizers treat "\n" as a separator, so the tokens of the lines, put
         # together, are the tokens of the whole text: one tokenization serves both.
         self._lines_concatenate = tokenizer.name in REGISTRY
+        # Raw token -> id of its (stemmed) form: one dictionary lookup per token does both the
+        # stemming and the interning once a word has been seen.
         self._vocab: dict[str, int] = {}
+        self._ids_of_forms: dict[str, int] = {}
         self._docs: dict[str, Document] = {}
 
+    def _id(self, token: str) -> int:
+        form = self._stem(token) if self._stem is not None else token
+        forms = self._ids_of_forms
+        token_id = forms.get(form)
+        if token_id is None:
+            token_id = forms[form] = len(forms)
+        self._vocab[token] = token_id
+        return token_id
+
     def _ids(self, text: str) -> list[int]:
-        vocab = self._vocab
-        ids = []
-        append = ids.append
-        for token in self._tokenize(text):
-            token_id = vocab.get(token)
-            if token_id is None:
-                token_id = vocab[token] = len(vocab)
-            append(token_id)
-        return ids
+        tokens = self._tokenize(text)
+        try:
+            return list(map(self._vocab.__getitem__, tokens))
+        except KeyError:
+            vocab, new_id = self._vocab, self._id
+            return [vocab[t] if t in vocab else new_id(t) for t in tokens]
 
     def get(self, text: str) -> Document:
         """The document for ``text``, built on first request."""
@@ -99,4 +92,3 @@ class DocumentStore:
             doc = Document(tokens, sentences)
         self._docs[text] = doc
         return doc
-

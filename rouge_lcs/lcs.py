@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 
+import numpy as np
 from rapidfuzz.distance import LCSseq
 
 Tokens = Sequence[int]
@@ -119,3 +121,174 @@ def union_lcs_hits(
             positions.update(lcs_indices(ref, cand))
         union_counts.update(ref[p] for p in positions)
     return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
+
+
+# ---------------------------------------------------------------------------------------------
+# Batched kernel: every (reference sentence, candidate sentence) pair of a whole batch at once.
+# ---------------------------------------------------------------------------------------------
+
+_WORD = 64  # candidate sentences up to this many tokens fit one uint64 bit row
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ONE = np.uint64(1)
+
+
+def _prefix_parity_u64(x: np.ndarray) -> np.ndarray:
+    for shift in (1, 2, 4, 8, 16, 32):
+        x = x ^ (x << np.uint64(shift))
+    return x
+
+
+def _bit_length_u64(x: np.ndarray) -> np.ndarray:
+    for shift in (1, 2, 4, 8, 16, 32):
+        x = x | (x >> np.uint64(shift))
+    return np.bitwise_count(x).astype(np.int64)
+
+
+def _flatten(sentences: Sequence[Tokens]) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenated tokens and the length of each sentence."""
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    flat = np.fromiter(chain.from_iterable(sentences), dtype=np.int64, count=int(lengths.sum()))
+    return flat, lengths
+
+
+def union_lcs_hits_batch(
+    jobs: Sequence[tuple[Sequence[Tokens], Sequence[Tokens]]],
+) -> np.ndarray:
+    """:func:`union_lcs_hits` for many (reference sentences, candidate sentences) jobs at once.
+
+    All sentence pairs of all jobs advance together, one reference row per step, as uint64 bit
+    rows in numpy (candidate sentences of up to 64 tokens; longer ones take the big-int path).
+    The forward pass is Hyyrö's bit-parallel LCS; the backward pass replays rouge_score's
+    backtrack for every pair at once (see :func:`lcs_indices` for why each step is one row).
+    A reference position is in the union LCS iff some candidate sentence took the diagonal
+    there.  Python does O(longest reference sentence) numpy calls, whatever the batch size.
+    Returns the hits of each job.
+    """
+    n_jobs = len(jobs)
+    hits = np.zeros(n_jobs, dtype=np.int64)
+    refs = [[r for r in job_refs if r] for job_refs, _ in jobs]
+    cands = [[c for c in job_cands if c] for _, job_cands in jobs]
+    n_cands = np.fromiter(map(len, cands), dtype=np.int64, count=n_jobs)
+    # Groups are (job, reference sentence) with at least one candidate sentence to match.
+    n_groups = np.fromiter(map(len, refs), dtype=np.int64, count=n_jobs) * (n_cands > 0)
+    group_job = np.repeat(np.arange(n_jobs), n_groups)
+    if group_job.size == 0:
+        return hits
+    group_tokens = [r for k, job_refs in enumerate(refs) if n_cands[k] for r in job_refs]
+    cand_tokens = [c for job_cands in cands for c in job_cands]
+    cand_flat, cand_len = _flatten(cand_tokens)
+    ref_flat, ref_len = _flatten(group_tokens)
+    # Pairs: every group with every candidate sentence of its job.
+    first_cand = np.cumsum(n_cands) - n_cands
+    per_group = n_cands[group_job]
+    pair_group = np.repeat(np.arange(group_job.size), per_group)
+    pair_cand = first_cand[group_job][pair_group] + (
+        np.arange(pair_group.size) - np.repeat(np.cumsum(per_group) - per_group, per_group)
+    )
+    max_ref = int(ref_len.max())
+    refs_mat = np.full((group_job.size, max_ref), -1, dtype=np.int64)
+    refs_mat[np.repeat(np.arange(group_job.size), ref_len), _positions(ref_len)] = ref_flat
+    union = np.zeros(refs_mat.shape, dtype=bool)
+
+    long = cand_len[pair_cand] > _WORD
+    for p in np.flatnonzero(long).tolist():
+        g = int(pair_group[p])
+        union[g, lcs_indices(group_tokens[g], Candidate(cand_tokens[pair_cand[p]]))] = True
+    _union_short_pairs(
+        refs_mat, ref_len, union, pair_group[~long], pair_cand[~long], cand_flat, cand_len
+    )
+
+    # Hits per job: sum over tokens of min(union occurrences, candidate occurrences) — the
+    # clipping of ROUGE-1.5.5 / rouge_score, which uses each candidate occurrence at most once.
+    vocab = int(max(ref_flat.max(), cand_flat.max())) + 1
+    g_idx, pos = np.nonzero(union)
+    union_keys, union_counts = np.unique(
+        group_job[g_idx] * vocab + refs_mat[g_idx, pos], return_counts=True
+    )
+    cand_job = np.repeat(np.repeat(np.arange(n_jobs), n_cands), cand_len)
+    cand_keys, cand_counts = np.unique(cand_job * vocab + cand_flat, return_counts=True)
+    at = np.searchsorted(cand_keys, union_keys)
+    clipped = np.minimum(union_counts, cand_counts[at])  # every union token is a candidate token
+    np.add.at(hits, union_keys // vocab, clipped)
+    return hits
+
+
+def _positions(lengths: np.ndarray) -> np.ndarray:
+    """0, 1, …, len-1 for each length, concatenated."""
+    return np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+
+
+def _union_short_pairs(
+    refs_mat: np.ndarray,
+    ref_len: np.ndarray,
+    union: np.ndarray,
+    pair_group: np.ndarray,
+    pair_cand: np.ndarray,
+    cand_flat: np.ndarray,
+    cand_len: np.ndarray,
+) -> None:
+    """Mark in ``union`` the diagonal moves of rouge_score's backtrack for 64-bit pairs."""
+    if pair_group.size == 0:
+        return
+    # Match masks: bit q of mask (c, t) says token q of candidate sentence c is t.
+    vocab = int(max(refs_mat.max(), cand_flat.max())) + 2
+    positions = _positions(cand_len)
+    keep = positions < _WORD
+    keys = (np.repeat(np.arange(cand_len.size), cand_len) * vocab + cand_flat)[keep]
+    bits = _ONE << positions[keep].astype(np.uint64)
+    order = np.argsort(keys, kind="stable")
+    keys, bits = keys[order], bits[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    uniq_keys = keys[starts]
+    uniq_bits = np.bitwise_or.reduceat(bits, starts)
+
+    # Process pairs sorted by reference length, longest first: at row i the active pairs are a
+    # prefix, so each step touches only the pairs it must.
+    ref_len = ref_len[pair_group]
+    order = np.argsort(-ref_len, kind="stable")
+    pair_group, pair_cand, ref_len = pair_group[order], pair_cand[order], ref_len[order]
+    n_pairs, max_ref = pair_group.size, int(ref_len[0])
+    active_until = np.searchsorted(-ref_len, -np.arange(max_ref + 1), side="right")
+    # active_until[i] = number of pairs with ref_len >= i
+
+    # Look up only the real (pair, reference position) cells, not the padding.
+    cell_pair = np.repeat(np.arange(n_pairs), ref_len)
+    cell_pos = _positions(ref_len)
+    query = pair_cand[cell_pair] * vocab + refs_mat[pair_group[cell_pair], cell_pos]
+    found = np.minimum(np.searchsorted(uniq_keys, query), uniq_keys.size - 1)
+    masks = np.zeros((n_pairs, max_ref), dtype=np.uint64)
+    masks[cell_pair, cell_pos] = np.where(uniq_keys[found] == query, uniq_bits[found], 0)
+
+    widths = cand_len[pair_cand]
+    full = np.where(
+        widths >= _WORD, _ALL, (_ONE << np.minimum(widths, 63).astype(np.uint64)) - _ONE
+    )
+    rows = np.empty((max_ref + 1, n_pairs), dtype=np.uint64)
+    rows[0] = full
+    for i in range(max_ref):
+        k = active_until[i + 1]
+        prev = rows[i, :k]
+        match = prev & masks[:k, i]
+        rows[i + 1, :k] = ((prev + match) | (prev - match)) & full[:k]
+        rows[i + 1, k:] = rows[i, k:]
+
+    j = widths.copy()
+    diag = np.zeros((n_pairs, max_ref), dtype=bool)
+    for i in range(max_ref, 0, -1):
+        k = active_until[i]
+        jj = j[:k]
+        match = masks[:k, i - 1]
+        flat = ~_prefix_parity_u64(rows[i - 1, :k] ^ rows[i, :k])
+        below = np.where(jj >= _WORD, _ALL, (_ONE << np.minimum(jj, 63).astype(np.uint64)) - _ONE)
+        stops = (match | flat) & below
+        column = _bit_length_u64(stops)  # 0 when there is no stop: the walk ends
+        took = ((match >> np.maximum(column - 1, 0).astype(np.uint64)) & _ONE).astype(bool)
+        took &= column > 0
+        diag[:k, i - 1] = took
+        j[:k] = np.where(took, column - 1, column)
+
+    # A reference position is in the union when any candidate sentence took its diagonal.
+    order = np.argsort(pair_group, kind="stable")
+    grouped = pair_group[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    union[grouped[starts], :max_ref] |= np.logical_or.reduceat(diag[order], starts, axis=0)

@@ -46,15 +46,13 @@ def parse_rouge_type(spelling: object) -> RougeType:
 
 
 def parse_rouge_types(rouge_types: object = None) -> tuple[RougeType, ...]:
-    """Parse the ``rouge_types`` argument (``None`` means the four defaults); duplicates collapse."""
+    """Parse ``rouge_types`` (``None``: the four defaults); duplicates collapse."""
     if rouge_types is None:
         rouge_types = DEFAULT_ROUGE_TYPES
     if isinstance(rouge_types, str):
         rouge_types = [rouge_types]
     if not isinstance(rouge_types, (list, tuple)):
-        raise TypeError(
-            f"rouge_types: expected a list of names, got {type(rouge_types).__name__}"
-        )
+        raise TypeError(f"rouge_types: expected a list of names, got {type(rouge_types).__name__}")
     if not rouge_types:
         raise ValueError(f"rouge_types: the list is empty; give at least one of {VALID_NAMES_HELP}")
     parsed: dict[str, RougeType] = {}

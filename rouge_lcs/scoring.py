@@ -7,15 +7,17 @@ significance tests) is arithmetic on these counts, computed once (sacrebleu's pa
 - ROUGE-N: hits are clipped n-gram matches; totals are the n-gram counts of each side.
 - ROUGE-L: hits are the LCS length of the whole token sequences; totals are the token counts.
 - ROUGE-Lsum: hits are summary-level union-LCS hits over sentences; totals are the token counts
-  of the sentences.
+  of the sentences.  Its hits are computed for a whole batch at once (:func:`lsum_hits`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from rouge_lcs.documents import Document
-from rouge_lcs.lcs import lcs_length, union_lcs_hits
+from rouge_lcs.lcs import lcs_length, union_lcs_hits_batch
 from rouge_lcs.rouge_types import RougeType
 
 Counts = tuple[int, int, int]
@@ -45,18 +47,18 @@ def lcs_counts(pred: Document, ref: Document) -> Counts:
     return lcs_length(ref.tokens, pred.tokens), len(pred.tokens), len(ref.tokens)
 
 
-def lsum_counts(pred: Document, ref: Document) -> Counts:
-    """ROUGE-Lsum counts of one pair."""
-    pred_total = sum(map(len, pred.sentences))
-    ref_total = sum(map(len, ref.sentences))
-    if not pred_total or not ref_total:
-        return 0, pred_total, ref_total
-    hits = union_lcs_hits(ref.sentences, pred.candidates(), pred.sentence_counts())
-    return hits, pred_total, ref_total
+def lsum_totals(pred: Document, ref: Document) -> Counts:
+    """ROUGE-Lsum counts of one pair with hits left at 0: :func:`lsum_hits` fills them in."""
+    return 0, sum(map(len, pred.sentences)), sum(map(len, ref.sentences))
+
+
+def lsum_hits(pairs: list[tuple[Document, Document]]) -> np.ndarray:
+    """ROUGE-Lsum union-LCS hits of many ``(prediction, reference)`` pairs, batched."""
+    return union_lcs_hits_batch([(ref.sentences, pred.sentences) for pred, ref in pairs])
 
 
 def pair_counts(pred: Document, ref: Document, rouge_types: tuple[RougeType, ...]) -> list[Counts]:
-    """The counts of every requested rouge type for one (prediction, reference) pair."""
+    """The counts of every requested rouge type for one pair (ROUGE-Lsum hits deferred)."""
     out = []
     for rouge_type in rouge_types:
         if rouge_type.kind == "n":
@@ -64,5 +66,5 @@ def pair_counts(pred: Document, ref: Document, rouge_types: tuple[RougeType, ...
         elif rouge_type.kind == "L":
             out.append(lcs_counts(pred, ref))
         else:
-            out.append(lsum_counts(pred, ref))
+            out.append(lsum_totals(pred, ref))
     return out

@@ -19,15 +19,81 @@ SplitFn = Callable[[str], list[str]]
 
 # Lowercase, without the final period, as Punkt stores them.
 ABBREVIATIONS = frozenset(
-    """
-    mr mrs ms dr prof sr jr st mt ft rev gen col lt sgt capt cmdr gov sen rep pres supt
-    u.s u.k u.n e.u u.s.a d.c l.a n.y
-    e.g i.e etc vs cf al approx dept est misc
-    a.m p.m
-    jan feb mar apr jun jul aug sep sept oct nov dec
-    inc ltd co corp llc bros no nos vol fig figs eq ed eds pp op
-    ave blvd rd
-    """.split()
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "sr",
+        "jr",
+        "st",
+        "mt",
+        "ft",
+        "rev",
+        "gen",
+        "col",
+        "lt",
+        "sgt",
+        "capt",
+        "cmdr",
+        "gov",
+        "sen",
+        "rep",
+        "pres",
+        "supt",
+        "u.s",
+        "u.k",
+        "u.n",
+        "e.u",
+        "u.s.a",
+        "d.c",
+        "l.a",
+        "n.y",
+        "e.g",
+        "i.e",
+        "etc",
+        "vs",
+        "cf",
+        "al",
+        "approx",
+        "dept",
+        "est",
+        "misc",
+        "a.m",
+        "p.m",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "llc",
+        "bros",
+        "no",
+        "nos",
+        "vol",
+        "fig",
+        "figs",
+        "eq",
+        "ed",
+        "eds",
+        "pp",
+        "op",
+        "ave",
+        "blvd",
+        "rd",
+    ]
 )
 
 # Full-width / CJK sentence ends need no following space to end a sentence.
@@ -77,7 +143,7 @@ def nltk_split(text: str) -> list[str]:
 
 
 def newline_split(text: str) -> list[str]:
-    """One sentence a line (rouge_score's behaviour); empty lines are dropped as rouge_score does."""
+    """One sentence a line; empty lines are dropped (rouge_score does the same)."""
     return [line for line in text.split("\n") if line]
 
 

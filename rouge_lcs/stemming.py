@@ -7,8 +7,6 @@ distinct word.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from nltk.stem import porter
 
 #: rouge_score only stems tokens longer than this many characters.
@@ -39,12 +37,3 @@ def stem_all(tokens: list[str]) -> list[str]:
         stemmed = cache.get(token)
         append(stemmed if stemmed is not None else stem(token))
     return out
-
-
-def with_stemming(tokenize: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
-    """Wrap a tokenizer so that its tokens are stemmed."""
-
-    def tokenize_and_stem(text: str) -> list[str]:
-        return stem_all(tokenize(text))
-
-    return tokenize_and_stem

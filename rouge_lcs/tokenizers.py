@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import regex
 
-from rouge_lcs.stemming import with_stemming
+from rouge_lcs.stemming import stem_all
 
 TokenizeFn = Callable[[str], list[str]]
 
@@ -62,11 +62,17 @@ REGISTRY: dict[str, TokenizeFn] = {
 
 @dataclass(frozen=True)
 class Tokenizer:
-    """A resolved tokenizer: the function to call and the name that identifies it."""
+    """A resolved tokenizer: its name, the function that splits text into raw tokens, and
+    whether the tokens are stemmed (the per-call document store memoizes that step)."""
 
     name: str
-    tokenize: TokenizeFn
+    split: TokenizeFn
     stemmed: bool
+
+    def tokenize(self, text: str) -> list[str]:
+        """Tokens of ``text``, stemmed when asked."""
+        tokens = self.split(text)
+        return stem_all(tokens) if self.stemmed else tokens
 
 
 def _checked(fn: Callable[[str], object], name: str) -> TokenizeFn:
@@ -121,6 +127,4 @@ def resolve_tokenizer(tokenizer: object = None, use_stemmer: bool = False) -> To
             f"tokenizer: expected None, one of {sorted(REGISTRY)}, a callable, or an object with "
             f".tokenize(str); got {type(tokenizer).__name__}"
         )
-    if use_stemmer:
-        fn = with_stemming(fn)
-    return Tokenizer(name=name, tokenize=fn, stemmed=use_stemmer)
+    return Tokenizer(name=name, split=fn, stemmed=use_stemmer)

@@ -48,9 +48,7 @@ def check_texts(predictions: object, references: object) -> tuple[list[str], lis
             raise ValueError(f"references[{i}]: empty list; expected at least one reference")
         for j, item in enumerate(items):
             if not isinstance(item, str):
-                raise TypeError(
-                    f"references[{i}][{j}]: expected str, got {type(item).__name__}"
-                )
+                raise TypeError(f"references[{i}][{j}]: expected str, got {type(item).__name__}")
         ref_lists.append(items)
     return preds, ref_lists
 

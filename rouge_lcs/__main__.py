@@ -1,0 +1,3 @@
+from rouge_lcs.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,217 @@
+"""Command line: ``rouge-lcs`` / ``python -m rouge_lcs``.
+
+- no arguments: score the bundled example set and print per-example F and a P/R/F table;
+- ``score`` (or just ``--predictions F --references F…``): score files;
+- ``l-f1`` / ``n-recall``: the seeds' exercise formats on stdin, byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from rouge_lcs.api import Scores, make_settings, score
+from rouge_lcs.io import InputError, bundled_examples, read_parallel, read_table
+from rouge_lcs.multiref import MULTI_REF_MODES
+from rouge_lcs.report import prf_table, table
+
+SUBCOMMANDS = ("score", "examples", "l-f1", "n-recall")
+
+
+def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("scoring options")
+    group.add_argument(
+        "--rouge-types",
+        nargs="+",
+        default=None,
+        metavar="TYPE",
+        help="rouge1 rouge2 … rougeN, rougeL, rougeLsum (default: rouge1 rouge2 rougeL rougeLsum)",
+    )
+    group.add_argument("--stem", action="store_true", help="Porter stemming (rouge_score's mode)")
+    group.add_argument(
+        "--tokenizer",
+        default="unicode",
+        choices=["unicode", "rouge_score", "whitespace"],
+        help="token rule (default: unicode)",
+    )
+    group.add_argument(
+        "--lsum-split",
+        default="auto",
+        choices=["auto", "newline", "nltk"],
+        help="ROUGE-Lsum sentence split (default: auto)",
+    )
+    group.add_argument(
+        "--multi-ref", default="max_f", choices=MULTI_REF_MODES, help="default: max_f"
+    )
+    group.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default: 1)")
+
+
+def _options(args: argparse.Namespace) -> dict:
+    return {
+        "use_stemmer": args.stem,
+        "tokenizer": args.tokenizer,
+        "lsum_split": args.lsum_split,
+        "multi_ref": args.multi_ref,
+        "beta": args.beta,
+    }
+
+
+def _score_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rouge-lcs score", description="Score predictions against references."
+    )
+    source = parser.add_argument_group("data (text files: one text a line)")
+    source.add_argument("--predictions", "-p", metavar="FILE", help="predictions file")
+    source.add_argument(
+        "--references", "-r", nargs="+", metavar="FILE", help="one or more reference files"
+    )
+    source.add_argument(
+        "--data", metavar="FILE", help="a .jsonl or .csv with prediction and reference(s) columns"
+    )
+    _add_scoring_options(parser)
+    out = parser.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print the result as JSON")
+    out.add_argument("--csv", metavar="FILE", help="write per-example scores to this CSV")
+    return parser
+
+
+def _print_result(scores: Scores, as_json: bool) -> None:
+    means = scores.mean()
+    if as_json:
+        payload = {
+            name: {"precision": p, "recall": r, "fmeasure": f} for name, (p, r, f) in means.items()
+        }
+        payload["n"] = len(scores)
+        print(json.dumps(payload, indent=2))
+        return
+    print(prf_table(means))
+    print(f"\n{len(scores)} examples")
+
+
+def _write_csv(scores: Scores, path: str) -> None:
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        header = ["index"]
+        for name in scores.rouge_types:
+            header += [f"{name}_precision", f"{name}_recall", f"{name}_fmeasure"]
+        writer.writerow(header)
+        for e in range(len(scores)):
+            row: list[object] = [e]
+            for k in range(len(scores.rouge_types)):
+                row += [
+                    repr(float(scores.precision[e, k])),
+                    repr(float(scores.recall[e, k])),
+                    repr(float(scores.fmeasure[e, k])),
+                ]
+            writer.writerow(row)
+
+
+def cmd_score(argv: Sequence[str]) -> int:
+    """``rouge-lcs score``."""
+    parser = _score_parser()
+    args = parser.parse_args(argv)
+    if args.data:
+        if args.predictions or args.references:
+            parser.error("give either --data or --predictions/--references, not both")
+        predictions, references = read_table(args.data)
+    elif args.predictions and args.references:
+        predictions, references = read_parallel(args.predictions, args.references)
+    else:
+        parser.error("give --predictions FILE and --references FILE [FILE …], or --data FILE")
+    make_settings(args.rouge_types, **_options(args))  # reject bad options before reading more
+    scores = score(predictions, references, args.rouge_types, **_options(args))
+    _print_result(scores, args.json)
+    if args.csv:
+        _write_csv(scores, args.csv)
+    return 0
+
+
+def cmd_examples(argv: Sequence[str]) -> int:
+    """Score the bundled example set with default settings and print the tables."""
+    parser = argparse.ArgumentParser(
+        prog="rouge-lcs examples", description="Score the bundled example set."
+    )
+    _add_scoring_options(parser)
+    args = parser.parse_args(argv)
+    examples = bundled_examples()
+    scores = score(
+        [e["prediction"] for e in examples],
+        [e["references"] for e in examples],
+        args.rouge_types,
+        **_options(args),
+    )
+    print("Per-example F (defaults: unicode tokenizer, no stemming, best-F reference):\n")
+    rows = [[e["id"], *scores.fmeasure[k].tolist()] for k, e in enumerate(examples)]
+    print(table(["example", *scores.rouge_types], rows))
+    print("\nMean over the examples:\n")
+    print(prf_table(scores.mean()))
+    return 0
+
+
+def _exercise_lines(count: int) -> list[str]:
+    lines = sys.stdin.read().split("\n")
+    if len(lines) < count:
+        raise InputError(f"stdin: expected {count} lines, got {len(lines)}")
+    return lines[:count]
+
+
+def cmd_l_f1(argv: Sequence[str]) -> int:
+    """Seed exercise: reference and candidate lines on stdin -> ROUGE-L F1 to 4 decimals."""
+    argparse.ArgumentParser(prog="rouge-lcs l-f1", description=cmd_l_f1.__doc__).parse_args(argv)
+    reference, candidate = _exercise_lines(2)
+    result = score([candidate], [reference], ["rougeL"], tokenizer="whitespace")
+    print(f"{result.fmeasure[0, 0]:.4f}")
+    return 0
+
+
+def cmd_n_recall(argv: Sequence[str]) -> int:
+    """Seed exercise: N, generated and reference lines on stdin -> ROUGE-N recall, 4 decimals."""
+    argparse.ArgumentParser(prog="rouge-lcs n-recall", description=cmd_n_recall.__doc__).parse_args(
+        argv
+    )
+    n_text, generated, reference = _exercise_lines(3)
+    try:
+        n = int(n_text.strip())
+    except ValueError:
+        raise InputError(f"stdin line 1: expected the n-gram size N, got {n_text!r}") from None
+    if n < 1:
+        raise InputError(f"stdin line 1: N must be >= 1, got {n}")
+    result = score([generated], [reference], [f"rouge{n}"], tokenizer="whitespace")
+    print(f"{result.recall[0, 0]:.4f}")
+    return 0
+
+
+COMMANDS = {
+    "score": cmd_score,
+    "examples": cmd_examples,
+    "l-f1": cmd_l_f1,
+    "n-recall": cmd_n_recall,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``rouge-lcs`` and ``python -m rouge_lcs``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        command, rest = "examples", []
+    elif argv[0] in COMMANDS:
+        command, rest = argv[0], argv[1:]
+    elif argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        print(f"\ncommands: {', '.join(COMMANDS)} (each has --help)")
+        return 0
+    else:
+        command, rest = "score", argv
+    try:
+        return COMMANDS[command](rest)
+    except (InputError, ValueError, TypeError) as error:
+        print(f"rouge-lcs: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
