@@ -1,0 +1,61 @@
+"""rouge_lcs vs rouge_score on REALSumm (2,500 CNN/DM pairs), side by side in one run.
+
+    .venv/bin/python benchmarks/bench_realsumm.py [--repeats 3]
+
+Both score the four default types (rouge1, rouge2, rougeL, rougeLsum) on sentences joined by
+newlines, stemming on and off, with rouge_score-compatible settings (``tokenizer="rouge_score"``;
+the numbers are identical, see tests/test_parity_rouge_score.py).  Each configuration is timed
+``--repeats`` times alternating the two implementations; the best time of each is reported with
+the ratio.  Our stemming memo is emptied before each run (a cold start).  rouge_score is a test/benchmark dependency only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from rouge_score import rouge_scorer
+
+from rouge_lcs import score, stemming
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "en_cnndm_realsumm" / "data.jsonl"
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def load() -> tuple[list[str], list[str]]:
+    rows = [json.loads(line) for line in DATA.open(encoding="utf-8")]
+    preds = ["\n".join(r["prediction_sents"]) for r in rows]
+    refs = ["\n".join(r["references_sents"][0]) for r in rows]
+    return preds, refs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    preds, refs = load()
+    print(f"{len(preds)} pairs from {DATA.parent.name}; best of {args.repeats}\n")
+    print(
+        f"{'stemming':9} {'rouge_score s':>14} {'rouge_lcs s':>12} {'pairs/s (ours)':>15} {'ratio':>7}"
+    )
+    for stem in (False, True):
+        theirs, ours = [], []
+        for _ in range(args.repeats):
+            scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+            start = time.perf_counter()
+            for pred, ref in zip(preds, refs):
+                scorer.score(ref, pred)
+            theirs.append(time.perf_counter() - start)
+            stemming._CACHE.clear()  # cold: no word stemmed before (rouge_score never caches)
+            start = time.perf_counter()
+            score(preds, refs, TYPES, tokenizer="rouge_score", use_stemmer=stem)
+            ours.append(time.perf_counter() - start)
+        t, o = min(theirs), min(ours)
+        label = "on" if stem else "off"
+        print(f"{label:9} {t:14.3f} {o:12.3f} {len(preds) / o:15.0f} {t / o:6.1f}x")
+
+
+if __name__ == "__main__":
+    main()

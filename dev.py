@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Developer entry point; needs only Python 3.10+ (the two Quick start commands of README.md).
+
+    python3 dev.py run     # set up .venv, score the bundled example set, print the table
+    python3 dev.py test    # set up .venv with test dependencies, run ruff and the whole test suite
+
+Extra arguments after ``run`` go to ``python -m rouge_lcs``; after ``test``, to pytest.
+Each command installs what it needs into ``.venv`` (skipped when nothing changed since the last
+install), so both work on a fresh clone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+# What each command installs: pip arguments, in order.
+INSTALLS = {
+    "run": [["-e", "."]],
+    "test": [["-e", ".[test]"]],
+}
+
+
+def _sh(*args: str | Path) -> None:
+    print("+", " ".join(map(str, args)), flush=True)
+    subprocess.run([str(a) for a in args], check=True, cwd=ROOT)
+
+
+def _ensure(command: str) -> None:
+    """Create .venv and install this command's dependencies unless already done."""
+    steps = INSTALLS[command]
+    inputs = [ROOT / "pyproject.toml", ROOT / "requirements.txt", Path(__file__)]
+    digest = hashlib.sha256(
+        b"".join(p.read_bytes() for p in inputs if p.exists()) + repr(steps).encode()
+    ).hexdigest()
+    stamp = VENV / f".installed-{command}"
+    if stamp.exists() and stamp.read_text() == digest and PYTHON.exists():
+        return
+    if not PYTHON.exists():
+        print(f"+ creating {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+        _sh(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    for step in steps:
+        _sh(PYTHON, "-m", "pip", "install", "--quiet", *step)
+    stamp.write_text(digest)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in INSTALLS:
+        print(__doc__)
+        return 2
+    command, rest = argv[0], argv[1:]
+    _ensure(command)
+    if command == "run":
+        return subprocess.run([str(PYTHON), "-m", "rouge_lcs", *rest], cwd=ROOT).returncode
+    _sh(PYTHON, "-m", "ruff", "check", ".")
+    return subprocess.run([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

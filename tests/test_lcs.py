@@ -1,0 +1,67 @@
+"""LCS kernels against rouge_score's own O(m·n) table and backtrack (the oracle)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer
+
+from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length, union_lcs_hits, union_lcs_hits_batch
+
+tokens = st.lists(st.integers(0, 5), max_size=30)
+long_tokens = st.lists(st.integers(0, 9), min_size=60, max_size=140)
+
+
+@given(tokens, tokens)
+@settings(max_examples=400, deadline=None)
+def test_lcs_indices_equal_rouge_score_backtrack(ref, cand):
+    expected = rouge_scorer.lcs_ind(ref, cand) if ref and cand else []
+    assert lcs_indices(ref, Candidate(cand)) == expected
+    assert lcs_length(ref, cand) == len(expected)
+
+
+@given(long_tokens, long_tokens)
+@settings(max_examples=40, deadline=None)
+def test_lcs_indices_long_sequences(ref, cand):
+    assert lcs_indices(ref, Candidate(cand)) == rouge_scorer.lcs_ind(ref, cand)
+
+
+def _rouge_score_union_hits(refs, cands):
+    """rouge_score's _summary_level_lcs hit count, copied in spirit through its public pieces."""
+    token_cnts_r, token_cnts_c = Counter(), Counter()
+    for s in refs:
+        token_cnts_r.update(s)
+    for s in cands:
+        token_cnts_c.update(s)
+    hits = 0
+    for r in refs:
+        for t in rouge_scorer._union_lcs(r, cands):
+            if token_cnts_c[t] > 0 and token_cnts_r[t] > 0:
+                hits += 1
+                token_cnts_c[t] -= 1
+                token_cnts_r[t] -= 1
+    return hits
+
+
+sentences = st.lists(
+    st.lists(st.integers(0, 6), min_size=1, max_size=80), min_size=1, max_size=4
+)
+
+
+@given(st.lists(st.tuples(sentences, sentences), min_size=1, max_size=4))
+@settings(max_examples=150, deadline=None)
+def test_union_hits_single_and_batched_equal_rouge_score(jobs):
+    batched = union_lcs_hits_batch(jobs).tolist()
+    for (refs, cands), got in zip(jobs, batched):
+        expected = _rouge_score_union_hits(refs, cands)
+        counts = Counter(t for c in cands for t in c)
+        assert union_lcs_hits(refs, [Candidate(c) for c in cands], counts) == expected
+        assert got == expected
+
+
+def test_empty_inputs():
+    assert lcs_length([], [1]) == 0
+    assert lcs_indices([1, 2], Candidate([])) == []
+    assert union_lcs_hits_batch([([], [[1]]), ([[1]], [])]).tolist() == [0, 0]

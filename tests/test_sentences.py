@@ -1,0 +1,82 @@
+"""ROUGE-Lsum sentence splitting, offline."""
+
+from __future__ import annotations
+
+import nltk
+import pytest
+
+from rouge_lcs import score
+from rouge_lcs.sentences import (
+    auto_split,
+    newline_split,
+    nltk_split,
+    pretrained_punkt_available,
+    resolve_splitter,
+)
+
+
+def test_newline_split_drops_empty_lines_like_rouge_score():
+    assert newline_split("a b\n\nc d\n") == ["a b", "c d"]
+
+
+def test_auto_uses_newlines_when_present():
+    assert auto_split("Dr. Who arrived. He left.\nNext line.") == [
+        "Dr. Who arrived. He left.",
+        "Next line.",
+    ]
+
+
+@pytest.mark.skipif(pretrained_punkt_available(), reason="checks the built-in Punkt parameters")
+def test_builtin_punkt_english_abbreviations():
+    text = (
+        "Mr. Smith met Dr. Jones at 3 p.m. in the U.S. Capitol. They talked, e.g. about taxes. "
+        "Was it useful? Yes!"
+    )
+    assert nltk_split(text) == [
+        "Mr. Smith met Dr. Jones at 3 p.m. in the U.S. Capitol.",
+        "They talked, e.g. about taxes.",
+        "Was it useful?",
+        "Yes!",
+    ]
+
+
+@pytest.mark.skipif(pretrained_punkt_available(), reason="checks the built-in Punkt parameters")
+def test_builtin_punkt_cjk_and_korean_sentence_ends():
+    assert nltk_split("東京は首都です。大阪は大きい！本当？はい。") == [
+        "東京は首都です。", "大阪は大きい！", "本当？", "はい。",
+    ]
+    assert nltk_split("서울은 수도이다. 인구는 많다! 정말?") == [
+        "서울은 수도이다.", "인구는 많다!", "정말?",
+    ]
+
+
+@pytest.mark.skipif(not pretrained_punkt_available(), reason="NLTK's punkt_tab is not installed")
+def test_pretrained_punkt_equals_nltk_when_installed():
+    text = "Mr. Smith went to Washington. He met Dr. Jones."
+    assert nltk_split(text) == nltk.sent_tokenize(text)
+
+
+def test_lsum_uses_sentences_without_newlines():
+    # Two sentences with the matching words in crossed order: union-LCS credits both
+    # sentences (recall 1), the whole-text LCS only half.
+    pred = "Dogs bark loudly. Cats sleep often."
+    ref = "Cats sleep often. Dogs bark loudly."
+    s = score([pred], [ref], ["rougeL", "rougeLsum"])
+    assert s.recall[0].tolist() == [0.5, 1.0]
+
+
+def test_nothing_is_downloaded(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("nltk.download must never be called")
+
+    monkeypatch.setattr(nltk, "download", refuse)
+    score(["One. Two."], ["One. Three."], ["rougeLsum"], lsum_split="nltk")
+
+
+def test_custom_and_bad_splitters():
+    s = score(["a b | c"], ["a b | c"], ["rougeLsum"], lsum_split=lambda t: t.split("|"))
+    assert s.fmeasure[0, 0] == 1.0
+    with pytest.raises(ValueError, match="lsum_split: unknown value 'spacy'"):
+        resolve_splitter("spacy")
+    with pytest.raises(TypeError, match="lsum_split"):
+        resolve_splitter(3)

@@ -1,0 +1,81 @@
+"""Tokenizers: the Unicode default, the registry, custom tokenizers and stemming."""
+
+from __future__ import annotations
+
+import pytest
+
+from rouge_lcs import rouge, score
+from rouge_lcs.tokenizers import resolve_tokenizer, unicode_tokenize
+
+
+def test_hangul_words_stay_whole():
+    assert unicode_tokenize("서울은 대한민국의 수도이며, 인구는 약 구백만 명이다.") == [
+        "서울은", "대한민국의", "수도이며", "인구는", "약", "구백만", "명이다",
+    ]
+
+
+def test_cjk_ideographs_and_kana_are_single_tokens():
+    assert unicode_tokenize("東京は日本の首都です。") == list("東京は日本の首都です")
+    assert unicode_tokenize("カタカナとひらがな") == list("カタカナとひらがな")
+    assert unicode_tokenize("北京2024年GDP") == ["北", "京", "2024", "年", "gdp"]
+
+
+def test_nfkc_and_lowercase():
+    # Full-width Latin and digits fold to ASCII; the Kelvin sign and ligatures normalise.
+    assert unicode_tokenize("ＡＢＣ１２３ ﬁne \u212a") == ["abc123", "fine", "k"]
+    assert unicode_tokenize("Ça VA") == ["ça", "va"]
+
+
+def test_combining_marks_stay_inside_words():
+    assert unicode_tokenize("हिन्दी भाषा") == ["हिन्दी", "भाषा"]
+    assert unicode_tokenize("cafe\u0301") == ["café"]
+
+
+def test_underscore_and_punctuation_split():
+    assert unicode_tokenize("snake_case, x-ray; it's") == ["snake", "case", "x", "ray", "it", "s"]
+
+
+def test_stock_tokenizer_drops_korean_ours_does_not():
+    pred, ref = "서울은 대한민국의 수도이다", "서울은 대한민국의 수도이다"
+    assert rouge([pred], [ref], ["rouge1"], tokenizer="rouge_score")["rouge1"] == 0.0
+    assert rouge([pred], [ref], ["rouge1"])["rouge1"] == 1.0
+
+
+def test_whitespace_tokenizer_keeps_case():
+    s = score(["The cat"], ["the cat"], ["rouge1"], tokenizer="whitespace")
+    assert s.recall[0, 0] == 0.5
+
+
+def test_callable_and_tokenize_object():
+    class Chars:
+        def tokenize(self, text):
+            return list(text.replace(" ", ""))
+
+    assert score(["abc"], ["abd"], ["rouge1"], tokenizer=Chars()).recall[0, 0] == pytest.approx(
+        2 / 3
+    )
+    assert score(["a-b"], ["a b"], ["rouge1"], tokenizer=lambda t: t.split("-")).recall[0, 0] == 0
+
+
+def test_stemming_applies_to_custom_tokenizers_too():
+    """rouge_score silently ignores use_stemmer with a custom tokenizer; we do not."""
+    tok = resolve_tokenizer(str.split, use_stemmer=True)
+    assert tok.tokenize("running dogs") == ["run", "dog"]
+    s = score(["running dogs"], ["run dog"], ["rouge1"], tokenizer=str.split, use_stemmer=True)
+    assert s.fmeasure[0, 0] == 1.0
+
+
+def test_stemming_only_tokens_longer_than_three():
+    # rouge_score's rule: "does" (4) is stemmed, "was" (3) is not.
+    assert resolve_tokenizer("unicode", True).tokenize("does was cats") == ["doe", "was", "cat"]
+
+
+def test_bad_tokenizer_arguments():
+    with pytest.raises(ValueError, match="tokenizer: unknown name 'spacy'"):
+        resolve_tokenizer("spacy")
+    with pytest.raises(TypeError, match="tokenizer"):
+        resolve_tokenizer(42)
+    with pytest.raises(TypeError, match="tokenizer: .* must return a list of str"):
+        score(["a"], ["a"], tokenizer=lambda t: t)
+    with pytest.raises(TypeError, match="tokenizer: .* must return a list of str"):
+        score(["a"], ["a"], tokenizer=lambda t: [1, 2])

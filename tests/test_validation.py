@@ -1,0 +1,40 @@
+"""Bad input: one clear error that names the argument and what was expected."""
+
+from __future__ import annotations
+
+import pytest
+
+from rouge_lcs import rouge
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        (dict(predictions=["a"], references=["a", "b"]), ValueError, "same length"),
+        (dict(predictions=[None], references=["a"]), TypeError, r"predictions\[0\]: expected str"),
+        (dict(predictions=["a", 3], references=["a", "b"]), TypeError, r"predictions\[1\]"),
+        (dict(predictions=["a"], references=[None]), TypeError, r"references\[0\]"),
+        (dict(predictions=["a"], references=[["a", None]]), TypeError, r"references\[0\]\[1\]"),
+        (dict(predictions=["a"], references=[[]]), ValueError, r"references\[0\]: empty list"),
+        (dict(predictions=[], references=[]), ValueError, "predictions: empty batch"),
+        (dict(predictions="abc", references=["a"]), TypeError, "predictions: expected a list"),
+        (dict(predictions=["a"], references="a"), TypeError, "references: expected a list"),
+        (dict(rouge_types=["rougeQ"]), ValueError, "rouge_types: unknown rouge type"),
+        (dict(rouge_types=[]), ValueError, "rouge_types: the list is empty"),
+        (dict(beta=0), ValueError, "beta: expected a finite number > 0"),
+        (dict(beta=-1.0), ValueError, "beta"),
+        (dict(beta=float("nan")), ValueError, "beta"),
+        (dict(beta="1"), TypeError, "beta"),
+        (dict(multi_ref="best"), ValueError, "multi_ref: unknown mode 'best'"),
+        (dict(lsum_split="words"), ValueError, "lsum_split: unknown value"),
+        (dict(tokenizer="bert"), ValueError, "tokenizer: unknown name"),
+        (dict(use_stemmer="yes"), TypeError, "use_stemmer"),
+        (dict(use_aggregator=None), TypeError, "use_aggregator"),
+        (dict(return_precision_recall=1), TypeError, "return_precision_recall"),
+    ],
+)
+def test_bad_input(kwargs, error, message):
+    args = dict(predictions=["a b"], references=["a b"])
+    args.update(kwargs)
+    with pytest.raises(error, match=message):
+        rouge(**args)
