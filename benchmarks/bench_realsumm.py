@@ -6,7 +6,8 @@ Both score the four default types (rouge1, rouge2, rougeL, rougeLsum) on sentenc
 newlines, stemming on and off, with rouge_score-compatible settings (``tokenizer="rouge_score"``;
 the numbers are identical, see tests/test_parity_rouge_score.py).  Each configuration is timed
 ``--repeats`` times alternating the two implementations; the best time of each is reported with
-the ratio.  Our stemming memo is emptied before each run (a cold start).  rouge_score is a test/benchmark dependency only.
+the ratio.  Our stemming memo is emptied before each run (a cold start).  rouge_score is a
+test/benchmark dependency only.
 """
 
 from __future__ import annotations
@@ -37,9 +38,8 @@ def main() -> None:
     args = parser.parse_args()
     preds, refs = load()
     print(f"{len(preds)} pairs from {DATA.parent.name}; best of {args.repeats}\n")
-    print(
-        f"{'stemming':9} {'rouge_score s':>14} {'rouge_lcs s':>12} {'pairs/s (ours)':>15} {'ratio':>7}"
-    )
+    header = ("stemming", "rouge_score s", "rouge_lcs s", "pairs/s (ours)", "ratio")
+    print("{:9} {:>14} {:>12} {:>15} {:>7}".format(*header))
     for stem in (False, True):
         theirs, ours = [], []
         for _ in range(args.repeats):

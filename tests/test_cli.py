@@ -12,7 +12,10 @@ import pytest
 def run(*args: str, stdin: str | None = None, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "rouge_lcs", *args],
-        input=stdin, capture_output=True, text=True, cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
     )
 
 
@@ -29,8 +32,16 @@ def test_no_arguments_scores_the_bundled_examples():
 def test_score_files(tmp_path):
     (tmp_path / "pred.txt").write_text("the cat sat on the mat\n서울은 대한민국의 수도이다\n")
     (tmp_path / "ref.txt").write_text("the cat sat on a rug\n서울은 대한민국의 수도이다\n")
-    done = run("--predictions", "pred.txt", "--references", "ref.txt", "--json",
-               "--rouge-types", "rouge1", cwd=tmp_path)
+    done = run(
+        "--predictions",
+        "pred.txt",
+        "--references",
+        "ref.txt",
+        "--json",
+        "--rouge-types",
+        "rouge1",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     # (4/6 recall, 4/6 precision) and a perfect Korean pair.

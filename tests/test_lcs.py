@@ -45,9 +45,7 @@ def _rouge_score_union_hits(refs, cands):
     return hits
 
 
-sentences = st.lists(
-    st.lists(st.integers(0, 6), min_size=1, max_size=80), min_size=1, max_size=4
-)
+sentences = st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=80), min_size=1, max_size=4)
 
 
 @given(st.lists(st.tuples(sentences, sentences), min_size=1, max_size=4))

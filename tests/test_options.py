@@ -63,9 +63,16 @@ def test_large_beta_approaches_recall():
 @pytest.mark.parametrize(
     ("spelling", "name"),
     [
-        ("rouge1", "rouge1"), ("rouge-1", "rouge1"), ("ROUGE_1", "rouge1"), ("Rouge-12", "rouge12"),
-        ("rougeL", "rougeL"), ("ROUGE-L", "rougeL"), ("rouge_l", "rougeL"),
-        ("rougeLsum", "rougeLsum"), ("rougeLSum", "rougeLsum"), ("ROUGE-LSUM", "rougeLsum"),
+        ("rouge1", "rouge1"),
+        ("rouge-1", "rouge1"),
+        ("ROUGE_1", "rouge1"),
+        ("Rouge-12", "rouge12"),
+        ("rougeL", "rougeL"),
+        ("ROUGE-L", "rougeL"),
+        ("rouge_l", "rougeL"),
+        ("rougeLsum", "rougeLsum"),
+        ("rougeLSum", "rougeLsum"),
+        ("ROUGE-LSUM", "rougeLsum"),
         ("rouge-lsum", "rougeLsum"),
     ],
 )
@@ -99,9 +106,18 @@ def test_output_format_matches_stock_metric():
     agg = rouge(["a b", "a"], ["a b", "b"], return_precision_recall=True)
     assert agg["rouge1"] == 0.5 and isinstance(agg["rouge1"], float)
     assert list(agg) == [
-        "rouge1", "rouge2", "rougeL", "rougeLsum",
-        "rouge1_precision", "rouge1_recall", "rouge2_precision", "rouge2_recall",
-        "rougeL_precision", "rougeL_recall", "rougeLsum_precision", "rougeLsum_recall",
+        "rouge1",
+        "rouge2",
+        "rougeL",
+        "rougeLsum",
+        "rouge1_precision",
+        "rouge1_recall",
+        "rouge2_precision",
+        "rouge2_recall",
+        "rougeL_precision",
+        "rougeL_recall",
+        "rougeLsum_precision",
+        "rougeLsum_recall",
     ]
 
 

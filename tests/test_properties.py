@@ -37,7 +37,8 @@ def test_lsum_is_asymmetric_as_in_rouge_score():
     scorer = rouge_scorer.RougeScorer(["rougeLsum"])
     expected = scorer.score("the the", "the\nthe")["rougeLsum"]  # (target, prediction)
     s = score(["the\nthe"], ["the the"], ["rougeLsum"])
-    assert (s.precision[0, 0], s.recall[0, 0]) == (expected.precision, expected.recall) == (0.5, 0.5)
+    got = (s.precision[0, 0], s.recall[0, 0])
+    assert got == (expected.precision, expected.recall) == (0.5, 0.5)
 
 
 @given(text)

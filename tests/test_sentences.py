@@ -43,10 +43,15 @@ def test_builtin_punkt_english_abbreviations():
 @pytest.mark.skipif(pretrained_punkt_available(), reason="checks the built-in Punkt parameters")
 def test_builtin_punkt_cjk_and_korean_sentence_ends():
     assert nltk_split("東京は首都です。大阪は大きい！本当？はい。") == [
-        "東京は首都です。", "大阪は大きい！", "本当？", "はい。",
+        "東京は首都です。",
+        "大阪は大きい！",
+        "本当？",
+        "はい。",
     ]
     assert nltk_split("서울은 수도이다. 인구는 많다! 정말?") == [
-        "서울은 수도이다.", "인구는 많다!", "정말?",
+        "서울은 수도이다.",
+        "인구는 많다!",
+        "정말?",
     ]
 
 

@@ -10,7 +10,13 @@ from rouge_lcs.tokenizers import resolve_tokenizer, unicode_tokenize
 
 def test_hangul_words_stay_whole():
     assert unicode_tokenize("서울은 대한민국의 수도이며, 인구는 약 구백만 명이다.") == [
-        "서울은", "대한민국의", "수도이며", "인구는", "약", "구백만", "명이다",
+        "서울은",
+        "대한민국의",
+        "수도이며",
+        "인구는",
+        "약",
+        "구백만",
+        "명이다",
     ]
 
 
