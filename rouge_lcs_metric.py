@@ -6,7 +6,6 @@ A drop-in superset of ``evaluate.load("rouge")``: same arguments, same output ke
 import datasets
 import evaluate
 
-from rouge_lcs.api import make_settings
 from rouge_lcs.api import rouge as rouge_compute
 from rouge_lcs.validation import check_texts
 
@@ -65,6 +64,15 @@ Args:
         type), "max_recall", "pooled" (hits and lengths summed, ROUGE-1.5.5 -f A) or "mean".
     beta: F_beta weight of recall; F = (1 + beta^2) P R / (R + beta^2 P). Default 1.0.
     return_precision_recall: also return "<type>_precision" and "<type>_recall". Default False.
+    confidence_level: e.g. 0.95 to also return "<type>_low" and "<type>_high": a percentile
+        bootstrap interval of the mean F over examples (with return_precision_recall, also for
+        precision and recall). Default None (no interval).
+    n_resamples: bootstrap resamples for the interval. Default 1000.
+    seed: seed of the bootstrap; the same seed gives the same interval. Default 0.
+    return_signature: also return "signature", a string naming every setting that changes the
+        scores (tokenizer, normalization, stemming, sentence split, multi-reference mode, beta,
+        number of references, aggregation, interval), to report next to the numbers.
+    num_proc: processes for large batches (2,000+ examples); results are identical. Default 1.
 Returns:
     A dict with one F-measure per rouge type (a float, or a list of floats per example when
     use_aggregator=False), plus "<type>_precision" and "<type>_recall" when asked.
@@ -82,6 +90,15 @@ Examples:
     ...                         use_aggregator=False, return_precision_recall=True)
     >>> results
     {'rougeL': [0.7499999999999999], 'rougeL_precision': [1.0], 'rougeL_recall': [0.6]}
+
+    >>> results = rouge.compute(predictions=["a b c", "a b", "b c d"],
+    ...                         references=["a b c", "a c", "x y z"], rouge_types=["rouge1"],
+    ...                         confidence_level=0.95, return_signature=True)
+    >>> low, high = results["rouge1_low"], results["rouge1_high"]
+    >>> round(results["rouge1"], 4), low <= results["rouge1"] <= high
+    (0.5, True)
+    >>> results["signature"]
+    'rouge_lcs:v0.1.0|tok:unicode|norm:nfkc|case:lower|stem:no|lsum:auto-...|multi:max_f|beta:1|refs:1|agg:mean|ci:bootstrap-0.95-n1000-seed0'
 """
 
 
@@ -122,37 +139,6 @@ class RougeLcsMetric(evaluate.Metric):
         check_texts([prediction], [reference])
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(
-        self,
-        predictions,
-        references,
-        rouge_types=None,
-        use_aggregator=True,
-        use_stemmer=False,
-        tokenizer=None,
-        lsum_split="auto",
-        multi_ref="max_f",
-        beta=1.0,
-        return_precision_recall=False,
-    ):
-        # Options are checked before the inputs so a typo is reported even on empty data.
-        make_settings(
-            rouge_types,
-            use_stemmer=use_stemmer,
-            tokenizer=tokenizer,
-            lsum_split=lsum_split,
-            multi_ref=multi_ref,
-            beta=beta,
-        )
-        return rouge_compute(
-            predictions,
-            references,
-            rouge_types,
-            use_aggregator=use_aggregator,
-            use_stemmer=use_stemmer,
-            tokenizer=tokenizer,
-            lsum_split=lsum_split,
-            multi_ref=multi_ref,
-            beta=beta,
-            return_precision_recall=return_precision_recall,
-        )
+    def _compute(self, predictions, references, **options):
+        """Options are those of ``rouge_lcs.rouge`` (see the inputs description)."""
+        return rouge_compute(predictions, references, **options)

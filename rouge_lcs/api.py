@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -20,8 +20,19 @@ from rouge_lcs.multiref import combine
 from rouge_lcs.rouge_types import RougeType, parse_rouge_types
 from rouge_lcs.scoring import lsum_hits, pair_counts
 from rouge_lcs.sentences import SplitFn, resolve_splitter
+from rouge_lcs.signature import make_signature
+from rouge_lcs.statistics import bootstrap_interval
 from rouge_lcs.tokenizers import Tokenizer, resolve_tokenizer
-from rouge_lcs.validation import check_beta, check_bool, check_multi_ref, check_texts
+from rouge_lcs.validation import (
+    check_beta,
+    check_bool,
+    check_multi_ref,
+    check_num_proc,
+    check_texts,
+)
+
+#: Below this many examples a process pool costs more than it saves.
+PARALLEL_MIN_EXAMPLES = 2000
 
 
 @dataclass(frozen=True)
@@ -101,20 +112,49 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
+#: Examples per chunk: bounds the memory of the batched ROUGE-Lsum kernel and paces progress.
+CHUNK = 2048
+
+
 def compute_stats(
-    predictions: Sequence[str], references: Sequence[Sequence[str]], settings: Settings
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    settings: Settings,
+    *,
+    num_proc: int = 1,
+    progress: Callable[[int], None] | None = None,
 ) -> PairStats:
-    """Per-pair statistics of validated inputs (each text tokenized once per call)."""
+    """Per-pair statistics of validated inputs (each text tokenized once per call).
+
+    ``num_proc > 1`` splits large batches across processes (see :mod:`rouge_lcs.parallel`);
+    the result is identical.  ``progress(n)`` is called as each chunk of ``n`` examples is done.
+    """
+    num_proc = check_num_proc(num_proc)
+    if num_proc > 1 and len(predictions) >= PARALLEL_MIN_EXAMPLES:
+        from rouge_lcs.parallel import parallel_stats
+
+        return parallel_stats(predictions, references, settings, num_proc, progress)
     with _no_gc():
-        return _compute_stats(predictions, references, settings)
+        store = DocumentStore(
+            settings.tokenizer, settings.splitter if settings.needs_sentences else None
+        )
+        parts = []
+        for start in range(0, len(predictions), CHUNK):
+            stop = min(start + CHUNK, len(predictions))
+            parts.append(
+                _chunk_stats(predictions[start:stop], references[start:stop], settings, store)
+            )
+            if progress is not None:
+                progress(stop - start)
+    return parts[0] if len(parts) == 1 else PairStats.concatenate(parts)
 
 
-def _compute_stats(
-    predictions: Sequence[str], references: Sequence[Sequence[str]], settings: Settings
+def _chunk_stats(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    settings: Settings,
+    store: DocumentStore,
 ) -> PairStats:
-    store = DocumentStore(
-        settings.tokenizer, settings.splitter if settings.needs_sentences else None
-    )
     get = store.get
     types = settings.rouge_types
     n_refs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
@@ -164,6 +204,21 @@ class Scores:
             for k, name in enumerate(self.rouge_types)
         }
 
+    def interval(
+        self, confidence_level: float = 0.95, n_resamples: int = 1000, seed: int = 0
+    ) -> dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]]:
+        """Bootstrap percentile intervals ``{type: ((P low, high), (R low, high), (F low, high))}``.
+
+        One set of resamples serves every type and measure (they stay paired).
+        """
+        stacked = np.concatenate([self.precision, self.recall, self.fmeasure], axis=1)
+        low, high = bootstrap_interval(stacked, confidence_level, n_resamples, seed)
+        k = len(self.rouge_types)
+        return {
+            name: tuple((float(low[m * k + t]), float(high[m * k + t])) for m in range(3))
+            for t, name in enumerate(self.rouge_types)
+        }
+
     def column(self, name: str, measure: str = "fmeasure") -> np.ndarray:
         """Per-example values of one type and measure (``precision``/``recall``/``fmeasure``)."""
         return getattr(self, measure)[:, self.rouge_types.index(name)]
@@ -181,36 +236,69 @@ def score(
     predictions: Sequence[str],
     references: Sequence[str] | Sequence[Sequence[str]],
     rouge_types: object = None,
+    *,
+    num_proc: int = 1,
+    progress: Callable[[int], None] | None = None,
     **options: object,
 ) -> Scores:
     """Score a batch and return per-example :class:`Scores` (options as in :func:`rouge`)."""
     settings = make_settings(rouge_types, **options)
     preds, refs = check_texts(predictions, references)
-    return scores_from_stats(compute_stats(preds, refs, settings), settings)
+    stats = compute_stats(preds, refs, settings, num_proc=num_proc, progress=progress)
+    return scores_from_stats(stats, settings)
 
 
 def to_output(
-    scores: Scores, *, use_aggregator: bool = True, return_precision_recall: bool = False
-) -> dict[str, float | list[float]]:
-    """The ``evaluate.load("rouge")`` output format: ``{type: F}`` plus optional P/R keys."""
+    scores: Scores,
+    *,
+    use_aggregator: bool = True,
+    return_precision_recall: bool = False,
+    confidence_level: float | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    return_signature: bool = False,
+) -> dict[str, float | list[float] | str]:
+    """The ``evaluate.load("rouge")`` output format: ``{type: F}`` plus the keys asked for:
+    ``<type>_precision``/``_recall``, ``<type>_low``/``_high`` (bootstrap interval of the mean
+    F; with precision/recall also ``<type>_precision_low`` …) and ``signature``."""
     check_bool(use_aggregator, "use_aggregator")
     check_bool(return_precision_recall, "return_precision_recall")
-    out: dict[str, float | list[float]] = {}
+    check_bool(return_signature, "return_signature")
+    if confidence_level is not None and not use_aggregator:
+        raise ValueError(
+            "confidence_level: intervals describe the mean, so they need use_aggregator=True"
+        )
+    measures = ("precision", "recall") if return_precision_recall else ()
+    out: dict[str, float | list[float] | str] = {}
     if use_aggregator:
         means = scores.mean()
         for name in scores.rouge_types:
             out[name] = means[name][2]
-        if return_precision_recall:
-            for name in scores.rouge_types:
-                out[f"{name}_precision"] = means[name][0]
-                out[f"{name}_recall"] = means[name][1]
-        return out
-    for name in scores.rouge_types:
-        out[name] = scores.column(name).tolist()
-    if return_precision_recall:
         for name in scores.rouge_types:
-            out[f"{name}_precision"] = scores.column(name, "precision").tolist()
-            out[f"{name}_recall"] = scores.column(name, "recall").tolist()
+            for m, measure in enumerate(measures):
+                out[f"{name}_{measure}"] = means[name][m]
+        if confidence_level is not None:
+            intervals = scores.interval(confidence_level, n_resamples, seed)
+            for name in scores.rouge_types:
+                out[f"{name}_low"], out[f"{name}_high"] = intervals[name][2]
+                for m, measure in enumerate(measures):
+                    low, high = intervals[name][m]
+                    out[f"{name}_{measure}_low"], out[f"{name}_{measure}_high"] = low, high
+    else:
+        for name in scores.rouge_types:
+            out[name] = scores.column(name).tolist()
+        for name in scores.rouge_types:
+            for measure in measures:
+                out[f"{name}_{measure}"] = scores.column(name, measure).tolist()
+    if return_signature:
+        out["signature"] = make_signature(
+            scores.settings,
+            scores.stats.n_refs.tolist(),
+            aggregated=use_aggregator,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            seed=seed,
+        )
     return out
 
 
@@ -226,7 +314,12 @@ def rouge(
     multi_ref: str = "max_f",
     beta: float = 1.0,
     return_precision_recall: bool = False,
-) -> dict[str, float | list[float]]:
+    confidence_level: float | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    return_signature: bool = False,
+    num_proc: int = 1,
+) -> dict[str, float | list[float] | str]:
     """ROUGE scores in ``evaluate.load("rouge")``'s output format.
 
     Args:
@@ -242,6 +335,10 @@ def rouge(
         multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
         beta: F_beta = (1 + beta²)·P·R / (R + beta²·P).
         return_precision_recall: also return ``<type>_precision`` and ``<type>_recall``.
+        confidence_level: e.g. 0.95: also return ``<type>_low`` / ``<type>_high``, a percentile
+            bootstrap interval of the mean over examples (``n_resamples`` resamples, ``seed``).
+        return_signature: also return ``signature``, naming every setting that changes a score.
+        num_proc: processes for large batches (identical results).
     """
     scores = score(
         predictions,
@@ -252,7 +349,14 @@ def rouge(
         lsum_split=lsum_split,
         multi_ref=multi_ref,
         beta=beta,
+        num_proc=num_proc,
     )
     return to_output(
-        scores, use_aggregator=use_aggregator, return_precision_recall=return_precision_recall
+        scores,
+        use_aggregator=use_aggregator,
+        return_precision_recall=return_precision_recall,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        seed=seed,
+        return_signature=return_signature,
     )

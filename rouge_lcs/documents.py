@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rouge_lcs.sentences import SplitFn, auto_split, newline_split
+from rouge_lcs.sentences import SplitFn, auto_split, newline_split, nltk_split
 from rouge_lcs.stemming import stem
 from rouge_lcs.tokenizers import REGISTRY, Tokenizer
 
@@ -47,9 +47,14 @@ class DocumentStore:
         self._tokenize = tokenizer.split
         self._stem = stem if tokenizer.stemmed else None
         self._splitter = splitter
-        # Built-in tokenizers treat "\n" as a separator, so the tokens of the lines, put
-        # together, are the tokens of the whole text: one tokenization serves both.
-        self._lines_concatenate = tokenizer.name in REGISTRY
+        # When every character at a sentence boundary is a token separator, the tokens of the
+        # sentences, put together, are the tokens of the whole text: one tokenization serves
+        # both.  Built-in splitters cut at whitespace (Punkt, newlines) or after 。！？, which
+        # separate tokens for the unicode and rouge_score tokenizers; "whitespace" keeps 。 in
+        # a token, so it can share only newline splits.
+        builtin_split = splitter in (auto_split, newline_split, nltk_split)
+        self._always_concatenate = builtin_split and tokenizer.name in ("unicode", "rouge_score")
+        self._lines_concatenate = builtin_split and tokenizer.name in REGISTRY
         # Raw token -> id of its (stemmed) form: one dictionary lookup per token does both the
         # stemming and the interning once a word has been seen.
         self._vocab: dict[str, int] = {}
@@ -85,7 +90,7 @@ class DocumentStore:
             sentence_texts = splitter(text)
             sentences = [self._ids(s) for s in sentence_texts]
             line_split = splitter is newline_split or (splitter is auto_split and "\n" in text)
-            if self._lines_concatenate and line_split:
+            if self._always_concatenate or (self._lines_concatenate and line_split):
                 tokens = [t for s in sentences for t in s]
             else:
                 tokens = self._ids(text)

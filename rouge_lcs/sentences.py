@@ -133,8 +133,17 @@ def pretrained_punkt_available() -> bool:
     return True
 
 
+_SENTENCE_END = re.compile(r"[.?!。！？]")
+
+
 def nltk_split(text: str) -> list[str]:
     """Punkt sentences: NLTK's pretrained model when installed, else the built-in parameters."""
+    ends = _SENTENCE_END.findall(text)
+    stripped = text.rstrip()
+    if len(ends) <= 1 and (not ends or stripped.endswith(ends[0])):
+        # At most one sentence end, and it closes the text: Punkt has nowhere to split (it
+        # returns the text without trailing whitespace).
+        return [stripped] if stripped.strip() else []
     if pretrained_punkt_available():
         import nltk
 

@@ -76,3 +76,12 @@ def check_bool(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name}: expected True or False, got {value!r}")
     return value
+
+
+def check_num_proc(num_proc: object) -> int:
+    """``num_proc`` is a positive integer (or ``None``, meaning 1)."""
+    if num_proc is None:
+        return 1
+    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or num_proc < 1:
+        raise ValueError(f"num_proc: expected a positive integer, got {num_proc!r}")
+    return num_proc

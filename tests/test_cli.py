@@ -64,3 +64,108 @@ def test_missing_file_and_bad_encoding(tmp_path):
     assert missing.returncode == 2 and "nope.txt: no such file" in missing.stderr
     bad = run("-p", "latin1.txt", "-r", "ok.txt", cwd=tmp_path)
     assert bad.returncode == 2 and "not valid UTF-8 (line 1" in bad.stderr
+
+
+def test_score_with_interval_signature_json_and_csv(tmp_path):
+    (tmp_path / "p.txt").write_text("a b c\na b\nx y\n")
+    (tmp_path / "r.txt").write_text("a b c\na c\nx z\n")
+    done = run(
+        "score",
+        "-p",
+        "p.txt",
+        "-r",
+        "r.txt",
+        "--confidence",
+        "0.9",
+        "--json",
+        "--csv",
+        "per_example.csv",
+        "--rouge-types",
+        "rouge1",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    # F per example: 1, 1/2, 1/2 -> mean 2/3.
+    assert result["rouge1"]["fmeasure"] == pytest.approx(2 / 3)
+    low, high = result["rouge1"]["interval"]["fmeasure"]
+    assert low <= 2 / 3 <= high
+    assert result["signature"].endswith("|ci:bootstrap-0.9-n1000-seed0")
+    rows = (tmp_path / "per_example.csv").read_text().splitlines()
+    assert rows[0] == "index,rouge1_precision,rouge1_recall,rouge1_fmeasure"
+    assert [float(v) for v in rows[2].split(",")[1:]] == [0.5, 0.5, 0.5]
+    table = run("score", "-p", "p.txt", "-r", "r.txt", "--confidence", "0.9", cwd=tmp_path)
+    assert "F 0.9 CI" in table.stdout and "signature: rouge_lcs:v" in table.stdout
+
+
+def test_multiple_reference_files_and_jsonl_csv_data(tmp_path):
+    (tmp_path / "p.txt").write_text("a b\n")
+    (tmp_path / "r1.txt").write_text("x y\n")
+    (tmp_path / "r2.txt").write_text("a b\n")
+    done = run("score", "-p", "p.txt", "-r", "r1.txt", "r2.txt", "--json", cwd=tmp_path)
+    assert json.loads(done.stdout)["rouge1"]["fmeasure"] == 1.0
+    (tmp_path / "d.jsonl").write_text(
+        json.dumps({"prediction": "a b", "references": ["x", "a b"]})
+        + "\n"
+        + json.dumps({"prediction": "c", "reference": "d"})
+        + "\n"
+    )
+    done = run("score", "--data", "d.jsonl", "--json", "--rouge-types", "rouge1", cwd=tmp_path)
+    assert json.loads(done.stdout)["rouge1"]["fmeasure"] == 0.5
+    (tmp_path / "d.csv").write_text('prediction,reference\n"a, b",a b\nc,c\n')
+    done = run("score", "--data", "d.csv", "--json", "--rouge-types", "rouge1", cwd=tmp_path)
+    assert json.loads(done.stdout)["rouge1"]["fmeasure"] == 1.0
+    (tmp_path / "bad.jsonl").write_text('{"prediction": "a"}\n')
+    done = run("score", "--data", "bad.jsonl", cwd=tmp_path)
+    assert done.returncode == 2 and "bad.jsonl: row 1 needs" in done.stderr
+
+
+def test_progress_bar_on_20000_pairs(tmp_path):
+    lines = [f"word{i % 97} common text number {i}" for i in range(20000)]
+    (tmp_path / "p.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "r.txt").write_text("\n".join(reversed(lines)) + "\n")
+    done = run(
+        "score",
+        "-p",
+        "p.txt",
+        "-r",
+        "r.txt",
+        "--rouge-types",
+        "rouge1",
+        "rougeL",
+        "--json",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "20000/20000" in done.stderr and "pairs" in done.stderr
+    assert json.loads(done.stdout)["n"] == 20000
+    small = run("score", "-p", "p.txt", "-r", "p.txt", "--rouge-types", "rouge1", cwd=tmp_path)
+    assert "1.0000" in small.stdout
+
+
+def test_compare_real_systems(tmp_path):
+    from conftest import load_corpus
+
+    rows = load_corpus("en_cnndm_realsumm")
+    by_system: dict[str, list[dict]] = {}
+    for row in rows:
+        by_system.setdefault(row["id"].split("-", 2)[2], []).append(row)
+    a, b = by_system["bart_out"][:100], by_system["refresh_out"][:100]
+    assert [r["id"].split("-")[1] for r in a] == [r["id"].split("-")[1] for r in b]
+    (tmp_path / "a.txt").write_text("\n".join(r["prediction"] for r in a) + "\n")
+    (tmp_path / "b.txt").write_text("\n".join(r["prediction"] for r in a) + "\n")
+    (tmp_path / "r.txt").write_text("\n".join(r["references"][0] for r in a) + "\n")
+    same = run("compare", "-a", "a.txt", "-b", "b.txt", "-r", "r.txt", "--json", cwd=tmp_path)
+    assert same.returncode == 0, same.stderr
+    result = json.loads(same.stdout)
+    assert result["rouge1"]["difference"] == 0.0 and result["rouge1"]["p_bootstrap"] == 1.0
+    text = run("compare", "-a", "a.txt", "-b", "b.txt", "-r", "r.txt", cwd=tmp_path).stdout
+    assert "p (bootstrap)" in text and "signature:" in text
+
+
+def test_mismatched_compare_files(tmp_path):
+    (tmp_path / "a.txt").write_text("a\nb\n")
+    (tmp_path / "b.txt").write_text("a\n")
+    (tmp_path / "r.txt").write_text("a\nb\n")
+    done = run("compare", "-a", "a.txt", "-b", "b.txt", "-r", "r.txt", cwd=tmp_path)
+    assert done.returncode == 2 and "b.txt: 1 lines" in done.stderr

@@ -85,3 +85,28 @@ def test_custom_and_bad_splitters():
         resolve_splitter("spacy")
     with pytest.raises(TypeError, match="lsum_split"):
         resolve_splitter(3)
+
+
+def test_sentence_tokens_put_together_are_the_text_tokens():
+    """The document store tokenizes sentences only and concatenates them for ROUGE-N/L; that
+    is exact because built-in splitters cut only where the tokenizers separate tokens."""
+    from conftest import load_corpus
+
+    from rouge_lcs.tokenizers import resolve_tokenizer
+
+    rows = load_corpus("en_cnndm_realsumm")[:300] + load_corpus("ko_klue_sts_dev")
+    texts = [t for r in rows for t in [r["prediction"], *r["references"]]]
+    texts += ["東京は首都です。大阪は大きい！本当？はい。", 'He said "Hi." Then left. (Really.)']
+    for name in ("unicode", "rouge_score"):
+        tok = resolve_tokenizer(name).tokenize
+        for text in texts:
+            for split in (auto_split, nltk_split, newline_split):
+                assert [t for s in split(text) for t in tok(s)] == tok(text)
+
+
+def test_punkt_shortcut_agrees_with_punkt():
+    from rouge_lcs.sentences import _builtin_split
+
+    cases = ["One sentence only.", "No end at all  ", "  padded.  ", "", "  ", "Q?", "A. B", "x\n."]
+    for text in cases:
+        assert nltk_split(text) == _builtin_split(text)

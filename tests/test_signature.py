@@ -1,0 +1,88 @@
+"""The reproducibility signature names every setting that changes a score."""
+
+from __future__ import annotations
+
+import pytest
+
+from rouge_lcs import rouge
+
+PREDS = [
+    "Dogs bark. Cats sleep.\nBirds sing while the cats were running.",
+    "A b c d e f",
+    "서울은 수도이다. 인구는 많다.",
+]
+REFS = [
+    ["Cats sleep. Dogs bark.\nBirds sing; the cat runs.", "A cat ran."],
+    ["a b c d e f g h", "a"],
+    ["인구는 많다. 서울은 수도이다."],
+]
+BASE = dict(use_stemmer=False, tokenizer="unicode", lsum_split="auto", multi_ref="max_f", beta=1.0)
+
+
+def _run(**overrides):
+    options = {**BASE, **overrides}
+    return rouge(PREDS, REFS, return_signature=True, **options)
+
+
+def test_default_signature_text():
+    sig = _run()["signature"]
+    assert sig.startswith("rouge_lcs:v")
+    for part in [
+        "tok:unicode",
+        "norm:nfkc",
+        "case:lower",
+        "stem:no",
+        "lsum:auto-",
+        "multi:max_f",
+        "beta:1",
+        "refs:1-2",
+        "agg:mean",
+    ]:
+        assert part in sig.split("|") or sig.count(part) == 1
+
+
+def test_same_signature_same_numbers():
+    first, second = _run(), _run()
+    assert first == second
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        dict(use_stemmer=True),
+        dict(tokenizer="rouge_score"),
+        dict(tokenizer="whitespace"),
+        dict(lsum_split="newline"),
+        dict(lsum_split="nltk"),
+        dict(multi_ref="pooled"),
+        dict(multi_ref="mean"),
+        dict(multi_ref="max_recall"),
+        dict(beta=1.2),
+    ],
+)
+def test_every_option_that_changes_a_score_changes_the_signature(change):
+    base, changed = _run(), _run(**change)
+    scores_differ = any(base[k] != changed[k] for k in base if k != "signature")
+    assert scores_differ, f"{change} should change a score on this data"
+    assert base["signature"] != changed["signature"]
+
+
+def test_number_of_references_aggregation_and_interval_are_named():
+    one_ref = rouge(PREDS, [r[0] for r in REFS], return_signature=True)["signature"]
+    two_refs = rouge(PREDS[:2], REFS[:2], return_signature=True)["signature"]
+    assert "|refs:2|" in two_refs
+    assert "|refs:1|" in one_ref
+    per_example = rouge(PREDS, REFS, use_aggregator=False, return_signature=True)["signature"]
+    assert "|agg:none" in per_example
+    ci = rouge(PREDS, REFS, confidence_level=0.9, n_resamples=200, seed=3, return_signature=True)[
+        "signature"
+    ]
+    assert ci.endswith("|ci:bootstrap-0.9-n200-seed3")
+
+
+def test_custom_tokenizer_is_marked():
+    def chars(text):
+        return list(text)
+
+    sig = rouge(["ab"], ["ab"], tokenizer=chars, return_signature=True)["signature"]
+    assert "tok:custom:chars" in sig and "norm:custom" in sig
