@@ -10,29 +10,21 @@ script checks that and reports the best time of each and the speed-up.
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 
 import numpy as np
+from corpora import load_pairs
 
 from rouge_lcs import score
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def load() -> tuple[list[str], list[list[str]]]:
     preds: list[str] = []
     refs: list[list[str]] = []
     for name in ("en_cnndm_realsumm", "ko_korsts", "ko_question_pair"):
-        for line in (DATA / name / "data.jsonl").open(encoding="utf-8"):
-            row = json.loads(line)
-            if "prediction_sents" in row:
-                preds.append("\n".join(row["prediction_sents"]))
-                refs.append(["\n".join(s) for s in row["references_sents"]])
-            else:
-                preds.append(row["prediction"])
-                refs.append(row["references"])
+        p, r = load_pairs(name)
+        preds += p
+        refs += r
     return preds, refs
 
 

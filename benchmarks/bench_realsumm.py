@@ -13,23 +13,19 @@ test/benchmark dependency only.
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 
+from corpora import load_pairs
 from rouge_score import rouge_scorer
 
 from rouge_lcs import score, stemming
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "en_cnndm_realsumm" / "data.jsonl"
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
 def load() -> tuple[list[str], list[str]]:
-    rows = [json.loads(line) for line in DATA.open(encoding="utf-8")]
-    preds = ["\n".join(r["prediction_sents"]) for r in rows]
-    refs = ["\n".join(r["references_sents"][0]) for r in rows]
-    return preds, refs
+    preds, refs = load_pairs("en_cnndm_realsumm")
+    return preds, [r[0] for r in refs]
 
 
 def main() -> None:
@@ -37,7 +33,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     preds, refs = load()
-    print(f"{len(preds)} pairs from {DATA.parent.name}; best of {args.repeats}\n")
+    print(f"{len(preds)} pairs from en_cnndm_realsumm; best of {args.repeats}\n")
     header = ("stemming", "rouge_score s", "rouge_lcs s", "pairs/s (ours)", "ratio")
     print("{:9} {:>14} {:>12} {:>15} {:>7}".format(*header))
     for stem in (False, True):

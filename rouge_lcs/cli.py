@@ -121,18 +121,22 @@ def _score_with_progress(predictions, references, args: argparse.Namespace) -> S
         )
 
 
-def _print_result(scores: Scores, args: argparse.Namespace) -> None:
-    means = scores.mean()
-    intervals = (
-        scores.interval(args.confidence, args.n_resamples, args.seed) if args.confidence else None
-    )
-    signature = make_signature(
+def _signature(scores: Scores, args: argparse.Namespace) -> str:
+    return make_signature(
         scores.settings,
         scores.stats.n_refs.tolist(),
         confidence_level=args.confidence,
         n_resamples=args.n_resamples,
         seed=args.seed,
     )
+
+
+def _print_result(scores: Scores, args: argparse.Namespace) -> None:
+    means = scores.mean()
+    intervals = (
+        scores.interval(args.confidence, args.n_resamples, args.seed) if args.confidence else None
+    )
+    signature = _signature(scores, args)
     if args.json:
         payload: dict[str, object] = {}
         for name, values in means.items():
@@ -223,13 +227,7 @@ def cmd_compare(argv: Sequence[str]) -> int:
     a = _score_with_progress(system_a, references, args)
     b = _score_with_progress(system_b, references, args)
     result = compare(a.fmeasure, b.fmeasure, args.confidence, args.n_resamples, args.seed)
-    signature = make_signature(
-        a.settings,
-        a.stats.n_refs.tolist(),
-        confidence_level=args.confidence,
-        n_resamples=args.n_resamples,
-        seed=args.seed,
-    )
+    signature = _signature(a, args)
     names = a.rouge_types
     if args.json:
         payload = {
