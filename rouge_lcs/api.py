@@ -18,7 +18,7 @@ import numpy as np
 from rouge_lcs.documents import DocumentStore
 from rouge_lcs.multiref import combine
 from rouge_lcs.rouge_types import RougeType, parse_rouge_types
-from rouge_lcs.scoring import lsum_hits, pair_counts
+from rouge_lcs.scoring import batch_counts
 from rouge_lcs.sentences import SplitFn, resolve_splitter
 from rouge_lcs.signature import make_signature
 from rouge_lcs.statistics import bootstrap_interval
@@ -155,23 +155,30 @@ def _chunk_stats(
     settings: Settings,
     store: DocumentStore,
 ) -> PairStats:
-    get = store.get
-    types = settings.rouge_types
+    # Each distinct text of the chunk becomes one document; pairs are indices into them.
+    index: dict[str, int] = {}
+    docs = []
+
+    def doc_index(text: str) -> int:
+        k = index.get(text)
+        if k is None:
+            k = index[text] = len(docs)
+            docs.append(store.get(text))
+        return k
+
     n_refs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
-    counts = np.zeros((len(predictions), int(n_refs.max()), len(types), 3), dtype=np.int64)
-    lsum_index = [k for k, t in enumerate(types) if t.kind == "Lsum"]
-    lsum_pairs, lsum_slots = [], []
-    for e, (pred, refs) in enumerate(zip(predictions, references)):
-        pred_doc = get(pred)
-        for r, ref in enumerate(refs):
-            ref_doc = get(ref)
-            counts[e, r] = pair_counts(pred_doc, ref_doc, types)
-            if lsum_index:
-                lsum_pairs.append((pred_doc, ref_doc))
-                lsum_slots.append((e, r))
-    if lsum_pairs:
-        e_idx, r_idx = np.asarray(lsum_slots).T
-        counts[e_idx, r_idx, lsum_index[0], 0] = lsum_hits(lsum_pairs)
+    pair_pred = np.fromiter(
+        (doc_index(p) for p, refs in zip(predictions, references) for _ in refs),
+        dtype=np.int64,
+    )
+    pair_ref = np.fromiter((doc_index(r) for refs in references for r in refs), dtype=np.int64)
+    pair_counts = batch_counts(docs, pair_pred, pair_ref, settings.rouge_types)
+    counts = np.zeros(
+        (len(predictions), int(n_refs.max()), len(settings.rouge_types), 3), dtype=np.int64
+    )
+    example = np.repeat(np.arange(len(predictions)), n_refs)
+    slot = np.arange(example.size) - np.repeat(np.cumsum(n_refs) - n_refs, n_refs)
+    counts[example, slot] = pair_counts
     return PairStats(counts, n_refs)
 
 

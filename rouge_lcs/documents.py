@@ -2,14 +2,11 @@
 
 In real evaluations the same references recur (every system is scored against the same
 documents), and ROUGE-N, ROUGE-L and ROUGE-Lsum all read the same tokens.  A
-:class:`DocumentStore` maps text -> :class:`Document`; a document computes its n-gram counts lazily,
-once.  Tokens are interned to small integer ids per store, which
-makes hashing, counting and rapidfuzz's LCS cheap and collision-free.
+:class:`DocumentStore` maps text -> :class:`Document`.  Tokens are interned to small integer ids
+per store, which makes counting and rapidfuzz's LCS cheap and collision-free.
 """
 
 from __future__ import annotations
-
-from collections import Counter
 
 from rouge_lcs.sentences import SplitFn, auto_split, newline_split, nltk_split
 from rouge_lcs.stemming import stem
@@ -17,27 +14,13 @@ from rouge_lcs.tokenizers import REGISTRY, Tokenizer
 
 
 class Document:
-    """One tokenized text with lazily computed n-gram counts."""
+    """One tokenized text: token ids, and token ids per sentence when ROUGE-Lsum is computed."""
 
-    __slots__ = ("tokens", "sentences", "_ngrams")
+    __slots__ = ("tokens", "sentences")
 
     def __init__(self, tokens: list[int], sentences: list[list[int]] | None) -> None:
         self.tokens = tokens
-        #: token ids per sentence (only when ROUGE-Lsum is computed)
         self.sentences = sentences
-        self._ngrams: dict[int, Counter] = {}
-
-    def ngrams(self, n: int) -> Counter:
-        """Counts of the n-grams of the token sequence (tuples for n > 1, ids for n = 1)."""
-        counts = self._ngrams.get(n)
-        if counts is None:
-            tokens = self.tokens
-            if n == 1:
-                counts = Counter(tokens)
-            else:
-                counts = Counter(zip(*(tokens[k:] for k in range(n))))
-            self._ngrams[n] = counts
-        return counts
 
 
 class DocumentStore:

@@ -31,7 +31,6 @@ TokenizeFn = Callable[[str], list[str]]
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
 _UNICODE_TOKEN = regex.compile(rf"[{_CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}]]+", regex.V1)
 _ASCII_TOKEN = re.compile(r"[a-z0-9]+")
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
 def unicode_tokenize(text: str) -> list[str]:
@@ -44,8 +43,10 @@ def unicode_tokenize(text: str) -> list[str]:
 
 
 def rouge_score_tokenize(text: str) -> list[str]:
-    """rouge_score's ``tokenize.tokenize`` without stemming: same operations, same order."""
-    return _NON_ALNUM.sub(" ", text.lower()).split()
+    """rouge_score's ``tokenize.tokenize`` without stemming.  rouge_score replaces every run of
+    characters outside ``[a-z0-9]`` by a space and splits; the maximal ``[a-z0-9]`` runs are
+    the same tokens, found twice as fast."""
+    return _ASCII_TOKEN.findall(text.lower())
 
 
 def whitespace_tokenize(text: str) -> list[str]:

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length, union_lcs_hits, union_lcs_hits_batch
+from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length, union_lcs_hits
+from rouge_lcs.lcs_batch import union_lcs_hits_batch
 
 tokens = st.lists(st.integers(0, 5), max_size=30)
 long_tokens = st.lists(st.integers(0, 9), min_size=60, max_size=140)
@@ -63,3 +64,18 @@ def test_empty_inputs():
     assert lcs_length([], [1]) == 0
     assert lcs_indices([1, 2], Candidate([])) == []
     assert union_lcs_hits_batch([([], [[1]]), ([[1]], [])]).tolist() == [0, 0]
+
+
+@given(st.lists(st.tuples(sentences, sentences), min_size=1, max_size=4))
+@settings(max_examples=60, deadline=None)
+def test_small_blocks_give_the_same_hits(jobs):
+    """Blocks bound memory on long documents; any block size must give the same hits."""
+    import rouge_lcs.lcs_batch as kernel
+
+    expected = kernel.union_lcs_hits_batch(jobs).tolist()
+    saved = kernel._BLOCK_PAIRS, kernel._BLOCK_TABLE
+    try:
+        kernel._BLOCK_PAIRS, kernel._BLOCK_TABLE = 2, 5
+        assert kernel.union_lcs_hits_batch(jobs).tolist() == expected
+    finally:
+        kernel._BLOCK_PAIRS, kernel._BLOCK_TABLE = saved

@@ -1,0 +1,197 @@
+"""Speed and memory at scale: rouge_lcs vs rouge_score vs torchmetrics, and against the floor.
+
+    .venv/bin/python benchmarks/bench_scale.py            # everything (~10 minutes)
+    .venv/bin/python benchmarks/bench_scale.py realsumm   # one suite: realsumm, long, huge
+
+Every measurement runs in a fresh subprocess (so peak RSS is that run's own), one after the
+other in one invocation; read the ratios, not the absolute times (these machines are noisy).
+
+Suites
+- realsumm: 2,500 CNN/DM pairs (sentences on lines), rouge1/rouge2/rougeL/rougeLsum, stemming
+  off and on, with rouge_score-compatible settings (identical numbers).  The floor is the time to
+  only tokenize and stem every distinct text once with the same tokenizer.
+- long: 200 pairs of ~2,000 tokens, each side built by concatenating consecutive REALSumm texts.
+  rouge_score and torchmetrics are O(m·n) in Python: they are timed on the first pairs only and
+  their throughput extrapolated (said in the output).
+- huge: one pair of ~20,000 tokens a side; time and peak RSS; rouge_score is given 300 s.
+
+torchmetrics' ROUGE-Lsum calls ``nltk.download("punkt_tab")``, impossible offline: its sentence
+splitter is replaced by a newline split (the texts have one sentence a line, so the work is the
+same).  torch must be installed (``pip install torch==2.13.0 torchmetrics``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from corpora import load_pairs
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+HERE = Path(__file__).resolve().parent
+
+
+def _rss_mb(field: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _concatenated(target_tokens: int, count: int) -> tuple[list[str], list[str]]:
+    """``count`` pairs of about ``target_tokens`` tokens: consecutive texts joined by lines."""
+    preds, refs = load_pairs("en_cnndm_realsumm")
+    out_p, out_r, k = [], [], 0
+    while len(out_p) < count:
+        p_parts, r_parts, n = [], [], 0
+        while n < target_tokens:
+            p_parts.append(preds[k % len(preds)])
+            r_parts.append(refs[(k + 1) % len(refs)][0])  # shifted: related, not identical
+            n += len(preds[k % len(preds)].split())
+            k += 1
+        out_p.append("\n".join(p_parts))
+        out_r.append("\n".join(r_parts))
+    return out_p, out_r
+
+
+def data(suite: str) -> tuple[list[str], list[str]]:
+    if suite == "realsumm":
+        preds, refs = load_pairs("en_cnndm_realsumm")
+        return preds, [r[0] for r in refs]
+    if suite == "long":
+        return _concatenated(2000, 200)
+    if suite == "huge":
+        return _concatenated(20000, 1)
+    raise ValueError(suite)
+
+
+def make_runner(impl: str, stem: bool):
+    """A function scoring (preds, refs) with one implementation."""
+    if impl == "rouge_lcs":
+        from rouge_lcs import score
+
+        return lambda p, r: score(p, r, TYPES, tokenizer="rouge_score", use_stemmer=stem)
+    if impl == "floor":
+        from rouge_lcs.tokenizers import resolve_tokenizer
+
+        tokenize = resolve_tokenizer("rouge_score", stem).tokenize
+        return lambda p, r: [tokenize(t) for t in dict.fromkeys([*p, *r])]
+    if impl == "rouge_score":
+        from rouge_score import rouge_scorer
+
+        scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+        return lambda p, r: [scorer.score(b, a) for a, b in zip(p, r)]
+    if impl == "torchmetrics":
+        import torchmetrics.functional.text.rouge as tm_rouge
+        from torchmetrics.text.rouge import ROUGEScore
+
+        tm_rouge._split_sentence = lambda text: text.split("\n")  # offline: see the docstring
+        metric = ROUGEScore(use_stemmer=stem, rouge_keys=tuple(TYPES), accumulate="best")
+        return lambda p, r: metric(p, r)
+    raise ValueError(impl)
+
+
+def worker(impl: str, suite: str, stem: bool, limit: int | None) -> dict:
+    preds, refs = data(suite)
+    if limit:
+        preds, refs = preds[:limit], refs[:limit]
+    run = make_runner(impl, stem)
+    if impl != "floor":
+        run(preds[:2], refs[:2])  # imports and lazy set-up, outside the timing
+    if impl in ("rouge_lcs", "floor"):
+        from rouge_lcs import stemming
+
+        stemming._CACHE.clear()  # cold start: no word stemmed yet
+    before = _rss_mb("VmRSS")
+    start = time.perf_counter()
+    run(preds, refs)
+    seconds = time.perf_counter() - start
+    return {
+        "pairs": len(preds),
+        "seconds": seconds,
+        "rss_before_mb": before,
+        "peak_rss_mb": _rss_mb("VmHWM"),
+    }
+
+
+def measure(impl: str, suite: str, stem: bool, limit: int | None = None, timeout: float = 900):
+    args = [sys.executable, __file__, "--worker", impl, suite, str(int(stem)), str(limit or 0)]
+    try:
+        done = subprocess.run(
+            args, capture_output=True, text=True, timeout=timeout, cwd=HERE, check=True
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _row(name: str, m: dict | None, reference: dict | None, note: str = "") -> str:
+    if m is None:
+        return f"| {name} | did not finish | | | | {note} |"
+    rate = m["pairs"] / m["seconds"]
+    ratio = ""
+    if reference is not None and m is not reference:
+        ratio = f"{rate / (reference['pairs'] / reference['seconds']):.1f}×"
+    memory = f"{m['peak_rss_mb']:.0f} MB ({m['peak_rss_mb'] - m['rss_before_mb']:+.0f})"
+    return (
+        f"| {name} | {m['seconds']:.3f} s for {m['pairs']} | {rate:,.1f} | "
+        f"{memory} | {ratio} | {note} |"
+    )
+
+
+def suite_realsumm() -> None:
+    print("\n## REALSumm, 2,500 pairs, four types\n")
+    for stem in (False, True):
+        print(f"\nstemming {'on' if stem else 'off'}:\n")
+        print("| implementation | time | pairs/s | peak RSS (scoring) | vs rouge_score | |")
+        print("|---|---|---|---|---|---|")
+        rs = measure("rouge_score", "realsumm", stem)
+        ours = measure("rouge_lcs", "realsumm", stem)
+        tm = measure("torchmetrics", "realsumm", stem)
+        floor = measure("floor", "realsumm", stem)
+        print(_row("rouge_score", rs, rs))
+        print(_row("torchmetrics", tm, rs))
+        ratio = ours["seconds"] / floor["seconds"]
+        print(_row("rouge_lcs", ours, rs, f"total / floor = {ratio:.2f}"))
+        print(_row("floor: tokenize+stem only", floor, rs))
+
+
+def suite_long() -> None:
+    print("\n## 200 pairs of ~2,000 tokens, four types, stemming on\n")
+    print("| implementation | time | pairs/s | peak RSS (scoring) | vs rouge_score | |")
+    print("|---|---|---|---|---|---|")
+    ours = measure("rouge_lcs", "long", True)
+    rs = measure("rouge_score", "long", True, limit=4)
+    tm = measure("torchmetrics", "long", True, limit=4)
+    print(_row("rouge_score (first 4 pairs)", rs, rs))
+    print(_row("torchmetrics (first 4 pairs)", tm, rs))
+    print(_row("rouge_lcs (all 200)", ours, rs))
+
+
+def suite_huge() -> None:
+    print("\n## One pair of ~20,000 tokens a side, four types, stemming on\n")
+    print("| implementation | time | pairs/s | peak RSS (scoring) | vs rouge_score | |")
+    print("|---|---|---|---|---|---|")
+    ours = measure("rouge_lcs", "huge", True)
+    print(_row("rouge_lcs", ours, None))
+    rs = measure("rouge_score", "huge", True, timeout=300)
+    print(_row("rouge_score", rs, ours, "" if rs else "killed after 300 s"))
+
+
+SUITES = {"realsumm": suite_realsumm, "long": suite_long, "huge": suite_huge}
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--worker"]:
+        impl, suite, stem, limit = argv[1:5]
+        print(json.dumps(worker(impl, suite, stem == "1", int(limit) or None)))
+        return
+    for name in argv or list(SUITES):
+        SUITES[name]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

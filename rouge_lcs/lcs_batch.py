@@ -1,0 +1,221 @@
+"""Batched ROUGE-Lsum union-LCS kernel: every (reference sentence, candidate sentence) pair of a
+whole batch advances together in numpy.
+
+For each pair the reference sentence indexes the rows and the candidate sentence the bits of a
+uint64 (candidate sentences of up to 64 tokens; longer ones take the exact big-int path of
+:func:`rouge_lcs.lcs.lcs_indices`).  The forward pass is Hyyrö's bit-parallel LCS; the backward
+pass replays rouge_score's backtrack for all pairs at once (see :func:`rouge_lcs.lcs.lcs_indices`
+for why every backtrack step is exactly one row up).  A reference position belongs to the union
+LCS iff some candidate sentence took the diagonal there.
+
+Python performs O(longest reference sentence) numpy calls per block of pairs, whatever the
+number of pairs; memory is bounded by processing the candidate sentences in blocks.
+Match masks come from a dense table per block: each job (one prediction/reference pair) gets a
+local vocabulary of its candidate tokens, so a (candidate sentence, reference token) mask is one
+array lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+
+import numpy as np
+
+from rouge_lcs.lcs import Candidate, Tokens, lcs_indices
+
+_WORD = 64
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ONE = np.uint64(1)
+#: A block holds at most this many sentence pairs and this many mask-table entries (~16 MB of
+#: uint64 rows per 2M cells), which bounds peak memory on very long documents.
+_BLOCK_PAIRS = 32768
+_BLOCK_TABLE = 2_000_000
+
+
+def _flatten(sentences: Sequence[Tokens]) -> tuple[np.ndarray, np.ndarray]:
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    flat = np.fromiter(chain.from_iterable(sentences), dtype=np.int64, count=int(lengths.sum()))
+    return flat, lengths
+
+
+def _positions(lengths: np.ndarray) -> np.ndarray:
+    """0, 1, …, len-1 for each length, concatenated."""
+    return np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+
+
+def _low_bits(n: np.ndarray) -> np.ndarray:
+    """Masks with the lowest ``n`` bits set (0 <= n <= 64)."""
+    shifted = _ONE << np.minimum(n, 63).astype(np.uint64)
+    return np.where(n >= _WORD, _ALL, shifted - _ONE)
+
+
+def _prefix_parity(x: np.ndarray) -> np.ndarray:
+    for shift in (1, 2, 4, 8, 16, 32):
+        x = x ^ (x << np.uint64(shift))
+    return x
+
+
+def _bit_length(x: np.ndarray) -> np.ndarray:
+    for shift in (1, 2, 4, 8, 16, 32):
+        x = x | (x >> np.uint64(shift))
+    return np.bitwise_count(x).astype(np.int64)
+
+
+class _Batch:
+    """The flattened batch: groups are (job, reference sentence), candidates are sentences."""
+
+    def __init__(self, jobs: Sequence[tuple[Sequence[Tokens], Sequence[Tokens]]]) -> None:
+        n_jobs = len(jobs)
+        refs = [[r for r in job_refs if r] for job_refs, _ in jobs]
+        cands = [[c for c in job_cands if c] for _, job_cands in jobs]
+        n_cands = np.fromiter(map(len, cands), dtype=np.int64, count=n_jobs)
+        self.n_groups = np.fromiter(map(len, refs), dtype=np.int64, count=n_jobs) * (n_cands > 0)
+        self.group_first = np.cumsum(self.n_groups) - self.n_groups
+        self.group_job = np.repeat(np.arange(n_jobs), self.n_groups)
+        self.group_tokens = [r for k, job_refs in enumerate(refs) if n_cands[k] for r in job_refs]
+        self.cand_tokens = [c for job_cands in cands for c in job_cands]
+        self.cand_job = np.repeat(np.arange(n_jobs), n_cands)
+        self.cand_flat, self.cand_len = _flatten(self.cand_tokens)
+        self.ref_flat, self.ref_len = _flatten(self.group_tokens)
+        self.n_jobs = n_jobs
+
+    def local_vocabularies(self) -> None:
+        """Per job, number its candidate tokens 0..V_job-1; reference tokens get their local id,
+        or -1 when no candidate sentence of the job has them (they can never match)."""
+        vocab = int(max(self.cand_flat.max(), self.ref_flat.max())) + 1
+        token_job = np.repeat(self.cand_job, self.cand_len)
+        uniq, inverse = np.unique(token_job * vocab + self.cand_flat, return_inverse=True)
+        first = np.searchsorted(uniq // vocab, np.arange(self.n_jobs))
+        self.vocab_size = np.bincount(uniq // vocab, minlength=self.n_jobs)
+        self.cand_local = inverse.reshape(-1) - first[token_job]
+        ref_job = np.repeat(self.group_job, self.ref_len)
+        keys = ref_job * vocab + self.ref_flat
+        at = np.minimum(np.searchsorted(uniq, keys), uniq.size - 1)
+        ref_local = np.where(uniq[at] == keys, at - first[ref_job], -1)
+        self.max_ref = int(self.ref_len.max())
+        self.refs_local = np.full((self.group_job.size, self.max_ref), -1, dtype=np.int64)
+        self.refs_local[
+            np.repeat(np.arange(self.group_job.size), self.ref_len), _positions(self.ref_len)
+        ] = ref_local
+
+
+def _blocks(batch: _Batch, candidates: np.ndarray) -> list[np.ndarray]:
+    """Split candidate sentence indices into blocks bounded in pairs and table entries."""
+    pairs = batch.n_groups[batch.cand_job[candidates]].tolist()
+    table = batch.vocab_size[batch.cand_job[candidates]].tolist()
+    blocks, start, n_pairs, n_table = [], 0, 0, 0
+    for k in range(len(pairs)):
+        if k > start and (n_pairs + pairs[k] > _BLOCK_PAIRS or n_table + table[k] > _BLOCK_TABLE):
+            blocks.append(candidates[start:k])
+            start, n_pairs, n_table = k, 0, 0
+        n_pairs += pairs[k]
+        n_table += table[k]
+    blocks.append(candidates[start:])
+    return blocks
+
+
+def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
+    """OR into ``union`` the diagonal moves of every pair whose candidate is in ``block``."""
+    cand_job = batch.cand_job[block]
+    # Dense mask table: candidate k of the block owns entries offset[k] .. offset[k] + V_job - 1.
+    width = batch.vocab_size[cand_job]
+    offset = np.cumsum(width) - width
+    zero = int(width.sum())  # index of an always-zero entry
+    table = np.zeros(zero + 1, dtype=np.uint64)
+    cand_start = np.cumsum(batch.cand_len) - batch.cand_len
+    lengths = batch.cand_len[block]
+    token_index = np.repeat(cand_start[block], lengths) + _positions(lengths)
+    position = _positions(lengths)
+    np.bitwise_or.at(
+        table,
+        np.repeat(offset, lengths) + batch.cand_local[token_index],
+        _ONE << position.astype(np.uint64),
+    )
+    # Pairs: every candidate of the block with every reference sentence of its job.
+    per_cand = batch.n_groups[cand_job]
+    pair_slot = np.repeat(np.arange(block.size), per_cand)
+    pair_group = batch.group_first[cand_job][pair_slot] + _positions(per_cand)
+    ref_len = batch.ref_len[pair_group]
+    order = np.argsort(-ref_len, kind="stable")
+    pair_slot, pair_group, ref_len = pair_slot[order], pair_group[order], ref_len[order]
+    n_pairs, max_ref = pair_group.size, int(ref_len[0])
+    # active[i]: pairs whose reference sentence has at least i tokens (a prefix, by the sort).
+    active = np.searchsorted(-ref_len, -np.arange(max_ref + 1), side="right")
+    base = offset[pair_slot]
+    widths = lengths[pair_slot]
+    full = _low_bits(widths)
+    refs_local = batch.refs_local
+
+    def masks(i: int, k: int) -> np.ndarray:
+        local = refs_local[pair_group[:k], i]
+        return table[np.where(local >= 0, base[:k] + local, zero)]
+
+    rows = np.empty((max_ref + 1, n_pairs), dtype=np.uint64)
+    rows[0] = full
+    for i in range(max_ref):
+        k = active[i + 1]
+        prev = rows[i, :k]
+        match = prev & masks(i, k)
+        rows[i + 1, :k] = ((prev + match) | (prev - match)) & full[:k]
+
+    j = widths.copy()
+    diag = np.zeros((n_pairs, max_ref), dtype=bool)
+    for i in range(max_ref, 0, -1):
+        k = active[i]
+        match = masks(i - 1, k)
+        flat = ~_prefix_parity(rows[i - 1, :k] ^ rows[i, :k])  # vertical difference 0
+        stops = (match | flat) & _low_bits(j[:k])
+        column = _bit_length(stops)  # 0 when there is no stop: the walk has ended
+        took = ((match >> np.maximum(column - 1, 0).astype(np.uint64)) & _ONE).astype(bool)
+        took &= column > 0
+        diag[:k, i - 1] = took
+        j[:k] = np.where(took, column - 1, column)
+
+    by_group = np.argsort(pair_group, kind="stable")
+    grouped = pair_group[by_group]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    union[grouped[starts], :max_ref] |= np.logical_or.reduceat(diag[by_group], starts, axis=0)
+
+
+def union_lcs_hits_batch(
+    jobs: Sequence[tuple[Sequence[Tokens], Sequence[Tokens]]],
+) -> np.ndarray:
+    """ROUGE-Lsum union-LCS hits of each ``(reference sentences, candidate sentences)`` job.
+
+    Equal to :func:`rouge_lcs.lcs.union_lcs_hits` job by job (and so to rouge_score).
+    """
+    hits = np.zeros(len(jobs), dtype=np.int64)
+    batch = _Batch(jobs)
+    if batch.group_job.size == 0:
+        return hits
+    batch.local_vocabularies()
+    union = np.zeros(batch.refs_local.shape, dtype=bool)
+
+    long = np.flatnonzero(batch.cand_len > _WORD)
+    for c in long.tolist():
+        job = int(batch.cand_job[c])
+        candidate = Candidate(batch.cand_tokens[c])
+        first = int(batch.group_first[job])
+        for g in range(first, first + int(batch.n_groups[job])):
+            union[g, lcs_indices(batch.group_tokens[g], candidate)] = True
+    short = np.flatnonzero((batch.cand_len <= _WORD) & (batch.n_groups[batch.cand_job] > 0))
+    if short.size:
+        for block in _blocks(batch, short):
+            _block_union(batch, block, union)
+
+    # Hits per job: sum over tokens of min(union occurrences, candidate occurrences) — the
+    # clipping of ROUGE-1.5.5 / rouge_score, which uses each candidate occurrence at most once.
+    vocab = int(max(batch.ref_flat.max(), batch.cand_flat.max())) + 1
+    g_idx, pos = np.nonzero(union)
+    ref_start = np.cumsum(batch.ref_len) - batch.ref_len
+    tokens = batch.ref_flat[ref_start[g_idx] + pos]
+    union_keys, union_counts = np.unique(
+        batch.group_job[g_idx] * vocab + tokens, return_counts=True
+    )
+    cand_keys, cand_counts = np.unique(
+        np.repeat(batch.cand_job, batch.cand_len) * vocab + batch.cand_flat, return_counts=True
+    )
+    at = np.searchsorted(cand_keys, union_keys)  # every union token is a candidate token
+    np.add.at(hits, union_keys // vocab, np.minimum(union_counts, cand_counts[at]))
+    return hits

@@ -1,0 +1,121 @@
+"""Beyond one process: num_proc, evaluate's distributed mode, datasets' map."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from conftest import REPO, load_corpus
+
+from rouge_lcs import rouge, score
+from rouge_lcs.parallel import shard_bounds
+
+
+def _pairs(limit: int | None = None) -> tuple[list[str], list[list[str]]]:
+    rows = load_corpus("en_cnndm_realsumm")[:1000] + load_corpus("ko_klue_sts_dev")
+    rows = rows + load_corpus("ko_question_pair")[:1500]
+    preds = [
+        "\n".join(r["prediction_sents"]) if "prediction_sents" in r else r["prediction"]
+        for r in rows
+    ]
+    refs = [r["references"] for r in rows]
+    return preds[:limit], refs[:limit]
+
+
+def test_shard_bounds_cover_in_order():
+    for n in (1, 255, 256, 2000, 10001):
+        bounds = shard_bounds(n, 2)
+        assert bounds[0][0] == 0 and bounds[-1][1] == n
+        assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))
+
+
+def test_num_proc_gives_identical_results():
+    preds, refs = _pairs()
+    assert len(preds) >= 2000  # large enough to really use the pool
+    one = score(preds, refs, use_stemmer=True)
+    two = score(preds, refs, use_stemmer=True, num_proc=2)
+    for measure in ("precision", "recall", "fmeasure"):
+        assert np.array_equal(getattr(one, measure), getattr(two, measure))
+    assert rouge(preds, refs, num_proc=2) == rouge(preds, refs)
+
+
+def test_num_proc_with_a_lambda_tokenizer():
+    preds, refs = _pairs(2100)
+    tokenizer = lambda text: text.lower().split()  # noqa: E731 - forked workers inherit it
+    assert rouge(preds, refs, tokenizer=tokenizer, num_proc=2) == rouge(
+        preds, refs, tokenizer=tokenizer
+    )
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, "2"])
+def test_bad_num_proc(bad):
+    with pytest.raises(ValueError, match="num_proc"):
+        rouge(["a"], ["a"], num_proc=bad)
+
+
+WORKER = textwrap.dedent(
+    """
+    import json, sys
+    import evaluate
+    process_id, path, experiment = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    data = json.load(open(sys.argv[4]))
+    half = len(data["predictions"]) // 2
+    part = slice(0, half) if process_id == 0 else slice(half, None)
+    metric = evaluate.load(path, num_process=2, process_id=process_id, experiment_id=experiment)
+    metric.add_batch(predictions=data["predictions"][part], references=data["references"][part])
+    result = metric.compute(use_stemmer=True)
+    print(json.dumps(result))
+    """
+)
+
+
+def test_evaluate_distributed_two_real_processes(tmp_path):
+    preds, refs = _pairs(400)
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"predictions": preds, "references": refs}))
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER)
+    env_path = str(REPO / "rouge_lcs_metric.py")
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(script), str(i), env_path, f"exp-{tmp_path.name}", str(data)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in (0, 1)
+    ]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    for proc, (_, err) in zip(procs, outputs):
+        assert proc.returncode == 0, err
+    main_result = json.loads(outputs[0][0].strip().splitlines()[-1])
+    assert outputs[1][0].strip().splitlines()[-1] == "null"  # only process 0 returns
+    assert main_result == rouge(preds, refs, use_stemmer=True)
+
+
+def test_datasets_map_helper_matches_direct_scoring():
+    datasets = pytest.importorskip("datasets")
+    from rouge_lcs.datasets_scoring import add_rouge_columns, mean_scores
+
+    preds, refs = _pairs(600)
+    ds = datasets.Dataset.from_dict({"prediction": preds, "references": refs})
+    scored = add_rouge_columns(
+        ds,
+        ["rouge1", "rougeLsum"],
+        num_proc=2,
+        batch_size=100,
+        return_precision_recall=True,
+        use_stemmer=True,
+    )
+    direct = score(preds, refs, ["rouge1", "rougeLsum"], use_stemmer=True)
+    assert scored["rouge1"] == direct.column("rouge1").tolist()
+    assert scored["rougeLsum_recall"] == direct.column("rougeLsum", "recall").tolist()
+    assert mean_scores(scored, ["rouge1"]) == {
+        "rouge1": rouge(preds, refs, ["rouge1"], use_stemmer=True)["rouge1"]
+    }
+    with pytest.raises(ValueError, match="reference_column: no column 'refs'"):
+        add_rouge_columns(ds, reference_column="refs")
