@@ -25,7 +25,9 @@ PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 # What each command installs: pip arguments, in order.
 INSTALLS = {
     "run": [["-e", "."]],
-    "test": [["-e", ".[test]"]],
+    # torch first, pinned: here that version is a local CPU wheel; unpinned, pip would fetch a
+    # multi-GB CUDA build for transformers' sake.
+    "test": [["torch==2.13.0"], ["-e", ".[test]"]],
 }
 
 

@@ -1,0 +1,125 @@
+"""One line for ``compute_metrics`` in a ``transformers`` ``Trainer`` / ``Seq2SeqTrainer``.
+
+Replaces the ~25 lines every summarization script copies from ``run_summarization.py`` (replace
+-100 by the pad id, ``batch_decode``, ``nltk.download("punkt")`` and ``sent_tokenize`` for
+ROUGE-Lsum, ``use_stemmer=True``, scale by 100, round, ``gen_len``) — offline, since ROUGE-Lsum
+sentences come from this library's own splitter.
+
+    from rouge_lcs.trainer import make_compute_metrics
+    trainer = Seq2SeqTrainer(..., compute_metrics=make_compute_metrics(tokenizer))
+
+``transformers`` is not imported here (nor anywhere in ``rouge_lcs``): the tokenizer and the
+evaluation predictions are used through their interfaces only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rouge_lcs.api import make_settings, rouge
+
+
+def logits_to_ids(logits: Any, labels: Any = None) -> Any:
+    """``preprocess_logits_for_metrics`` for ``Trainer``: arg-max on the device, so the
+    evaluation loop gathers token ids instead of full ``(batch, length, vocab)`` logits."""
+    if isinstance(logits, tuple):
+        logits = logits[0]
+    return logits.argmax(dim=-1)
+
+
+def _unpack(eval_pred: Any) -> tuple[Any, Any]:
+    if hasattr(eval_pred, "predictions") and hasattr(eval_pred, "label_ids"):
+        return eval_pred.predictions, eval_pred.label_ids
+    try:
+        predictions, labels = eval_pred[0], eval_pred[1]
+    except (TypeError, IndexError, KeyError):
+        raise TypeError(
+            "eval_pred: expected an EvalPrediction or a (predictions, labels) tuple, "
+            f"got {type(eval_pred).__name__}"
+        ) from None
+    return predictions, labels
+
+
+def _pad_id(tokenizer: Any) -> int:
+    for name in ("pad_token_id", "eos_token_id"):
+        value = getattr(tokenizer, name, None)
+        if value is not None:
+            return int(value)
+    raise ValueError("tokenizer: has neither pad_token_id nor eos_token_id to replace -100 with")
+
+
+def make_compute_metrics(
+    tokenizer: Any,
+    *,
+    rouge_types: object = None,
+    use_stemmer: bool = True,
+    scale: float = 100.0,
+    digits: int | None = 4,
+    metric: Any = None,
+    causal_lm: bool = False,
+    **metric_kwargs: Any,
+) -> Callable[[Any], dict[str, float]]:
+    """Build ``compute_metrics(eval_pred) -> dict[str, float]`` for a Trainer.
+
+    Args:
+        tokenizer: anything with ``batch_decode`` and ``pad_token_id`` (a transformers tokenizer).
+        rouge_types: as in :func:`rouge_lcs.rouge` (default: rouge1, rouge2, rougeL, rougeLsum).
+        use_stemmer: Porter stemming, on by default as in ``run_summarization.py``.
+        scale: multiply every score by this (100 gives the usual percentages).
+        digits: round to this many decimals (``None``: no rounding).
+        metric: optionally a loaded evaluate module (``evaluate.load(path)``) to compute with
+            instead of the library.
+        causal_lm: predictions are a causal LM's logits/ids aligned with its inputs: position
+            ``t`` predicts label ``t + 1``, so predictions are shifted left by one before scoring.
+        metric_kwargs: further options of :func:`rouge_lcs.rouge` (``tokenizer``, ``lsum_split``,
+            ``multi_ref``, ``beta``, ``return_precision_recall``, ``confidence_level`` …).
+
+    The returned function accepts an ``EvalPrediction`` or a ``(predictions, labels)`` tuple;
+    predictions that are a tuple take their first element; 3-D logits are arg-maxed; -100 (and
+    any negative id) becomes the pad id; where labels are -100 (prompts, padding), logit-derived
+    predictions are dropped too; texts are decoded with ``skip_special_tokens=True`` and
+    stripped.  It returns every rouge score (scaled, rounded) and ``gen_len``, the mean number of
+    non-pad tokens of the predictions.
+    """
+    if metric is None:  # fail at construction, not after a whole evaluation loop
+        make_settings(rouge_types, use_stemmer=use_stemmer, **_scoring_options(metric_kwargs))
+    pad_id = _pad_id(tokenizer)
+
+    def compute_metrics(eval_pred: Any) -> dict[str, float]:
+        predictions, labels = _unpack(eval_pred)
+        if isinstance(predictions, tuple):  # e.g. (logits, past_key_values)
+            predictions = predictions[0]
+        predictions = np.asarray(predictions)
+        labels = np.asarray(labels)
+        from_logits = predictions.ndim == 3
+        if from_logits:
+            predictions = predictions.argmax(axis=-1)
+        if causal_lm:
+            predictions, labels = predictions[:, :-1], labels[:, 1:]
+        if from_logits or causal_lm:
+            predictions = np.where(labels < 0, pad_id, predictions)
+        predictions = np.where(predictions < 0, pad_id, predictions)
+        labels = np.where(labels < 0, pad_id, labels)
+        decoded = [t.strip() for t in tokenizer.batch_decode(predictions, skip_special_tokens=True)]
+        targets = [t.strip() for t in tokenizer.batch_decode(labels, skip_special_tokens=True)]
+        options = {"rouge_types": rouge_types, "use_stemmer": use_stemmer, **metric_kwargs}
+        if metric is not None:
+            result = metric.compute(predictions=decoded, references=targets, **options)
+        else:
+            result = rouge(decoded, targets, **options)
+        out = {k: float(v) * scale for k, v in result.items() if isinstance(v, float)}
+        out["gen_len"] = float(np.mean(np.count_nonzero(predictions != pad_id, axis=-1)))
+        if digits is not None:
+            out = {k: round(v, digits) for k, v in out.items()}
+        return out
+
+    return compute_metrics
+
+
+def _scoring_options(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``make_settings`` among ``rouge`` keyword arguments."""
+    keys = ("tokenizer", "lsum_split", "multi_ref", "beta")
+    return {k: kwargs[k] for k in keys if k in kwargs}
