@@ -250,6 +250,18 @@ def score(
 ) -> Scores:
     """Score a batch and return per-example :class:`Scores` (options as in :func:`rouge`)."""
     settings = make_settings(rouge_types, **options)
+    return score_with(predictions, references, settings, num_proc=num_proc, progress=progress)
+
+
+def score_with(
+    predictions: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    settings: Settings,
+    *,
+    num_proc: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Scores:
+    """:func:`score` with already resolved :class:`Settings`."""
     preds, refs = check_texts(predictions, references)
     stats = compute_stats(preds, refs, settings, num_proc=num_proc, progress=progress)
     return scores_from_stats(stats, settings)

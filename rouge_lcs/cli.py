@@ -16,7 +16,13 @@ import sys
 from collections.abc import Sequence
 
 from rouge_lcs.api import Scores, make_settings, score
-from rouge_lcs.io import InputError, bundled_examples, read_parallel, read_table
+from rouge_lcs.io import (
+    InputError,
+    bundled_examples,
+    read_parallel,
+    read_table,
+    write_scores_csv,
+)
 from rouge_lcs.multiref import MULTI_REF_MODES
 from rouge_lcs.report import prf_table, table
 from rouge_lcs.signature import make_signature
@@ -162,23 +168,8 @@ def _print_result(scores: Scores, args: argparse.Namespace) -> None:
 
 
 def _write_csv(scores: Scores, path: str) -> None:
-    import csv
-
     with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        header = ["index"]
-        for name in scores.rouge_types:
-            header += [f"{name}_precision", f"{name}_recall", f"{name}_fmeasure"]
-        writer.writerow(header)
-        for e in range(len(scores)):
-            row: list[object] = [e]
-            for k in range(len(scores.rouge_types)):
-                row += [
-                    repr(float(scores.precision[e, k])),
-                    repr(float(scores.recall[e, k])),
-                    repr(float(scores.fmeasure[e, k])),
-                ]
-            writer.writerow(row)
+        write_scores_csv(handle, scores)
 
 
 def _read_inputs(parser, args) -> tuple[list[str], list[list[str]]]:

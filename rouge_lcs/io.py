@@ -9,8 +9,13 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rouge_lcs.api import Scores
 
 
 class InputError(ValueError):
@@ -102,6 +107,30 @@ def read_table(path: str | Path, text: str | None = None) -> tuple[list[str], li
         predictions.append(record["prediction"])
         references.append([refs] if isinstance(refs, str) else refs)
     return predictions, references
+
+
+def write_scores_csv(
+    handle: TextIO,
+    scores: Scores,
+    predictions: Sequence[str] | None = None,
+    references: Sequence[Sequence[str]] | None = None,
+) -> None:
+    """Per-example precision, recall and F of every type as CSV (full float precision); with
+    the texts when given (references as a JSON list)."""
+    writer = csv.writer(handle)
+    header = ["index"] + (["prediction", "references"] if predictions is not None else [])
+    for name in scores.rouge_types:
+        header += [f"{name}_precision", f"{name}_recall", f"{name}_fmeasure"]
+    writer.writerow(header)
+    measures = (scores.precision, scores.recall, scores.fmeasure)
+    for e in range(len(scores)):
+        row: list[object] = [e]
+        if predictions is not None:
+            refs = references[e] if references is not None else []
+            row += [predictions[e], json.dumps(list(refs), ensure_ascii=False)]
+        for k in range(len(scores.rouge_types)):
+            row += [repr(float(m[e, k])) for m in measures]
+        writer.writerow(row)
 
 
 def bundled_examples() -> list[dict]:

@@ -54,7 +54,12 @@ def _prefix_parity(bits: int, width: int) -> int:
 
 
 def lcs_indices(ref: Tokens, cand: Candidate) -> list[int]:
-    """Reference positions of one LCS of ``ref`` and ``cand``, as rouge_score's backtrack picks it.
+    """Reference positions of one LCS, as rouge_score's backtrack picks it."""
+    return [i for i, _ in lcs_pairs(ref, cand)]
+
+
+def lcs_pairs(ref: Tokens, cand: Candidate) -> list[tuple[int, int]]:
+    """``(reference position, candidate position)`` of one LCS, as rouge_score's backtrack picks it.
 
     rouge_score walks back from ``(m, n)``: on a token match it takes the diagonal; otherwise it
     moves left when ``L[i][j-1] > L[i-1][j]`` and up otherwise.  Without a match at ``(i, j)``
@@ -75,7 +80,7 @@ def lcs_indices(ref: Tokens, cand: Candidate) -> list[int]:
     length = width - row.bit_count()
     if length == 0:
         return []
-    found: list[int] = []
+    found: list[tuple[int, int]] = []
     i, j = len(ref), width
     while j > 0 and len(found) < length:
         match = masks.get(ref[i - 1], 0)
@@ -86,8 +91,8 @@ def lcs_indices(ref: Tokens, cand: Candidate) -> list[int]:
         column = stops.bit_length()  # bit p is column p + 1
         i -= 1
         if match >> (column - 1) & 1:
-            found.append(i)
             j = column - 1
+            found.append((i, j))
         else:
             j = column
     found.reverse()
