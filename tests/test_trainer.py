@@ -224,3 +224,24 @@ def test_trainer_with_causal_lm_logits(tmp_path):
     assert expected["rouge1"] > 0
     for name, value in expected.items():
         assert metrics[f"eval_{name}"] == pytest.approx(round(100 * value, 4), abs=1e-9)
+
+
+def test_readme_trainer_example_runs():
+    from conftest import REPO
+
+    done = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "trainer_example.py")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "'eval_rougeLsum'" in done.stdout and "'eval_gen_len'" in done.stdout
+
+
+def test_readme_shows_the_example_verbatim():
+    from conftest import REPO
+
+    example = (REPO / "examples" / "trainer_example.py").read_text(encoding="utf-8")
+    body = example[example.index("import tempfile") :]
+    assert body in (REPO / "README.md").read_text(encoding="utf-8")
