@@ -86,18 +86,19 @@ class _Batch:
         vocab = int(max(self.cand_flat.max(), self.ref_flat.max())) + 1
         token_job = np.repeat(self.cand_job, self.cand_len)
         uniq, inverse = np.unique(token_job * vocab + self.cand_flat, return_inverse=True)
-        first = np.searchsorted(uniq // vocab, np.arange(self.n_jobs))
-        self.vocab_size = np.bincount(uniq // vocab, minlength=self.n_jobs)
-        self.cand_local = inverse.reshape(-1) - first[token_job]
+        #: rank of (job, token) among all distinct candidate (job, token) keys
+        self.cand_rank = inverse.reshape(-1)
+        self.rank_job = uniq // vocab
+        self.job_first = np.searchsorted(self.rank_job, np.arange(self.n_jobs))
+        self.vocab_size = np.bincount(self.rank_job, minlength=self.n_jobs)
+        self.cand_local = self.cand_rank - self.job_first[token_job]
         ref_job = np.repeat(self.group_job, self.ref_len)
         keys = ref_job * vocab + self.ref_flat
         at = np.minimum(np.searchsorted(uniq, keys), uniq.size - 1)
-        ref_local = np.where(uniq[at] == keys, at - first[ref_job], -1)
+        #: per reference token (flat), its job-local id or -1
+        self.ref_local = np.where(uniq[at] == keys, at - self.job_first[ref_job], -1)
+        self.ref_start = np.cumsum(self.ref_len) - self.ref_len
         self.max_ref = int(self.ref_len.max())
-        self.refs_local = np.full((self.group_job.size, self.max_ref), -1, dtype=np.int64)
-        self.refs_local[
-            np.repeat(np.arange(self.group_job.size), self.ref_len), _positions(self.ref_len)
-        ] = ref_local
 
 
 def _blocks(batch: _Batch, candidates: np.ndarray) -> list[np.ndarray]:
@@ -145,25 +146,25 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     base = offset[pair_slot]
     widths = lengths[pair_slot]
     full = _low_bits(widths)
-    refs_local = batch.refs_local
+    ref_local, ref_start = batch.ref_local, batch.ref_start[pair_group]
 
-    def masks(i: int, k: int) -> np.ndarray:
-        local = refs_local[pair_group[:k], i]
-        return table[np.where(local >= 0, base[:k] + local, zero)]
-
+    # Forward: bit rows; the match masks of row i are kept for the walk back.
     rows = np.empty((max_ref + 1, n_pairs), dtype=np.uint64)
+    masks = np.empty((max_ref, n_pairs), dtype=np.uint64)
     rows[0] = full
     for i in range(max_ref):
         k = active[i + 1]
+        local = ref_local[ref_start[:k] + i]
+        masks[i, :k] = table[np.where(local >= 0, base[:k] + local, zero)]
         prev = rows[i, :k]
-        match = prev & masks(i, k)
+        match = prev & masks[i, :k]
         rows[i + 1, :k] = ((prev + match) | (prev - match)) & full[:k]
 
     j = widths.copy()
     diag = np.zeros((n_pairs, max_ref), dtype=bool)
     for i in range(max_ref, 0, -1):
         k = active[i]
-        match = masks(i - 1, k)
+        match = masks[i - 1, :k]
         flat = ~_prefix_parity(rows[i - 1, :k] ^ rows[i, :k])  # vertical difference 0
         stops = (match | flat) & _low_bits(j[:k])
         column = _bit_length(stops)  # 0 when there is no stop: the walk has ended
@@ -190,7 +191,7 @@ def union_lcs_hits_batch(
     if batch.group_job.size == 0:
         return hits
     batch.local_vocabularies()
-    union = np.zeros(batch.refs_local.shape, dtype=bool)
+    union = np.zeros((batch.group_job.size, batch.max_ref), dtype=bool)
 
     long = np.flatnonzero(batch.cand_len > _WORD)
     for c in long.tolist():
@@ -206,16 +207,13 @@ def union_lcs_hits_batch(
 
     # Hits per job: sum over tokens of min(union occurrences, candidate occurrences) — the
     # clipping of ROUGE-1.5.5 / rouge_score, which uses each candidate occurrence at most once.
-    vocab = int(max(batch.ref_flat.max(), batch.cand_flat.max())) + 1
+    # Both are counted per (job, token) rank; every union token is a candidate token.
     g_idx, pos = np.nonzero(union)
-    ref_start = np.cumsum(batch.ref_len) - batch.ref_len
-    tokens = batch.ref_flat[ref_start[g_idx] + pos]
-    union_keys, union_counts = np.unique(
-        batch.group_job[g_idx] * vocab + tokens, return_counts=True
+    union_local = batch.ref_local[batch.ref_start[g_idx] + pos]
+    n_ranks = batch.rank_job.size
+    union_counts = np.bincount(
+        batch.job_first[batch.group_job[g_idx]] + union_local, minlength=n_ranks
     )
-    cand_keys, cand_counts = np.unique(
-        np.repeat(batch.cand_job, batch.cand_len) * vocab + batch.cand_flat, return_counts=True
-    )
-    at = np.searchsorted(cand_keys, union_keys)  # every union token is a candidate token
-    np.add.at(hits, union_keys // vocab, np.minimum(union_counts, cand_counts[at]))
-    return hits
+    cand_counts = np.bincount(batch.cand_rank, minlength=n_ranks)
+    clipped = np.minimum(union_counts, cand_counts)
+    return np.bincount(batch.rank_job, weights=clipped, minlength=batch.n_jobs).astype(np.int64)

@@ -169,3 +169,16 @@ def test_mismatched_compare_files(tmp_path):
     (tmp_path / "r.txt").write_text("a\nb\n")
     done = run("compare", "-a", "a.txt", "-b", "b.txt", "-r", "r.txt", cwd=tmp_path)
     assert done.returncode == 2 and "b.txt: 1 lines" in done.stderr
+
+
+def test_console_script_is_installed(tmp_path):
+    """`rouge-lcs` (pyproject [project.scripts]) is the same program as python -m rouge_lcs."""
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "rouge-lcs"
+    if not script.exists():
+        pytest.skip("the package is not installed in this interpreter's environment")
+    done = subprocess.run(
+        [str(script), "l-f1"], input="a b c d e\na c e\n", capture_output=True, text=True
+    )
+    assert done.stdout == "0.7500\n"

@@ -119,3 +119,21 @@ def test_datasets_map_helper_matches_direct_scoring():
     }
     with pytest.raises(ValueError, match="reference_column: no column 'refs'"):
         add_rouge_columns(ds, reference_column="refs")
+
+
+def test_small_batches_stay_in_one_process(monkeypatch):
+    import rouge_lcs.parallel
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a pool was started for a small batch")
+
+    monkeypatch.setattr(rouge_lcs.parallel, "parallel_stats", forbidden)
+    preds, refs = _pairs(500)
+    assert rouge(preds, refs, num_proc=2) == rouge(preds, refs)
+
+
+def test_num_proc_through_the_evaluate_module():
+    evaluate = pytest.importorskip("evaluate")
+    preds, refs = _pairs(2100)
+    metric = evaluate.load(str(REPO / "rouge_lcs_metric.py"))
+    assert metric.compute(predictions=preds, references=refs, num_proc=2) == rouge(preds, refs)
