@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rouge_lcs.arrays import positions
 from rouge_lcs.documents import DocumentStore
 from rouge_lcs.multiref import combine
 from rouge_lcs.rouge_types import RougeType, parse_rouge_types
@@ -176,9 +177,7 @@ def _chunk_stats(
     counts = np.zeros(
         (len(predictions), int(n_refs.max()), len(settings.rouge_types), 3), dtype=np.int64
     )
-    example = np.repeat(np.arange(len(predictions)), n_refs)
-    slot = np.arange(example.size) - np.repeat(np.cumsum(n_refs) - n_refs, n_refs)
-    counts[example, slot] = pair_counts
+    counts[np.repeat(np.arange(len(predictions)), n_refs), positions(n_refs)] = pair_counts
     return PairStats(counts, n_refs)
 
 

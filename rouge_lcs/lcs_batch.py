@@ -22,6 +22,7 @@ from itertools import chain
 
 import numpy as np
 
+from rouge_lcs.arrays import positions
 from rouge_lcs.lcs import Candidate, Tokens, lcs_indices
 
 _WORD = 64
@@ -37,11 +38,6 @@ def _flatten(sentences: Sequence[Tokens]) -> tuple[np.ndarray, np.ndarray]:
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     flat = np.fromiter(chain.from_iterable(sentences), dtype=np.int64, count=int(lengths.sum()))
     return flat, lengths
-
-
-def _positions(lengths: np.ndarray) -> np.ndarray:
-    """0, 1, …, len-1 for each length, concatenated."""
-    return np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
 
 
 def _low_bits(n: np.ndarray) -> np.ndarray:
@@ -126,8 +122,8 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     table = np.zeros(zero + 1, dtype=np.uint64)
     cand_start = np.cumsum(batch.cand_len) - batch.cand_len
     lengths = batch.cand_len[block]
-    token_index = np.repeat(cand_start[block], lengths) + _positions(lengths)
-    position = _positions(lengths)
+    position = positions(lengths)
+    token_index = np.repeat(cand_start[block], lengths) + position
     np.bitwise_or.at(
         table,
         np.repeat(offset, lengths) + batch.cand_local[token_index],
@@ -136,7 +132,7 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     # Pairs: every candidate of the block with every reference sentence of its job.
     per_cand = batch.n_groups[cand_job]
     pair_slot = np.repeat(np.arange(block.size), per_cand)
-    pair_group = batch.group_first[cand_job][pair_slot] + _positions(per_cand)
+    pair_group = batch.group_first[cand_job][pair_slot] + positions(per_cand)
     ref_len = batch.ref_len[pair_group]
     order = np.argsort(-ref_len, kind="stable")
     pair_slot, pair_group, ref_len = pair_slot[order], pair_group[order], ref_len[order]

@@ -16,15 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def _positions(lengths: np.ndarray) -> np.ndarray:
-    """0, 1, …, len-1 for each length, concatenated."""
-    return np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-
-
-def _expand(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Indices ``starts[k] .. starts[k] + sizes[k] - 1`` for every k, concatenated."""
-    return np.repeat(starts, sizes) + _positions(sizes)
+from rouge_lcs.arrays import expand
 
 
 class NgramCounter:
@@ -43,7 +35,7 @@ class NgramCounter:
     def _keys(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """n-gram keys (grouped by document, in text order) and the document of each."""
         per_doc = self.totals(n)
-        first = _expand(self.starts, per_doc)
+        first = expand(self.starts, per_doc)
         keys = self.flat[first]
         for k in range(1, n):
             if k > 1:  # keep keys below vocab**2 whatever n is
@@ -68,7 +60,7 @@ class NgramCounter:
         doc_size = np.bincount(entry_doc, minlength=self.lengths.size)
 
         def side(docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            index = _expand(doc_first[docs], doc_size[docs])
+            index = expand(doc_first[docs], doc_size[docs])
             pair = np.repeat(np.arange(n_pairs), doc_size[docs])
             return pair * span + entry[index] % span, count[index]
 

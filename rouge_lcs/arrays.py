@@ -1,0 +1,15 @@
+"""Small numpy helpers for ragged data stored flat (concatenated segments with their lengths)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def positions(lengths: np.ndarray) -> np.ndarray:
+    """0, 1, …, len-1 for each segment length, concatenated."""
+    return np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+
+
+def expand(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Indices ``starts[k] .. starts[k] + sizes[k] - 1`` for every k, concatenated."""
+    return np.repeat(starts, sizes) + positions(sizes)
