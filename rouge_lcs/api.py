@@ -115,6 +115,9 @@ def _no_gc() -> Iterator[None]:
 
 #: Examples per chunk: bounds the memory of the batched ROUGE-Lsum kernel and paces progress.
 CHUNK = 2048
+#: Distinct texts kept between chunks (so recurring references are tokenized once); past this
+#: the cache starts afresh, which bounds memory on arbitrarily long inputs.
+STORE_LIMIT = 200_000
 
 
 def compute_stats(
@@ -135,12 +138,13 @@ def compute_stats(
         from rouge_lcs.parallel import parallel_stats
 
         return parallel_stats(predictions, references, settings, num_proc, progress)
+    splitter = settings.splitter if settings.needs_sentences else None
     with _no_gc():
-        store = DocumentStore(
-            settings.tokenizer, settings.splitter if settings.needs_sentences else None
-        )
+        store = DocumentStore(settings.tokenizer, splitter)
         parts = []
         for start in range(0, len(predictions), CHUNK):
+            if len(store) > STORE_LIMIT:
+                store = DocumentStore(settings.tokenizer, splitter)
             stop = min(start + CHUNK, len(predictions))
             parts.append(
                 _chunk_stats(predictions[start:stop], references[start:stop], settings, store)

@@ -61,6 +61,9 @@ class DocumentStore:
             vocab, new_id = self._vocab, self._id
             return [vocab[t] if t in vocab else new_id(t) for t in tokens]
 
+    def __len__(self) -> int:
+        return len(self._docs)
+
     def get(self, text: str) -> Document:
         """The document for ``text``, built on first request."""
         doc = self._docs.get(text)

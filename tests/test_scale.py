@@ -137,3 +137,16 @@ def test_num_proc_through_the_evaluate_module():
     preds, refs = _pairs(2100)
     metric = evaluate.load(str(REPO / "rouge_lcs_metric.py"))
     assert metric.compute(predictions=preds, references=refs, num_proc=2) == rouge(preds, refs)
+
+
+def test_document_cache_reset_between_chunks_changes_nothing(monkeypatch):
+    """The per-call text cache starts afresh past STORE_LIMIT texts (bounded memory)."""
+    import rouge_lcs.api as api
+
+    preds, refs = _pairs(1200)
+    expected = score(preds, refs, use_stemmer=True)
+    monkeypatch.setattr(api, "CHUNK", 100)
+    monkeypatch.setattr(api, "STORE_LIMIT", 150)
+    got = score(preds, refs, use_stemmer=True)
+    for measure in ("precision", "recall", "fmeasure"):
+        assert np.array_equal(getattr(got, measure), getattr(expected, measure))
