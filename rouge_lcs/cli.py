@@ -331,6 +331,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         command, rest = "examples", []
     elif argv[0] in COMMANDS:
         command, rest = argv[0], argv[1:]
+    elif argv[0] == "--version":
+        from rouge_lcs import __version__
+
+        print(f"rouge-lcs {__version__}")
+        return 0
     elif argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         print(f"\ncommands: {', '.join(COMMANDS)} (each has --help)")
