@@ -171,12 +171,17 @@ def _row(name: str, m: dict, reference: dict | None, note: str = "") -> str:
     )
 
 
+HEADER = (
+    "| implementation | time | pairs/s | peak RSS (scoring) | vs rouge_score | |\n"
+    "|---|---|---|---|---|---|"
+)
+
+
 def suite_realsumm() -> None:
     print("\n## REALSumm, 2,500 pairs, four types\n")
     for stem in (False, True):
         print(f"\nstemming {'on' if stem else 'off'}:\n")
-        print("| implementation | time | pairs/s | peak RSS (scoring) | vs rouge_score | |")
-        print("|---|---|---|---|---|---|")
+        print(HEADER)
         rs = measure("rouge_score", "realsumm", stem)
         ours = measure("rouge_lcs", "realsumm", stem)
         tm = measure("torchmetrics", "realsumm", stem)
@@ -190,8 +195,7 @@ def suite_realsumm() -> None:
 
 def suite_long() -> None:
     print("\n## 200 pairs of ~2,000 tokens, four types, stemming on\n")
-    print("| implementation | time | pairs/s | peak RSS (scoring) | vs rouge_score | |")
-    print("|---|---|---|---|---|---|")
+    print(HEADER)
     ours = measure("rouge_lcs", "long", True)
     rs = measure("rouge_score", "long", True, limit=4)
     tm = measure("torchmetrics", "long", True, limit=4)
@@ -202,8 +206,7 @@ def suite_long() -> None:
 
 def suite_huge() -> None:
     print("\n## One pair of ~20,000 tokens a side, four types, stemming on\n")
-    print("| implementation | time | pairs/s | peak RSS (scoring) | vs rouge_score | |")
-    print("|---|---|---|---|---|---|")
+    print(HEADER)
     ours = measure("rouge_lcs", "huge", True)
     print(_row("rouge_lcs", ours, None))
     rs = _measure_once("rouge_score", "huge", True, None, timeout=300)
