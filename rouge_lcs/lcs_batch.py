@@ -40,22 +40,9 @@ def _flatten(sentences: Sequence[Tokens]) -> tuple[np.ndarray, np.ndarray]:
     return flat, lengths
 
 
-def _low_bits(n: np.ndarray) -> np.ndarray:
-    """Masks with the lowest ``n`` bits set (0 <= n <= 64)."""
-    shifted = _ONE << np.minimum(n, 63).astype(np.uint64)
-    return np.where(n >= _WORD, _ALL, shifted - _ONE)
-
-
-def _prefix_parity(x: np.ndarray) -> np.ndarray:
-    for shift in (1, 2, 4, 8, 16, 32):
-        x = x ^ (x << np.uint64(shift))
-    return x
-
-
-def _bit_length(x: np.ndarray) -> np.ndarray:
-    for shift in (1, 2, 4, 8, 16, 32):
-        x = x | (x >> np.uint64(shift))
-    return np.bitwise_count(x).astype(np.int64)
+_SHIFTS = tuple(np.uint64(s) for s in (1, 2, 4, 8, 16, 32))
+#: _LOW_BITS[n]: a mask with the lowest n bits set, for n = 0 … 64.
+_LOW_BITS = np.array([(1 << n) - 1 for n in range(_WORD + 1)], dtype=np.uint64)
 
 
 class _Batch:
@@ -115,11 +102,11 @@ def _blocks(batch: _Batch, candidates: np.ndarray) -> list[np.ndarray]:
 def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     """OR into ``union`` the diagonal moves of every pair whose candidate is in ``block``."""
     cand_job = batch.cand_job[block]
-    # Dense mask table: candidate k of the block owns entries offset[k] .. offset[k] + V_job - 1.
-    width = batch.vocab_size[cand_job]
-    offset = np.cumsum(width) - width
-    zero = int(width.sum())  # index of an always-zero entry
-    table = np.zeros(zero + 1, dtype=np.uint64)
+    # Dense mask table: candidate k of the block owns entries offset[k] .. offset[k] + V_job - 1,
+    # preceded by an always-zero entry, so that local id -1 (no such candidate token) reads 0.
+    width = batch.vocab_size[cand_job] + 1
+    offset = np.cumsum(width) - width + 1
+    table = np.zeros(int(width.sum()), dtype=np.uint64)
     cand_start = np.cumsum(batch.cand_len) - batch.cand_len
     lengths = batch.cand_len[block]
     position = positions(lengths)
@@ -138,11 +125,18 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     pair_slot, pair_group, ref_len = pair_slot[order], pair_group[order], ref_len[order]
     n_pairs, max_ref = pair_group.size, int(ref_len[0])
     # active[i]: pairs whose reference sentence has at least i tokens (a prefix, by the sort).
-    active = np.searchsorted(-ref_len, -np.arange(max_ref + 1), side="right")
+    active = np.searchsorted(-ref_len, -np.arange(max_ref + 1), side="right").tolist()
     base = offset[pair_slot]
     widths = lengths[pair_slot]
-    full = _low_bits(widths)
+    full = _LOW_BITS[widths]
     ref_local, ref_start = batch.ref_local, batch.ref_start[pair_group]
+    # Work buffers: the loops below run once per row; writing into these instead of fresh
+    # temporaries avoids an allocation (often an mmap) per numpy operation.
+    index = np.empty(n_pairs, dtype=np.int64)
+    local = np.empty(n_pairs, dtype=np.int64)
+    a = np.empty(n_pairs, dtype=np.uint64)
+    b = np.empty(n_pairs, dtype=np.uint64)
+    c = np.empty(n_pairs, dtype=np.uint64)
 
     # Forward: bit rows; the match masks of row i are kept for the walk back.
     rows = np.empty((max_ref + 1, n_pairs), dtype=np.uint64)
@@ -150,29 +144,47 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     rows[0] = full
     for i in range(max_ref):
         k = active[i + 1]
-        local = ref_local[ref_start[:k] + i]
-        masks[i, :k] = table[np.where(local >= 0, base[:k] + local, zero)]
+        np.add(ref_start[:k], i, out=index[:k])
+        np.take(ref_local, index[:k], out=local[:k])
+        np.add(base[:k], local[:k], out=index[:k])
+        np.take(table, index[:k], out=masks[i, :k])
         prev = rows[i, :k]
-        match = prev & masks[i, :k]
-        rows[i + 1, :k] = ((prev + match) | (prev - match)) & full[:k]
+        np.bitwise_and(prev, masks[i, :k], out=a[:k])  # matches
+        np.add(prev, a[:k], out=b[:k])
+        np.subtract(prev, a[:k], out=a[:k])
+        np.bitwise_or(b[:k], a[:k], out=b[:k])
+        np.bitwise_and(b[:k], full[:k], out=rows[i + 1, :k])
 
     j = widths.copy()
-    diag = np.zeros((n_pairs, max_ref), dtype=bool)
+    diag = np.zeros((max_ref, n_pairs), dtype=bool)
     for i in range(max_ref, 0, -1):
         k = active[i]
         match = masks[i - 1, :k]
-        flat = ~_prefix_parity(rows[i - 1, :k] ^ rows[i, :k])  # vertical difference 0
-        stops = (match | flat) & _low_bits(j[:k])
-        column = _bit_length(stops)  # 0 when there is no stop: the walk has ended
-        took = ((match >> np.maximum(column - 1, 0).astype(np.uint64)) & _ONE).astype(bool)
-        took &= column > 0
-        diag[:k, i - 1] = took
-        j[:k] = np.where(took, column - 1, column)
+        # Vertical difference L[i][.] - L[i-1][.]: running parity of the two rows' xor.
+        x = np.bitwise_xor(rows[i - 1, :k], rows[i, :k], out=a[:k])
+        for shift in _SHIFTS:
+            np.left_shift(x, shift, out=b[:k])
+            np.bitwise_xor(x, b[:k], out=x)
+        # Stops: columns <= j that match or have vertical difference 0.
+        np.invert(x, out=x)
+        np.bitwise_or(x, match, out=x)
+        np.take(_LOW_BITS, j[:k], out=b[:k])
+        np.bitwise_and(x, b[:k], out=x)
+        # Highest stop: smear it down, then keep the top bit (no stop: the walk has ended).
+        for shift in _SHIFTS:
+            np.right_shift(x, shift, out=b[:k])
+            np.bitwise_or(x, b[:k], out=x)
+        np.right_shift(x, _ONE, out=b[:k])
+        np.bitwise_xor(x, b[:k], out=c[:k])  # the highest stop as a one-bit mask
+        np.bitwise_and(c[:k], match, out=c[:k])
+        took = np.not_equal(c[:k], 0, out=diag[i - 1, :k])
+        # New column: the stop's column (popcount of the smear), one less after a diagonal.
+        np.subtract(np.bitwise_count(x), took, out=j[:k], casting="unsafe")
 
     by_group = np.argsort(pair_group, kind="stable")
     grouped = pair_group[by_group]
     starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
-    union[grouped[starts], :max_ref] |= np.logical_or.reduceat(diag[by_group], starts, axis=0)
+    union[grouped[starts], :max_ref] |= np.logical_or.reduceat(diag[:, by_group], starts, axis=1).T
 
 
 def union_lcs_hits_batch(
