@@ -285,10 +285,12 @@ def histogram(values: np.ndarray, bins: int = 10) -> pd.DataFrame:
 
 
 def per_example_rows(predictions, references, result) -> list[list[object]]:
+    """``#``, the F of each type, then the texts (scores first: the texts are wide)."""
     rows = []
     for e in range(min(len(predictions), SHOWN_ROWS)):
-        row: list[object] = [e + 1, predictions[e], "\n\n".join(references[e])]
+        row: list[object] = [e + 1]
         row += [round(float(result.fmeasure[e, k]), 4) for k in range(len(result.rouge_types))]
+        row += [predictions[e], "\n\n".join(references[e])]
         rows.append(row)
     return rows
 
@@ -338,7 +340,7 @@ def score_batch(
         note += f" The table shows the first {shown}; the CSV has all {len(predictions)}."
     per_example = pd.DataFrame(
         per_example_rows(predictions, references, result),
-        columns=["#", "prediction", "references", *result.rouge_types],
+        columns=["#", *result.rouge_types, "prediction", "references"],
     )
     n_refs = [len(r) for r in references]
     sig = make_signature(settings, n_refs, confidence_level=0.95, n_resamples=1000, seed=0)
