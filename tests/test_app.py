@@ -122,6 +122,9 @@ def test_score_batch_outputs(tmp_path):
     assert [row[3] for row in aggregate] == [round(expected[k], 4) for k in expected]
     assert note.startswith("3 pairs")
     assert len(per_example) == 3
+    first = rouge([rows[0][0]], [rows[0][1]], use_aggregator=False)
+    assert per_example.iloc[0]["rougeL"] == round(first["rougeL"][0], 4)
+    assert per_example.iloc[0]["prediction"] == rows[0][0]
     lines = Path(csv_path).read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("index,prediction,references,rouge1_precision")
     assert len(lines) == 4
