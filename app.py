@@ -254,9 +254,8 @@ def score_pair(
     except UserError as error:
         raise gr.Error(str(error)) from None
     result = score_with([prediction], [references], settings)
-    table = [
-        [name, *(round(float(x), 4) for x in result.mean()[name])] for name in result.rouge_types
-    ]
+    means = result.mean()
+    table = [[name, *(round(float(x), 4) for x in values)] for name, values in means.items()]
     parts = [LEGEND]
     for k, reference in enumerate(references, start=1):
         title = f"Reference {k} of {len(references)}" if len(references) > 1 else "Reference"
@@ -272,7 +271,7 @@ def score_pair(
         )
     as_dict = {
         name: dict(zip(("precision", "recall", "fmeasure"), map(float, values)))
-        for name, values in result.mean().items()
+        for name, values in means.items()
     }
     return table, "".join(parts), signature_text(settings, [len(references)]), as_dict
 

@@ -15,7 +15,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from rouge_lcs.api import Scores, make_settings, score
+from rouge_lcs.api import Scores, make_settings, score, score_with
 from rouge_lcs.io import (
     InputError,
     bundled_examples,
@@ -108,7 +108,7 @@ def _score_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _score_with_progress(predictions, references, args: argparse.Namespace) -> Scores:
+def _score_with_progress(predictions, references, settings, args: argparse.Namespace) -> Scores:
     from tqdm import tqdm
 
     with tqdm(
@@ -117,13 +117,8 @@ def _score_with_progress(predictions, references, args: argparse.Namespace) -> S
         file=sys.stderr,
         disable=len(predictions) < PROGRESS_MIN_EXAMPLES,
     ) as bar:
-        return score(
-            predictions,
-            references,
-            args.rouge_types,
-            num_proc=args.num_proc,
-            progress=bar.update,
-            **_options(args),
+        return score_with(
+            predictions, references, settings, num_proc=args.num_proc, progress=bar.update
         )
 
 
@@ -187,9 +182,9 @@ def cmd_score(argv: Sequence[str]) -> int:
     """``rouge-lcs score``."""
     parser = _score_parser()
     args = parser.parse_args(argv)
-    make_settings(args.rouge_types, **_options(args))  # reject bad options before reading data
+    settings = make_settings(args.rouge_types, **_options(args))  # bad options: before reading
     predictions, references = _read_inputs(parser, args)
-    scores = _score_with_progress(predictions, references, args)
+    scores = _score_with_progress(predictions, references, settings, args)
     _print_result(scores, args)
     if args.csv:
         _write_csv(scores, args.csv)
@@ -212,11 +207,11 @@ def cmd_compare(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if args.confidence is None:
         parser.error("--confidence is needed for the interval of the difference")
-    make_settings(args.rouge_types, **_options(args))
+    settings = make_settings(args.rouge_types, **_options(args))
     system_a, references = read_parallel(args.system_a, args.references)
     system_b, _ = read_parallel(args.system_b, args.references)
-    a = _score_with_progress(system_a, references, args)
-    b = _score_with_progress(system_b, references, args)
+    a = _score_with_progress(system_a, references, settings, args)
+    b = _score_with_progress(system_b, references, settings, args)
     result = compare(a.fmeasure, b.fmeasure, args.confidence, args.n_resamples, args.seed)
     signature = _signature(a, args)
     names = a.rouge_types
@@ -267,11 +262,8 @@ def cmd_examples(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     examples = bundled_examples()
     settings = make_settings(args.rouge_types, **_options(args))
-    scores = score(
-        [e["prediction"] for e in examples],
-        [e["references"] for e in examples],
-        args.rouge_types,
-        **_options(args),
+    scores = score_with(
+        [e["prediction"] for e in examples], [e["references"] for e in examples], settings
     )
     print("Per-example F (defaults: unicode tokenizer, no stemming, best-F reference):\n")
     rows = [[e["id"], *scores.fmeasure[k].tolist()] for k, e in enumerate(examples)]

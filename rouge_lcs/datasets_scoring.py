@@ -19,8 +19,6 @@ from collections.abc import Sequence
 
 from rouge_lcs.api import make_settings, score
 
-MEASURES = ("fmeasure", "precision", "recall")
-
 
 def add_rouge_columns(
     dataset,

@@ -104,7 +104,10 @@ def union_lcs_hits(
     candidates: Sequence[Candidate],
     candidate_counts: Counter[int],
 ) -> int:
-    """Summary-level union-LCS hits, clipped like ROUGE-1.5.5 and rouge_score.
+    """Summary-level union-LCS hits of one pair, clipped like ROUGE-1.5.5 and rouge_score.
+
+    The plain one-pair statement of the algorithm; scoring uses the batched kernel of
+    :mod:`rouge_lcs.lcs_batch`, and the tests check the two against each other and rouge_score.
 
     For each reference sentence the union of its LCS positions against every candidate sentence
     is taken; a union token counts while both the reference and the candidate still have an

@@ -26,7 +26,6 @@ from rouge_lcs.arrays import positions
 from rouge_lcs.lcs import Candidate, Tokens, lcs_indices
 
 _WORD = 64
-_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _ONE = np.uint64(1)
 #: A block holds at most this many sentence pairs and this many mask-table entries (~16 MB of
 #: uint64 rows per 2M cells), which bounds peak memory on very long documents.
