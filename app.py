@@ -16,10 +16,12 @@ import numpy as np
 import pandas as pd
 
 from rouge_lcs import __version__
-from rouge_lcs.api import make_settings, score_with
 from rouge_lcs.explain import CLIPPED, MATCHED, Explanation, explain_with
 from rouge_lcs.io import InputError, read_table, write_scores_csv
-from rouge_lcs.multiref import MULTI_REF_MODES
+from rouge_lcs.options import OPTIONS
+from rouge_lcs.rouge_types import DEFAULT_ROUGE_TYPES
+from rouge_lcs.scorer import Rouge
+from rouge_lcs.settings import make_settings
 from rouge_lcs.signature import make_signature
 
 # Limits that keep a public Space responsive; each violation is a clear message on the page.
@@ -29,9 +31,11 @@ MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_PAIRS = 5_000
 SHOWN_ROWS = 500
 
-STANDARD_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-TOKENIZERS = ["unicode", "rouge_score", "whitespace"]
-SPLITS = ["auto", "newline", "nltk"]
+# The widgets' choices come from the library's one declaration of each option.
+STANDARD_TYPES = list(DEFAULT_ROUGE_TYPES)
+TOKENIZERS = list(OPTIONS["tokenizer"].choices)
+SPLITS = list(OPTIONS["lsum_split"].choices)
+MULTI_REF_MODES = list(OPTIONS["multi_ref"].choices)
 
 KO_PREDICTION = "서울은 대한민국의 수도이며 인구는 약 구백만 명이다"
 KO_REFERENCE = "서울의 인구는 약 천만 명이고 대한민국의 수도이다"
@@ -253,7 +257,7 @@ def score_pair(
         settings = settings_for(types, tokenizer, stemmer, lsum_split, beta, multi_ref)
     except UserError as error:
         raise gr.Error(str(error)) from None
-    result = score_with([prediction], [references], settings)
+    result = Rouge.from_settings(settings).score([prediction], [references])
     means = result.mean()
     table = [[name, *(round(float(x), 4) for x in values)] for name, values in means.items()]
     parts = [LEGEND]
@@ -322,13 +326,13 @@ def score_batch(
         settings = settings_for(types, tokenizer, stemmer, lsum_split, beta, multi_ref)
     except UserError as error:
         raise gr.Error(str(error)) from None
-    result = score_with(predictions, references, settings)
+    result = Rouge.from_settings(settings).score(predictions, references)
     intervals = result.interval(0.95, 1000, 0)
     aggregate = [
         [
             name,
             *(round(float(x), 4) for x in values),
-            f"[{intervals[name][2][0]:.4f}, {intervals[name][2][1]:.4f}]",
+            f"[{intervals[name].fmeasure.low:.4f}, {intervals[name].fmeasure.high:.4f}]",
         ]
         for name, values in result.mean().items()
     ]
@@ -367,12 +371,14 @@ def _options_row():
             types = gr.CheckboxGroup(STANDARD_TYPES, value=STANDARD_TYPES, label="ROUGE types")
             extra = gr.Textbox(label="More types", placeholder="e.g. rouge3, rouge12", scale=1)
         with gr.Row():
-            tokenizer = gr.Dropdown(TOKENIZERS, value="unicode", label="Tokenizer")
-            stemmer = gr.Checkbox(value=False, label="Porter stemmer")
-            lsum_split = gr.Dropdown(SPLITS, value="auto", label="ROUGE-Lsum sentences")
+            tokenizer = gr.Dropdown(TOKENIZERS, value=TOKENIZERS[0], label="Tokenizer")
+            stemmer = gr.Checkbox(value=OPTIONS["use_stemmer"].default, label="Porter stemmer")
+            lsum_split = gr.Dropdown(
+                SPLITS, value=OPTIONS["lsum_split"].default, label="ROUGE-Lsum sentences"
+            )
             beta = gr.Number(value=1.0, minimum=0.01, label="β (F-measure)")
             multi_ref = gr.Dropdown(
-                list(MULTI_REF_MODES), value="max_f", label="Several references"
+                MULTI_REF_MODES, value=OPTIONS["multi_ref"].default, label="Several references"
             )
     return [types, extra, tokenizer, stemmer, lsum_split, beta, multi_ref]
 

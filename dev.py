@@ -2,7 +2,7 @@
 """Developer entry point; needs only Python 3.10+ (the two Quick start commands of README.md).
 
     python3 dev.py run     # set up .venv, score the bundled example set, print the table
-    python3 dev.py test    # set up .venv with test dependencies, run ruff and the whole test suite
+    python3 dev.py test    # set up .venv with test dependencies, run ruff, mypy and all tests
 
 Extra arguments after ``run`` go to ``python -m rouge_lcs``; after ``test``, to pytest.
 Each command installs what it needs into ``.venv`` (skipped when nothing changed since the last
@@ -64,6 +64,8 @@ def main(argv: list[str]) -> int:
     if command == "run":
         return subprocess.run([str(PYTHON), "-m", "rouge_lcs", *rest], cwd=ROOT).returncode
     _sh(PYTHON, "-m", "ruff", "check", ".")
+    _sh(PYTHON, "-m", "ruff", "format", "--check", ".")
+    _sh(PYTHON, "-m", "mypy")
     return subprocess.run([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT).returncode
 
 

@@ -6,8 +6,10 @@ A drop-in superset of ``evaluate.load("rouge")``: same arguments, same output ke
 import datasets
 import evaluate
 
-from rouge_lcs.api import rouge as rouge_compute
-from rouge_lcs.validation import check_texts
+from rouge_lcs.options import OPTIONS, describe
+from rouge_lcs.output import OutputOptions, to_output
+from rouge_lcs.scorer import Rouge
+from rouge_lcs.validation import TextBatch, check_texts, check_utf8
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -41,38 +43,16 @@ output keys, plus:
 With `tokenizer="rouge_score"` every per-example number equals rouge_score's.
 """
 
-_KWARGS_DESCRIPTION = """
+_KWARGS_DESCRIPTION = (
+    """
 Computes ROUGE scores of predictions against references.
 Args:
     predictions: list of texts to score.
     references: one reference text per prediction, or a list of reference texts per prediction
-        (the number may vary between predictions).
-    rouge_types: list of types to compute. Any of "rouge1", "rouge2", ... "rougeN" (any N >= 1),
-        "rougeL" (longest common subsequence of the whole texts), "rougeLsum" (summary-level
-        union-LCS over sentences). Spellings such as "ROUGE-1", "rouge_l" or "rougeLSum" are
-        accepted. Default: ["rouge1", "rouge2", "rougeL", "rougeLsum"].
-    use_aggregator: True (default) returns the mean over examples; False returns a list of
-        per-example scores for each key.
-    use_stemmer: apply NLTK's Porter stemmer (as rouge_score does) to tokens longer than 3
-        characters, whichever tokenizer is used. Default False.
-    tokenizer: None or "unicode" (default), "rouge_score" (the stock metric's ASCII tokenizer),
-        "whitespace" (str.split, case kept), a callable str -> list[str], or an object with a
-        tokenize(str) method.
-    lsum_split: how ROUGE-Lsum finds sentences: "auto" (default: newlines if the text has one,
-        else NLTK Punkt), "newline", "nltk", or a callable str -> list[str].
-    multi_ref: with several references: "max_f" (default; the reference with the best F, per
-        type), "max_recall", "pooled" (hits and lengths summed, ROUGE-1.5.5 -f A) or "mean".
-    beta: F_beta weight of recall; F = (1 + beta^2) P R / (R + beta^2 P). Default 1.0.
-    return_precision_recall: also return "<type>_precision" and "<type>_recall". Default False.
-    confidence_level: e.g. 0.95 to also return "<type>_low" and "<type>_high": a percentile
-        bootstrap interval of the mean F over examples (with return_precision_recall, also for
-        precision and recall). Default None (no interval).
-    n_resamples: bootstrap resamples for the interval. Default 1000.
-    seed: seed of the bootstrap; the same seed gives the same interval. Default 0.
-    return_signature: also return "signature", a string naming every setting that changes the
-        scores (tokenizer, normalization, stemming, sentence split, multi-reference mode, beta,
-        number of references, aggregation, interval), to report next to the numbers.
-    num_proc: processes for large batches (2,000+ examples); results are identical. Default 1.
+        (the number may vary between predictions; both shapes may be mixed).
+"""
+    + describe()
+    + """
 Returns:
     A dict with one F-measure per rouge type (a float, or a list of floats per example when
     use_aggregator=False), plus "<type>_precision" and "<type>_recall" when asked.
@@ -98,8 +78,18 @@ Examples:
     >>> round(results["rouge1"], 4), low <= results["rouge1"] <= high
     (0.5, True)
     >>> results["signature"]
-    'rouge_lcs:v0.1.0|tok:unicode|norm:nfkc|case:lower|stem:no|lsum:auto-...|multi:max_f|beta:1|refs:1|agg:mean|ci:bootstrap-0.95-n1000-seed0'
+    'rouge_lcs:v...|tok:unicode|norm:nfkc|case:lower|stem:no|lsum:auto-...|multi:max_f|beta:1|refs:1|agg:mean|ci:bootstrap-0.95-n1000-seed0'
 """
+)
+
+# References are stored as lists whatever shape they came in (a text becomes a one-text list),
+# so one batch, or several add_batch calls, may mix the two shapes.
+_FEATURES = datasets.Features(
+    {
+        "predictions": datasets.Value("string", id="sequence"),
+        "references": datasets.Sequence(datasets.Value("string", id="sequence")),
+    }
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -111,34 +101,32 @@ class RougeLcsMetric(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence")),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
-            ],
+            features=_FEATURES,
             codebase_urls=["https://github.com/google-research/google-research/tree/master/rouge"],
             reference_urls=["https://aclanthology.org/W04-1013"],
         )
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Check the batch (one clear error naming the argument), then store it."""
-        check_texts(predictions, references)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
+        batch = check_utf8(check_texts(predictions, references))
+        return super().add_batch(
+            predictions=batch.predictions, references=batch.references, **kwargs
+        )
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Check one example, then store it."""
-        check_texts([prediction], [reference])
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+        batch = check_utf8(check_texts([prediction], [reference]))
+        return super().add(prediction=batch.predictions[0], reference=batch.references[0], **kwargs)
 
     def _compute(self, predictions, references, **options):
         """Options are those of ``rouge_lcs.rouge`` (see the inputs description)."""
-        return rouge_compute(predictions, references, **options)
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise TypeError(
+                f"compute: unexpected options {unknown}; expected some of {list(OPTIONS)}"
+            )
+        scoring = {k: v for k, v in options.items() if OPTIONS[k].group != "output"}
+        output = OutputOptions(**{k: v for k, v in options.items() if OPTIONS[k].group == "output"})
+        scorer = Rouge(**scoring)
+        # The texts were checked by add/add_batch and come back from Arrow as str lists.
+        return to_output(scorer.score_of(TextBatch(predictions, references)), output)

@@ -14,78 +14,86 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
-from rouge_lcs.api import Scores, make_settings, score, score_with
+from rouge_lcs.api import score
 from rouge_lcs.io import (
     InputError,
     bundled_examples,
+    decode,
     read_parallel,
     read_table,
     write_scores_csv,
 )
-from rouge_lcs.multiref import MULTI_REF_MODES
+from rouge_lcs.options import OPTIONS
+from rouge_lcs.options import names as option_names
+from rouge_lcs.output import OutputOptions
 from rouge_lcs.report import prf_table, table
-from rouge_lcs.signature import make_signature
+from rouge_lcs.results import Scores
+from rouge_lcs.scorer import Rouge
 from rouge_lcs.statistics import compare
+from rouge_lcs.version import __version__
 
 #: Batches at least this large show a progress bar on stderr.
 PROGRESS_MIN_EXAMPLES = 5000
 
 
 def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
+    """The scoring options (and ``--num-proc``), from :data:`rouge_lcs.options.OPTIONS`."""
     group = parser.add_argument_group("scoring options")
-    group.add_argument(
-        "--rouge-types",
-        nargs="+",
-        default=None,
-        metavar="TYPE",
-        help="rouge1 rouge2 … rougeN, rougeL, rougeLsum (default: rouge1 rouge2 rougeL rougeLsum)",
-    )
-    group.add_argument("--stem", action="store_true", help="Porter stemming (rouge_score's mode)")
-    group.add_argument(
-        "--tokenizer",
-        default="unicode",
-        choices=["unicode", "rouge_score", "whitespace"],
-        help="token rule (default: unicode)",
-    )
-    group.add_argument(
-        "--lsum-split",
-        default="auto",
-        choices=["auto", "newline", "nltk"],
-        help="ROUGE-Lsum sentence split (default: auto)",
-    )
-    group.add_argument(
-        "--multi-ref", default="max_f", choices=MULTI_REF_MODES, help="default: max_f"
-    )
-    group.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default: 1)")
-    group.add_argument(
-        "--num-proc", type=int, default=1, help="processes for large batches (default: 1)"
-    )
+    for name in [*option_names("scoring"), "num_proc"]:
+        option = OPTIONS[name]
+        assert option.cli is not None
+        if name == "rouge_types":
+            group.add_argument(
+                option.cli, nargs="+", default=None, metavar="TYPE", help=option.help
+            )
+        elif name == "use_stemmer":
+            group.add_argument(option.cli, action="store_true", dest=name, help=option.help)
+        elif option.choices:
+            default = option.choices[0] if option.default is None else option.default
+            group.add_argument(
+                option.cli, default=default, choices=option.choices, dest=name, help=option.help
+            )
+        else:
+            kind = float if isinstance(option.default, float) else int
+            group.add_argument(
+                option.cli, type=kind, default=option.default, dest=name, help=option.help
+            )
 
 
 def _add_statistics_options(parser: argparse.ArgumentParser, confidence: float | None) -> None:
     group = parser.add_argument_group("statistics")
+    option = OPTIONS["confidence_level"]
     group.add_argument(
-        "--confidence",
+        option.cli or "--confidence",
         type=float,
         default=confidence,
+        dest="confidence",
         metavar="LEVEL",
         help="bootstrap confidence level, e.g. 0.95"
         + (" (default)" if confidence else " (default: no interval)"),
     )
-    group.add_argument("--n-resamples", type=int, default=1000, help="default: 1000")
-    group.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    for name in ("n_resamples", "seed"):
+        option = OPTIONS[name]
+        group.add_argument(
+            option.cli or f"--{name}",
+            type=int,
+            default=option.default,
+            dest=name,
+            help=option.help,
+        )
 
 
-def _options(args: argparse.Namespace) -> dict:
-    """The scoring options of the library (not ``num_proc``, which does not change scores)."""
-    return {
-        "use_stemmer": args.stem,
-        "tokenizer": args.tokenizer,
-        "lsum_split": args.lsum_split,
-        "multi_ref": args.multi_ref,
-        "beta": args.beta,
-    }
+def _scorer(args: argparse.Namespace) -> Rouge:
+    """The configured scorer of the parsed arguments (bad options fail before any reading)."""
+    options = {name: getattr(args, name) for name in option_names("scoring")}
+    return Rouge(**options, num_proc=args.num_proc)
+
+
+def _check_statistics(args: argparse.Namespace) -> None:
+    # The same checks as the library, so "--confidence 0" is an error, not silently ignored.
+    OutputOptions(confidence_level=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
 
 
 def _score_parser() -> argparse.ArgumentParser:
@@ -108,7 +116,9 @@ def _score_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _score_with_progress(predictions, references, settings, args: argparse.Namespace) -> Scores:
+def _score_with_progress(
+    scorer: Rouge, predictions: list[str], references: list[list[str]]
+) -> Scores:
     from tqdm import tqdm
 
     with tqdm(
@@ -117,14 +127,11 @@ def _score_with_progress(predictions, references, settings, args: argparse.Names
         file=sys.stderr,
         disable=len(predictions) < PROGRESS_MIN_EXAMPLES,
     ) as bar:
-        return score_with(
-            predictions, references, settings, num_proc=args.num_proc, progress=bar.update
-        )
+        return scorer.score(predictions, references, progress=bar.update)
 
 
 def _signature(scores: Scores, args: argparse.Namespace) -> str:
-    return make_signature(
-        scores.settings,
+    return Rouge.from_settings(scores.settings).signature(
         scores.stats.n_refs.tolist(),
         confidence_level=args.confidence,
         n_resamples=args.n_resamples,
@@ -141,18 +148,18 @@ def _print_result(scores: Scores, args: argparse.Namespace) -> None:
     if args.json:
         payload: dict[str, object] = {}
         for name, values in means.items():
-            entry: dict[str, object] = dict(zip(("precision", "recall", "fmeasure"), values))
+            entry: dict[str, object] = dict(values._asdict())
             if intervals:
-                entry["interval"] = dict(zip(("precision", "recall", "fmeasure"), intervals[name]))
+                entry["interval"] = intervals[name]._asdict()
             payload[name] = entry
         payload["n"] = len(scores)
         payload["signature"] = signature
-        print(json.dumps(payload, indent=2))
+        print(json.dumps(payload, indent=2, allow_nan=False))
         return
     if intervals:
         level = f"{args.confidence:g}"
         rows = [
-            [name, *means[name], f"[{intervals[name][2][0]:.4f}, {intervals[name][2][1]:.4f}]"]
+            [name, *means[name], "[{:.4f}, {:.4f}]".format(*intervals[name].fmeasure)]
             for name in means
         ]
         print(table(["type", "precision", "recall", "F", f"F {level} CI"], rows))
@@ -162,12 +169,17 @@ def _print_result(scores: Scores, args: argparse.Namespace) -> None:
     print(f"signature: {signature}")
 
 
-def _write_csv(scores: Scores, path: str) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        write_scores_csv(handle, scores)
+def _open_output(path: str) -> TextIO:
+    """Open an output file before any work, so a bad path fails first, with one line."""
+    try:
+        return open(path, "w", newline="", encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"--csv {path}: cannot be written ({error.strerror or error})") from None
 
 
-def _read_inputs(parser, args) -> tuple[list[str], list[list[str]]]:
+def _read_inputs(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[list[str], list[list[str]]]:
     if args.data:
         if args.predictions or args.references:
             parser.error("give either --data or --predictions/--references, not both")
@@ -182,12 +194,18 @@ def cmd_score(argv: Sequence[str]) -> int:
     """``rouge-lcs score``."""
     parser = _score_parser()
     args = parser.parse_args(argv)
-    settings = make_settings(args.rouge_types, **_options(args))  # bad options: before reading
+    scorer = _scorer(args)  # bad options: before reading
+    _check_statistics(args)
     predictions, references = _read_inputs(parser, args)
-    scores = _score_with_progress(predictions, references, settings, args)
-    _print_result(scores, args)
-    if args.csv:
-        _write_csv(scores, args.csv)
+    csv_file = _open_output(args.csv) if args.csv else None
+    try:
+        scores = _score_with_progress(scorer, predictions, references)
+        _print_result(scores, args)
+        if csv_file is not None:
+            write_scores_csv(csv_file, scores)
+    finally:
+        if csv_file is not None:
+            csv_file.close()
     return 0
 
 
@@ -207,16 +225,17 @@ def cmd_compare(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if args.confidence is None:
         parser.error("--confidence is needed for the interval of the difference")
-    settings = make_settings(args.rouge_types, **_options(args))
+    scorer = _scorer(args)
+    _check_statistics(args)
     system_a, references = read_parallel(args.system_a, args.references)
     system_b, _ = read_parallel(args.system_b, args.references)
-    a = _score_with_progress(system_a, references, settings, args)
-    b = _score_with_progress(system_b, references, settings, args)
+    a = _score_with_progress(scorer, system_a, references)
+    b = _score_with_progress(scorer, system_b, references)
     result = compare(a.fmeasure, b.fmeasure, args.confidence, args.n_resamples, args.seed)
     signature = _signature(a, args)
     names = a.rouge_types
     if args.json:
-        payload = {
+        payload: dict[str, object] = {
             name: {
                 "mean_a": float(result.mean_a[k]),
                 "mean_b": float(result.mean_b[k]),
@@ -229,7 +248,7 @@ def cmd_compare(argv: Sequence[str]) -> int:
         }
         payload["n"] = len(a)
         payload["signature"] = signature
-        print(json.dumps(payload, indent=2))
+        print(json.dumps(payload, indent=2, allow_nan=False))
         return 0
     level = f"{args.confidence:g}"
     rows = [
@@ -261,21 +280,25 @@ def cmd_examples(argv: Sequence[str]) -> int:
     _add_scoring_options(parser)
     args = parser.parse_args(argv)
     examples = bundled_examples()
-    settings = make_settings(args.rouge_types, **_options(args))
-    scores = score_with(
-        [e["prediction"] for e in examples], [e["references"] for e in examples], settings
+    scorer = _scorer(args)
+    scores = scorer.score([e["prediction"] for e in examples], [e["references"] for e in examples])
+    s = scorer.settings
+    print(
+        f"Per-example F ({s.tokenizer.name} tokenizer, "
+        f"{'Porter stemming' if s.tokenizer.stemmed else 'no stemming'}, "
+        f"multi_ref={s.multi_ref}):\n"
     )
-    print("Per-example F (defaults: unicode tokenizer, no stemming, best-F reference):\n")
     rows = [[e["id"], *scores.fmeasure[k].tolist()] for k, e in enumerate(examples)]
     print(table(["example", *scores.rouge_types], rows))
     print("\nMean over the examples:\n")
     print(prf_table(scores.mean()))
-    print(f"\nsignature: {make_signature(settings, scores.stats.n_refs.tolist())}")
+    print(f"\nsignature: {scorer.signature(scores.stats.n_refs.tolist())}")
     return 0
 
 
 def _exercise_lines(count: int) -> list[str]:
-    lines = sys.stdin.read().split("\n")
+    # Bytes, decoded strictly: a non-UTF-8 input is an error, not replacement characters.
+    lines = decode(sys.stdin.buffer.read(), "stdin").split("\n")
     if len(lines) < count:
         raise InputError(f"stdin: expected {count} lines, got {len(lines)}")
     return lines[:count]
@@ -324,8 +347,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif argv[0] in COMMANDS:
         command, rest = argv[0], argv[1:]
     elif argv[0] == "--version":
-        from rouge_lcs import __version__
-
         print(f"rouge-lcs {__version__}")
         return 0
     elif argv[0] in ("-h", "--help"):

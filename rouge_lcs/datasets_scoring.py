@@ -16,31 +16,35 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
-from rouge_lcs.api import make_settings, score
+from rouge_lcs.scorer import Rouge
 
 
 def add_rouge_columns(
-    dataset,
-    rouge_types: object = None,
+    dataset: Any,
+    rouge_types: Sequence[str] | str | None = None,
     *,
     prediction_column: str = "prediction",
-    reference_column: str = "references",
+    reference_column: str | None = None,
     num_proc: int | None = None,
     batch_size: int = 1000,
     return_precision_recall: bool = False,
-    **options: object,
-):
+    **options: Any,
+) -> Any:
     """Return ``dataset`` with per-example score columns added.
 
     Columns: ``<type>`` (the F-measure) and, with ``return_precision_recall``,
     ``<type>_precision`` and ``<type>_recall``.  The reference column may hold one string or a
-    list of strings per row.  ``options`` are the scoring options of :func:`rouge_lcs.rouge`
+    list of strings per row; by default it is ``references``, or ``reference`` when the
+    dataset has only that.  ``options`` are the scoring options of :func:`rouge_lcs.rouge`
     (``use_stemmer``, ``tokenizer``, ``lsum_split``, ``multi_ref``, ``beta``).
     """
-    settings = make_settings(rouge_types, **options)  # fail on a bad option before any work
-    names = settings.names
+    scorer = Rouge(rouge_types, **options)  # fail on a bad option before any work
+    names = scorer.rouge_types
     columns = set(getattr(dataset, "column_names", []))
+    if reference_column is None:  # "references" (lists or texts), else "reference"
+        reference_column = "reference" if "reference" in columns - {"references"} else "references"
     for column, argument in (
         (prediction_column, "prediction_column"),
         (reference_column, "reference_column"),
@@ -48,8 +52,8 @@ def add_rouge_columns(
         if columns and column not in columns:
             raise ValueError(f"{argument}: no column {column!r}; the dataset has {sorted(columns)}")
 
-    def score_batch(batch: dict) -> dict:
-        result = score(batch[prediction_column], batch[reference_column], names, **options)
+    def score_batch(batch: dict[str, Any]) -> dict[str, list[float]]:
+        result = scorer.score(batch[prediction_column], batch[reference_column])
         out = {name: result.column(name).tolist() for name in names}
         if return_precision_recall:
             for name in names:
@@ -62,6 +66,6 @@ def add_rouge_columns(
     )
 
 
-def mean_scores(dataset, columns: Sequence[str]) -> dict[str, float]:
+def mean_scores(dataset: Any, columns: Sequence[str]) -> dict[str, float]:
     """Exact means (``math.fsum``) of score columns, as ``rouge_lcs.rouge`` aggregates them."""
     return {name: math.fsum(dataset[name]) / len(dataset) for name in columns}

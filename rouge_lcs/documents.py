@@ -8,9 +8,9 @@ per store, which makes counting and rapidfuzz's LCS cheap and collision-free.
 
 from __future__ import annotations
 
-from rouge_lcs.sentences import SplitFn, auto_split, newline_split, nltk_split
+from rouge_lcs.sentences import Splitter
 from rouge_lcs.stemming import stem
-from rouge_lcs.tokenizers import REGISTRY, Tokenizer
+from rouge_lcs.tokenizers import Tokenizer
 
 
 class Document:
@@ -26,18 +26,14 @@ class Document:
 class DocumentStore:
     """Tokenizes each distinct text once per call and interns tokens to integer ids."""
 
-    def __init__(self, tokenizer: Tokenizer, splitter: SplitFn | None) -> None:
+    def __init__(self, tokenizer: Tokenizer, splitter: Splitter | None) -> None:
         self._tokenize = tokenizer.split
         self._stem = stem if tokenizer.stemmed else None
         self._splitter = splitter
-        # When every character at a sentence boundary is a token separator, the tokens of the
-        # sentences, put together, are the tokens of the whole text: one tokenization serves
-        # both.  Built-in splitters cut at whitespace (Punkt, newlines) or after 。！？, which
-        # separate tokens for the unicode and rouge_score tokenizers; "whitespace" keeps 。 in
-        # a token, so it can share only newline splits.
-        builtin_split = splitter in (auto_split, newline_split, nltk_split)
-        self._always_concatenate = builtin_split and tokenizer.name in ("unicode", "rouge_score")
-        self._lines_concatenate = builtin_split and tokenizer.name in REGISTRY
+        # Where the splitter cuts only at boundaries that the tokenizer treats as separators,
+        # the tokens of the sentences, put together, are the tokens of the whole text: one
+        # tokenization serves every rouge type (the objects say so themselves).
+        self._separators = tokenizer.separators
         # Raw token -> id of its (stemmed) form: one dictionary lookup per token does both the
         # stemming and the interning once a word has been seen.
         self._vocab: dict[str, int] = {}
@@ -73,10 +69,8 @@ class DocumentStore:
         if splitter is None:
             doc = Document(self._ids(text), None)
         else:
-            sentence_texts = splitter(text)
-            sentences = [self._ids(s) for s in sentence_texts]
-            line_split = splitter is newline_split or (splitter is auto_split and "\n" in text)
-            if self._always_concatenate or (self._lines_concatenate and line_split):
+            sentences = [self._ids(s) for s in splitter.split(text)]
+            if splitter.cuts(text) <= self._separators:
                 tokens = [t for s in sentences for t in s]
             else:
                 tokens = self._ids(text)

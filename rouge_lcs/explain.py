@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from rouge_lcs.api import Settings, make_settings
 from rouge_lcs.lcs import Candidate, lcs_pairs
 from rouge_lcs.multiref import prf
+from rouge_lcs.settings import Settings, make_settings
 
 UNMATCHED, MATCHED, CLIPPED = 0, 1, 2
 
@@ -123,9 +124,10 @@ def _explain_lsum(
 
 
 def explain(
-    prediction: str, reference: str, rouge_types: object = None, **options: object
+    prediction: str, reference: str, rouge_types: object = None, **options: Any
 ) -> list[Explanation]:
-    """Explain the scores of one pair, type by type (options as in :func:`rouge_lcs.rouge`)."""
+    """Explain the scores of one pair, type by type (scoring options as in
+    :func:`rouge_lcs.rouge`)."""
     settings = make_settings(rouge_types, **options)
     return explain_with(prediction, reference, settings)
 

@@ -1,29 +1,48 @@
 """Reading evaluation data: text files (one text a line), JSONL and CSV, and the bundled examples.
 
 Every failure is one ``InputError`` that names the file and what was wrong (missing, not UTF-8
-with the line number, mismatched line counts, missing columns).
+with the line number, mismatched line counts, missing columns, a malformed row).  The readers
+follow the formats' own rules: records of a JSONL file are separated by ``\\n`` only (U+2028 and
+friends are valid inside JSON strings), and CSV fields may hold quoted line breaks.
 """
 
 from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from rouge_lcs.api import Scores
+    from rouge_lcs.results import Scores
+
+#: Longest CSV field accepted (Python's csv stops at 131,072 characters by default, which a
+#: long document exceeds); past it a row is reported, not truncated.
+MAX_CSV_FIELD = 64 * 1024 * 1024
 
 
 class InputError(ValueError):
     """A data file that cannot be used, with a message naming the file."""
 
 
-def read_lines(path: str | Path) -> list[str]:
-    """One text per line (a trailing newline does not make an extra empty text)."""
+def decode(raw: bytes, name: str) -> str:
+    """UTF-8 text (a BOM is dropped); otherwise an ``InputError`` with the line number."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise InputError(
+            f"{name}: not valid UTF-8 (line {line}, byte {error.start}); "
+            "convert it, e.g. with iconv -t UTF-8"
+        ) from None
+
+
+def read_text(path: str | Path) -> str:
+    """The whole file as text."""
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -31,22 +50,24 @@ def read_lines(path: str | Path) -> list[str]:
         raise InputError(f"{path}: no such file") from None
     except OSError as error:
         raise InputError(f"{path}: cannot be read ({error.strerror or error})") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise InputError(
-            f"{path}: not valid UTF-8 (line {line}, byte {error.start}); "
-            "convert it, e.g. with iconv -t UTF-8"
-        ) from None
+    return decode(raw, str(path))
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines split at ``\\n`` only (``\\r\\n`` too); a final newline adds no empty line."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [line.rstrip("\r") for line in lines]
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def read_lines(path: str | Path) -> list[str]:
+    """One text per line (a trailing newline does not make an extra empty text)."""
+    return split_lines(read_text(path))
 
 
 def read_parallel(
-    predictions: str | Path, references: list[str | Path]
+    predictions: str | Path, references: Sequence[str | Path]
 ) -> tuple[list[str], list[list[str]]]:
     """Predictions file plus one or more reference files, aligned line by line."""
     preds = read_lines(predictions)
@@ -60,19 +81,56 @@ def read_parallel(
     return preds, [list(refs) for refs in zip(*ref_columns)] if ref_columns else []
 
 
-def _records_from_jsonl(path: Path, text: str) -> list[dict]:
+def _records_from_jsonl(name: str, text: str) -> list[dict[str, Any]]:
     records = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
-            raise InputError(f"{path}: line {number} is not valid JSON ({error.msg})") from None
+            raise InputError(f"{name}: line {number} is not valid JSON ({error.msg})") from None
+        except RecursionError:
+            raise InputError(f"{name}: line {number} is nested too deeply") from None
         if not isinstance(record, dict):
-            raise InputError(f"{path}: line {number} is not a JSON object")
+            raise InputError(f"{name}: line {number} is not a JSON object")
         records.append(record)
     return records
+
+
+def _records_from_csv(name: str, text: str, dialect: str) -> list[dict[str, Any]]:
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, MAX_CSV_FIELD))
+    try:
+        # newline="" lets the csv module see the file's own line breaks, so a quoted field
+        # keeps its newlines.
+        reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect)
+        return list(reader)
+    except csv.Error as error:
+        raise InputError(f"{name}: CSV row {reader.line_num}: {error}") from None
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _row_texts(name: str, number: int, record: dict[str, Any]) -> tuple[str, list[str]]:
+    if "prediction" not in record or not ("reference" in record or "references" in record):
+        raise InputError(
+            f"{name}: row {number} needs a 'prediction' column and a 'reference' or "
+            f"'references' column; found {sorted(map(str, record))}"
+        )
+    prediction = record["prediction"]
+    refs = record["references"] if "references" in record else record["reference"]
+    if isinstance(refs, str) and "references" in record and refs.lstrip().startswith("["):
+        # In CSV, a list of references is written as a JSON list.
+        with contextlib.suppress(json.JSONDecodeError, RecursionError):
+            refs = json.loads(refs)
+    if isinstance(refs, str):
+        refs = [refs]
+    if not isinstance(prediction, str):
+        raise InputError(f"{name}: row {number}: 'prediction' must be a text")
+    if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
+        raise InputError(f"{name}: row {number}: references must be a text or a list of texts")
+    return prediction, refs
 
 
 def read_table(path: str | Path, text: str | None = None) -> tuple[list[str], list[list[str]]]:
@@ -83,29 +141,22 @@ def read_table(path: str | Path, text: str | None = None) -> tuple[list[str], li
     """
     path = Path(path)
     if text is None:
-        text = "\n".join(read_lines(path))
-    if path.suffix.lower() in (".jsonl", ".json", ".ndjson"):
-        records = _records_from_jsonl(path, text)
-    elif path.suffix.lower() in (".csv", ".tsv"):
-        dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
-        records = list(csv.DictReader(text.splitlines(), dialect=dialect))
+        text = read_text(path)
+    name = str(path)
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".json", ".ndjson"):
+        records = _records_from_jsonl(name, text)
+    elif suffix in (".csv", ".tsv"):
+        records = _records_from_csv(name, text, "excel-tab" if suffix == ".tsv" else "excel")
     else:
         raise InputError(f"{path}: expected a .jsonl or .csv file")
     if not records:
         raise InputError(f"{path}: no rows")
     predictions, references = [], []
     for number, record in enumerate(records, start=1):
-        if "prediction" not in record or not ("reference" in record or "references" in record):
-            raise InputError(
-                f"{path}: row {number} needs a 'prediction' column and a 'reference' or "
-                f"'references' column; found {sorted(record)}"
-            )
-        refs = record.get("references", record.get("reference"))
-        if isinstance(refs, str) and refs.startswith("[") and "references" in record:
-            with contextlib.suppress(json.JSONDecodeError):
-                refs = json.loads(refs)
-        predictions.append(record["prediction"])
-        references.append([refs] if isinstance(refs, str) else refs)
+        prediction, refs = _row_texts(name, number, record)
+        predictions.append(prediction)
+        references.append(refs)
     return predictions, references
 
 
@@ -114,17 +165,21 @@ def write_scores_csv(
     scores: Scores,
     predictions: Sequence[str] | None = None,
     references: Sequence[Sequence[str]] | None = None,
+    ids: Sequence[object] | None = None,
 ) -> None:
     """Per-example precision, recall and F of every type as CSV (full float precision); with
-    the texts when given (references as a JSON list)."""
+    the texts when given (references as a JSON list), and the input's ids when given."""
     writer = csv.writer(handle)
-    header = ["index"] + (["prediction", "references"] if predictions is not None else [])
+    header = ["index"] + (["id"] if ids is not None else [])
+    header += ["prediction", "references"] if predictions is not None else []
     for name in scores.rouge_types:
         header += [f"{name}_precision", f"{name}_recall", f"{name}_fmeasure"]
     writer.writerow(header)
     measures = (scores.precision, scores.recall, scores.fmeasure)
     for e in range(len(scores)):
         row: list[object] = [e]
+        if ids is not None:
+            row.append(ids[e])
         if predictions is not None:
             refs = references[e] if references is not None else []
             row += [predictions[e], json.dumps(list(refs), ensure_ascii=False)]
@@ -133,7 +188,7 @@ def write_scores_csv(
         writer.writerow(row)
 
 
-def bundled_examples() -> list[dict]:
+def bundled_examples() -> list[dict[str, Any]]:
     """The example set shipped with the package (the seeds' examples and a few English pairs)."""
     text = resources.files("rouge_lcs").joinpath("data/examples.jsonl").read_text("utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [json.loads(line) for line in split_lines(text) if line.strip()]

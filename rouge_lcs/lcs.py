@@ -7,15 +7,12 @@
   (Hyyrö's bit-parallel LCS on Python integers, one big-int step per reference token), and any
   backtrack reads each row once, so it costs O(m log n) big-int operations instead of the
   O(m·n) table.
-- :func:`union_lcs_hits` — ROUGE-Lsum's summary-level hits (Lin 2004, section 3.2) with
-  ROUGE-1.5.5's / rouge_score's clipping against token counts on both sides.
 
 Tokens are small integers (ids interned per call), which hash without collisions.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from rapidfuzz.distance import LCSseq
@@ -97,33 +94,3 @@ def lcs_pairs(ref: Tokens, cand: Candidate) -> list[tuple[int, int]]:
             j = column
     found.reverse()
     return found
-
-
-def union_lcs_hits(
-    ref_sentences: Sequence[Tokens],
-    candidates: Sequence[Candidate],
-    candidate_counts: Counter[int],
-) -> int:
-    """Summary-level union-LCS hits of one pair, clipped like ROUGE-1.5.5 and rouge_score.
-
-    The plain one-pair statement of the algorithm; scoring uses the batched kernel of
-    :mod:`rouge_lcs.lcs_batch`, and the tests check the two against each other and rouge_score.
-
-    For each reference sentence the union of its LCS positions against every candidate sentence
-    is taken; a union token counts while both the reference and the candidate still have an
-    unused occurrence of it.  Because each union position is a distinct reference occurrence,
-    that clipping reduces to ``sum_t min(union_count[t], candidate_count[t])``.
-    """
-    union_counts: Counter[int] = Counter()
-    for ref in ref_sentences:
-        if not ref:
-            continue
-        ref_set = set(ref)
-        positions: set[int] = set()
-        for cand in candidates:
-            # Most sentence pairs share no token at all: skip the bit work for them.
-            if ref_set.isdisjoint(cand.masks):
-                continue
-            positions.update(lcs_indices(ref, cand))
-        union_counts.update(ref[p] for p in positions)
-    return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())

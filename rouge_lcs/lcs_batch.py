@@ -191,7 +191,7 @@ def union_lcs_hits_batch(
 ) -> np.ndarray:
     """ROUGE-Lsum union-LCS hits of each ``(reference sentences, candidate sentences)`` job.
 
-    Equal to :func:`rouge_lcs.lcs.union_lcs_hits` job by job (and so to rouge_score).
+    Equal job by job to the one-pair statement in tests/test_lcs.py (and so to rouge_score).
     """
     hits = np.zeros(len(jobs), dtype=np.int64)
     batch = _Batch(jobs)

@@ -35,27 +35,53 @@ def prf(counts: np.ndarray, beta: float) -> tuple[np.ndarray, np.ndarray, np.nda
     return precision, recall, fmeasure
 
 
-def _pick(values: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Take along the reference axis the slot with the largest ``key`` (first on ties)."""
-    index = np.argmax(key, axis=1)[:, None, :]
-    return np.take_along_axis(values, index, axis=1)[:, 0, :]
+def _first_best(key: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per example (pairs ``starts[e]`` …) and type, the pair row with the largest ``key``,
+    the first one on ties.  ``key`` has shape ``(pairs, types)``."""
+    best = np.maximum.reduceat(key, starts, axis=0)
+    example = np.repeat(np.arange(starts.size), np.diff(np.append(starts, key.shape[0])))
+    rows = np.arange(key.shape[0])[:, None]
+    candidate = np.where(key == best[example], rows, key.shape[0])
+    return np.minimum.reduceat(candidate, starts, axis=0)
 
 
 def combine(
     counts: np.ndarray, n_refs: np.ndarray, mode: str, beta: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-example ``(precision, recall, fmeasure)``, each of shape ``(examples, types)``."""
-    valid = (np.arange(counts.shape[1])[None, :] < n_refs[:, None])[:, :, None]
+    """Per-example ``(precision, recall, fmeasure)``, each of shape ``(examples, types)``.
+
+    ``counts`` is ``(pairs, types, 3)`` with the pairs of each example consecutive and
+    ``n_refs[e]`` (>= 1) pairs for example ``e``.
+    """
+    if counts.shape[0] == n_refs.size:  # one reference each: nothing to combine
+        return prf(counts, beta)
+    starts = np.cumsum(n_refs) - n_refs
     if mode == "pooled":
-        pooled = (counts * valid[..., None]).sum(axis=1)
-        return prf(pooled, beta)
+        return prf(np.add.reduceat(counts, starts, axis=0), beta)
     precision, recall, fmeasure = prf(counts, beta)
-    if counts.shape[1] == 1:
-        return precision[:, 0], recall[:, 0], fmeasure[:, 0]
     if mode == "mean":
         n = n_refs[:, None].astype(np.float64)
-        return tuple(np.where(valid, x, 0.0).sum(axis=1) / n for x in (precision, recall, fmeasure))
+        return (
+            np.add.reduceat(precision, starts, axis=0) / n,
+            np.add.reduceat(recall, starts, axis=0) / n,
+            np.add.reduceat(fmeasure, starts, axis=0) / n,
+        )
     if mode in ("max_f", "max_recall"):
-        key = np.where(valid, fmeasure if mode == "max_f" else recall, -1.0)
-        return _pick(precision, key), _pick(recall, key), _pick(fmeasure, key)
-    raise ValueError(f"multi_ref: unknown mode {mode!r}; expected one of {list(MULTI_REF_MODES)}")
+        row = _first_best(fmeasure if mode == "max_f" else recall, starts)
+        return (
+            np.take_along_axis(precision, row, axis=0),
+            np.take_along_axis(recall, row, axis=0),
+            np.take_along_axis(fmeasure, row, axis=0),
+        )
+    raise ValueError(f"multi_ref: expected one of {list(MULTI_REF_MODES)}, got {mode!r}")
+
+
+def chosen_reference(counts: np.ndarray, n_refs: np.ndarray, mode: str, beta: float) -> np.ndarray:
+    """For ``max_f`` / ``max_recall``: ``(examples, types)`` index of the reference each score
+    came from (within the example); ``-1`` for modes that use every reference."""
+    starts = np.cumsum(n_refs) - n_refs
+    if mode not in ("max_f", "max_recall"):
+        return np.full((n_refs.size, counts.shape[1]), -1, dtype=np.int64)
+    _, recall, fmeasure = prf(counts, beta)
+    row = _first_best(fmeasure if mode == "max_f" else recall, starts)
+    return row - starts[:, None]

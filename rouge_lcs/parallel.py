@@ -1,32 +1,43 @@
 """Scoring one large batch in several processes, merged deterministically.
 
 The batch is cut into contiguous shards (many per process, for balance and progress), each
-shard is scored exactly as in one process, and the per-pair statistics are concatenated in
-order, so ``num_proc=N`` gives bit-identical results to ``num_proc=1``.  Where the platform can
-fork, workers inherit the inputs (nothing is pickled but the shard bounds and the results, and
-custom tokenizers such as lambdas work); elsewhere the shards are sent to spawned workers.
+shard is scored exactly as in one process (:func:`rouge_lcs.engine.compute_stats`), and the
+per-pair statistics are concatenated in order, so ``num_proc=N`` gives bit-identical results to
+``num_proc=1``.  Where the platform can fork, workers inherit the inputs (nothing is pickled but
+the shard bounds and the results, and custom tokenizers such as lambdas work); elsewhere the
+shards are sent to spawned workers.
 """
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
-from collections.abc import Callable, Sequence
+import os
+import threading
 
-from rouge_lcs.api import PairStats, Settings, compute_stats
+from rouge_lcs.engine import Progress, compute_stats
+from rouge_lcs.settings import Settings
+from rouge_lcs.stats import PairStats
+from rouge_lcs.validation import TextBatch
 
-# Inputs inherited by forked workers: (predictions, references, settings).
-_INHERITED: tuple | None = None
+#: Below this many examples a process pool costs more than it saves.
+PARALLEL_MIN_EXAMPLES = 2000
+
+# Inputs inherited by forked workers, one entry per running call: concurrent calls from
+# several threads each fork their pool with their own key, so none reads another's batch.
+_INHERITED: dict[int, tuple[TextBatch, Settings]] = {}
+_INHERITED_LOCK = threading.Lock()
+_CALLS = itertools.count()
 
 
-def _score_bounds(bounds: tuple[int, int]) -> PairStats:
-    predictions, references, settings = _INHERITED
-    start, stop = bounds
-    return compute_stats(predictions[start:stop], references[start:stop], settings)
+def _score_bounds(task: tuple[int, int, int]) -> PairStats:
+    key, start, stop = task
+    batch, settings = _INHERITED[key]
+    return compute_stats(batch.slice(start, stop), settings)
 
 
-def _score_shard(shard: tuple) -> PairStats:
-    predictions, references, settings = shard
-    return compute_stats(predictions, references, settings)
+def _score_shard(shard: tuple[TextBatch, Settings]) -> PairStats:
+    return compute_stats(*shard)
 
 
 def shard_bounds(
@@ -40,32 +51,35 @@ def shard_bounds(
     return [(a, b) for a, b in zip(edges, edges[1:]) if b > a]
 
 
+def workers(num_proc: int, n_shards: int) -> int:
+    """Processes actually started: never more than the shards, nor than 4× the CPUs."""
+    return max(1, min(num_proc, n_shards, 4 * (os.cpu_count() or 1)))
+
+
 def parallel_stats(
-    predictions: Sequence[str],
-    references: Sequence[Sequence[str]],
-    settings: Settings,
-    num_proc: int,
-    progress: Callable[[int], None] | None = None,
+    batch: TextBatch, settings: Settings, num_proc: int, progress: Progress | None = None
 ) -> PairStats:
-    """:func:`rouge_lcs.api.compute_stats` over ``num_proc`` processes."""
-    global _INHERITED
-    bounds = shard_bounds(len(predictions), num_proc)
+    """:func:`rouge_lcs.engine.compute_stats` over up to ``num_proc`` processes."""
+    bounds = shard_bounds(len(batch), num_proc)
     can_fork = "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if can_fork else "spawn")
     parts = []
+    key = next(_CALLS)
     if can_fork:
-        _INHERITED = (predictions, references, settings)
+        with _INHERITED_LOCK:
+            _INHERITED[key] = (batch, settings)
     try:
-        with context.Pool(num_proc) as pool:
+        with context.Pool(workers(num_proc, len(bounds))) as pool:
             if can_fork:
-                results = pool.imap(_score_bounds, bounds)
+                results = pool.imap(_score_bounds, [(key, a, b) for a, b in bounds])
             else:
-                shards = [(predictions[a:b], references[a:b], settings) for a, b in bounds]
+                shards = [(batch.slice(a, b), settings) for a, b in bounds]
                 results = pool.imap(_score_shard, shards)
             for (start, stop), part in zip(bounds, results):
                 parts.append(part)
                 if progress is not None:
                     progress(stop - start)
     finally:
-        _INHERITED = None
+        with _INHERITED_LOCK:
+            _INHERITED.pop(key, None)
     return PairStats.concatenate(parts)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -23,7 +23,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     return "\n".join([line(list(headers)), rule, *(line(r) for r in cells)])
 
 
-def prf_table(means: dict[str, tuple[float, float, float]]) -> str:
+def prf_table(means: Mapping[str, Sequence[float]]) -> str:
     """``type  precision  recall  F`` rows."""
     return table(
         ["type", "precision", "recall", "F"],

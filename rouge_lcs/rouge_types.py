@@ -11,9 +11,13 @@ import re
 from dataclasses import dataclass
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-VALID_NAMES_HELP = "'rouge1', 'rouge2', … 'rougeN' (any N >= 1), 'rougeL', 'rougeLsum'"
+#: Largest N of ROUGE-N: n-grams are counted in N passes over the batch, so an N of millions
+#: would hold a call for minutes; no evaluation uses more than a handful.
+MAX_N = 1000
+VALID_NAMES_HELP = f"'rouge1', 'rouge2', … 'rougeN' (N from 1 to {MAX_N}), 'rougeL', 'rougeLsum'"
 
-_SPELLING = re.compile(r"rouge[-_]?(?:(?P<n>[0-9]+)|(?P<l>l)|(?P<lsum>lsum))", re.IGNORECASE)
+# At most 7 digits before int(): the value check below then gives the message, not int().
+_SPELLING = re.compile(r"rouge[-_]?(?:(?P<n>[0-9]{1,7})|(?P<l>l)|(?P<lsum>lsum))", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -29,13 +33,13 @@ def parse_rouge_type(spelling: object) -> RougeType:
     """Parse one rouge type name; raise ``ValueError`` listing the valid names otherwise."""
     if not isinstance(spelling, str):
         raise TypeError(
-            f"rouge_types: expected str items, got {type(spelling).__name__} ({spelling!r})"
+            f"rouge_types: expected a list of str, got an item of type {type(spelling).__name__}"
         )
     match = _SPELLING.fullmatch(spelling.strip())
-    if match is None or (match["n"] is not None and int(match["n"]) < 1):
+    if match is None or (match["n"] is not None and not 1 <= int(match["n"]) <= MAX_N):
         raise ValueError(
-            f"rouge_types: unknown rouge type {spelling!r}; valid names are {VALID_NAMES_HELP} "
-            "(case, '-' and '_' are ignored: 'ROUGE-1', 'rouge_L', 'rougeLSum')"
+            f"rouge_types: expected {VALID_NAMES_HELP} (case, '-' and '_' are ignored: "
+            f"'ROUGE-1', 'rouge_L', 'rougeLSum'), got {spelling[:40]!r}"
         )
     if match["n"] is not None:
         n = int(match["n"])
@@ -52,9 +56,9 @@ def parse_rouge_types(rouge_types: object = None) -> tuple[RougeType, ...]:
     if isinstance(rouge_types, str):
         rouge_types = [rouge_types]
     if not isinstance(rouge_types, (list, tuple)):
-        raise TypeError(f"rouge_types: expected a list of names, got {type(rouge_types).__name__}")
+        raise TypeError(f"rouge_types: expected a list of str, got {type(rouge_types).__name__}")
     if not rouge_types:
-        raise ValueError(f"rouge_types: the list is empty; give at least one of {VALID_NAMES_HELP}")
+        raise ValueError(f"rouge_types: expected at least one of {VALID_NAMES_HELP}, got []")
     parsed: dict[str, RougeType] = {}
     for spelling in rouge_types:
         rouge_type = parse_rouge_type(spelling)

@@ -10,10 +10,12 @@ abbreviations, and CJK full-width sentence ends (。！？) as boundaries even w
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
+from rouge_lcs.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
 
 SplitFn = Callable[[str], list[str]]
 
@@ -100,19 +102,22 @@ ABBREVIATIONS = frozenset(
 _CJK_BOUNDARY = re.compile(r"(?<=[。！？])(?![。！？」』）\"'”’])\s*")
 
 
-class _LanguageVars(PunktLanguageVars):
-    sent_end_chars = (".", "?", "!", "。", "！", "？")
-
-
 @lru_cache(maxsize=1)
-def _builtin_punkt() -> PunktSentenceTokenizer:
+def _builtin_punkt() -> Any:
+    # NLTK is imported here, on the first Punkt split, not when rouge_lcs is imported: most
+    # texts never need it (newline split) and the import costs ~0.3 s.
+    from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
+
+    class LanguageVars(PunktLanguageVars):
+        sent_end_chars = (".", "?", "!", "。", "！", "？")
+
     params = PunktParameters()
     params.abbrev_types = set(ABBREVIATIONS)
-    return PunktSentenceTokenizer(params, lang_vars=_LanguageVars())
+    return PunktSentenceTokenizer(params, lang_vars=LanguageVars())
 
 
 def _builtin_split(text: str) -> list[str]:
-    sentences = []
+    sentences: list[str] = []
     for sentence in _builtin_punkt().tokenize(text):
         sentences.extend(part for part in _CJK_BOUNDARY.split(sentence) if part.strip())
     return sentences
@@ -161,7 +166,38 @@ def auto_split(text: str) -> list[str]:
     return newline_split(text) if "\n" in text else nltk_split(text)
 
 
+# Where each built-in splitter may cut: Punkt cuts at whitespace after a sentence end, the
+# built-in parameters also right after 。！？ (no space needed); the newline split at line breaks.
+_PUNKT_CUTS = frozenset({WHITESPACE, PUNCTUATION})
+_LINE_CUTS = frozenset({NEWLINE})
+_UNKNOWN = frozenset({"unknown"})
+
+
+@dataclass(frozen=True)
+class Splitter:
+    """A resolved ROUGE-Lsum sentence splitter and where it may cut a text.
+
+    ``cuts(text)`` names the kinds of boundary (:data:`rouge_lcs.tokenizers.NEWLINE`, …) the
+    split of ``text`` may have; a tokenizer whose ``separators`` cover them can tokenize the
+    text once for every rouge type.  Custom splitters say ``{"unknown"}``.
+    """
+
+    name: str
+    split: SplitFn
+    kind: str  # "auto", "newline", "nltk" or "custom": the built-in it is, for fast paths
+
+    def cuts(self, text: str) -> frozenset[str]:
+        """Boundary kinds of this split of ``text``."""
+        if self.kind == "newline" or (self.kind == "auto" and "\n" in text):
+            return _LINE_CUTS
+        if self.kind in ("auto", "nltk"):
+            return _PUNKT_CUTS
+        return _UNKNOWN
+
+
 REGISTRY: dict[str, SplitFn] = {"auto": auto_split, "newline": newline_split, "nltk": nltk_split}
+#: The built-in splitter names, in the order shown to users.
+SPLITTER_NAMES: tuple[str, ...] = tuple(REGISTRY)
 
 
 def punkt_name() -> str:
@@ -169,28 +205,42 @@ def punkt_name() -> str:
     return "punkt_tab" if pretrained_punkt_available() else "builtin"
 
 
-def resolve_splitter(lsum_split: object = "auto") -> tuple[str, SplitFn]:
-    """Return ``(name, function)`` for the ``lsum_split`` argument."""
+def _checked(fn: Callable[[str], object], label: str) -> SplitFn:
+    """Wrap a user splitter: any iterable of str is taken (a generator too); anything else is a
+    ``TypeError`` naming the argument."""
+
+    def split(text: str) -> list[str]:
+        result = fn(text)
+        if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
+            raise TypeError(
+                f"lsum_split: {label} must return a list of str, got {type(result).__name__}"
+            )
+        sentences = list(result)
+        for sentence in sentences:
+            if not isinstance(sentence, str):
+                raise TypeError(
+                    f"lsum_split: {label} must return a list of str, got an item of type "
+                    f"{type(sentence).__name__}"
+                )
+        return sentences
+
+    return split
+
+
+def resolve_splitter(lsum_split: object = "auto") -> Splitter:
+    """The :class:`Splitter` for the ``lsum_split`` argument."""
     if isinstance(lsum_split, str):
         if lsum_split not in REGISTRY:
             raise ValueError(
-                f"lsum_split: unknown value {lsum_split!r}; expected one of {sorted(REGISTRY)} "
-                "or a callable str -> list[str]"
+                f"lsum_split: expected one of {list(REGISTRY)} or a callable str -> list[str], "
+                f"got {lsum_split!r}"
             )
         name = lsum_split if lsum_split == "newline" else f"{lsum_split}-{punkt_name()}"
-        return name, REGISTRY[lsum_split]
+        return Splitter(name, REGISTRY[lsum_split], lsum_split)
     if callable(lsum_split):
         label = getattr(lsum_split, "__name__", type(lsum_split).__name__)
-        fn = lsum_split
-
-        def checked(text: str) -> list[str]:
-            sentences = fn(text)
-            if isinstance(sentences, str) or not all(isinstance(s, str) for s in sentences):
-                raise TypeError(f"lsum_split: {label} must return a list of str")
-            return list(sentences)
-
-        return f"custom:{label}", checked
+        return Splitter(f"custom:{label}", _checked(lsum_split, label), "custom")
     raise TypeError(
-        f"lsum_split: expected one of {sorted(REGISTRY)} or a callable, "
+        f"lsum_split: expected one of {list(REGISTRY)} or a callable, "
         f"got {type(lsum_split).__name__}"
     )

@@ -1,6 +1,6 @@
 """A sacrebleu-style signature naming every setting that changes a ROUGE number.
 
-Example: ``rouge_lcs:v0.1.0|tok:unicode|norm:nfkc|case:lower|stem:porter|lsum:auto-builtin|
+Example: ``rouge_lcs:v<version>|tok:unicode|norm:nfkc|case:lower|stem:porter|lsum:auto-builtin|
 multi:max_f|beta:1|refs:1|agg:mean``.  Two runs with the same signature give the same numbers;
 any option that changes a score changes the signature.  Report it next to the scores.
 """
@@ -8,18 +8,9 @@ any option that changes a score changes the signature.  Report it next to the sc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from rouge_lcs.api import Settings
-
-# Per built-in tokenizer: Unicode normalization and case handling (part of what "tok" means,
-# spelled out because papers rarely say it).
-_TOKENIZER_TRAITS = {
-    "unicode": ("nfkc", "lower"),
-    "rouge_score": ("none", "lower"),
-    "whitespace": ("none", "kept"),
-}
+from rouge_lcs.settings import Settings
+from rouge_lcs.version import __version__
 
 
 def _number(value: float) -> str:
@@ -27,7 +18,7 @@ def _number(value: float) -> str:
 
 
 def _refs(n_refs: Sequence[int]) -> str:
-    counts = sorted(set(int(n) for n in n_refs))
+    counts = sorted({int(n) for n in n_refs})
     if not counts:
         return "0"
     return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
@@ -43,15 +34,12 @@ def make_signature(
     seed: int = 0,
 ) -> str:
     """The signature of a scoring run with ``settings`` over examples with ``n_refs`` references."""
-    from rouge_lcs import __version__
-
     tokenizer = settings.tokenizer
-    norm, case = _TOKENIZER_TRAITS.get(tokenizer.name, ("custom", "custom"))
     parts = [
         f"rouge_lcs:v{__version__}",
         f"tok:{tokenizer.name}",
-        f"norm:{norm}",
-        f"case:{case}",
+        f"norm:{tokenizer.normalization}",
+        f"case:{tokenizer.case}",
         f"stem:{'porter' if tokenizer.stemmed else 'no'}",
         f"lsum:{settings.lsum_split}",
         f"multi:{settings.multi_ref}",

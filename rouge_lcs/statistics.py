@@ -18,33 +18,44 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Resamples are drawn in blocks of this many rows, bounding memory at examples x block floats.
+from rouge_lcs.validation import check_confidence_level, check_int
+
+#: Resamples are drawn in blocks of at most this many rows …
 _BLOCK = 64
+#: … and at most this many drawn values (rows × examples × columns): 32 MB of float64, so
+#: memory stays bounded however many examples there are.
+_BLOCK_VALUES = 1 << 22
+#: More resamples than this is a typo (each costs a pass over the examples).
+MAX_RESAMPLES = 1_000_000
 
 
-def _check(confidence_level: float, n_resamples: int) -> None:
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float)):
-        raise TypeError(f"confidence_level: expected a number in (0, 1), got {confidence_level!r}")
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level: expected a number in (0, 1), got {confidence_level}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise ValueError(f"n_resamples: expected a positive integer, got {n_resamples!r}")
+def _check(confidence_level: object, n_resamples: object) -> None:
+    if check_confidence_level(confidence_level) is None:
+        raise TypeError("confidence_level: expected a number between 0 and 1, got NoneType")
+    check_int(n_resamples, "n_resamples", 1, MAX_RESAMPLES)
 
 
 def check_seed(seed: object) -> int:
     """Seeds are non-negative integers (``None`` would make results irreproducible)."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed: expected a non-negative integer, got {seed!r}")
-    return seed
+    return check_int(seed, "seed", 0)
+
+
+def _block_rows(n: int, columns: int) -> int:
+    return max(1, min(_BLOCK, _BLOCK_VALUES // max(1, n * columns)))
 
 
 def _resampled_means(values: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
-    """``(n_resamples, columns)`` means of bootstrap resamples of the rows of ``values``."""
+    """``(n_resamples, columns)`` means of bootstrap resamples of the rows of ``values``.
+
+    The resamples are drawn block by block; the random stream and each row's mean do not
+    depend on the block size, so bounding memory does not change a number.
+    """
     rng = np.random.default_rng(check_seed(seed))
     n = values.shape[0]
     out = np.empty((n_resamples, values.shape[1]))
-    for start in range(0, n_resamples, _BLOCK):
-        stop = min(start + _BLOCK, n_resamples)
+    block = _block_rows(n, values.shape[1])
+    for start in range(0, n_resamples, block):
+        stop = min(start + block, n_resamples)
         index = rng.integers(0, n, size=(stop - start, n))
         out[start:stop] = values[index].mean(axis=1)
     return out
@@ -115,14 +126,14 @@ def approximate_randomization(
     """Two-sided p-value per column: swap the systems' scores of each example with probability
     1/2; p = (1 + #{|mean difference| >= observed}) / (1 + n_trials)."""
     a, b = _paired(a, b)
-    if isinstance(n_trials, bool) or not isinstance(n_trials, int) or n_trials < 1:
-        raise ValueError(f"n_trials: expected a positive integer, got {n_trials!r}")
+    check_int(n_trials, "n_trials", 1, MAX_RESAMPLES)
     diff = b - a
     observed = np.abs(diff.mean(axis=0))
     rng = np.random.default_rng(check_seed(seed))
     extreme = np.zeros(diff.shape[1], dtype=np.int64)
-    for start in range(0, n_trials, _BLOCK):
-        rows = min(_BLOCK, n_trials - start)
+    block = _block_rows(diff.shape[0], 1)
+    for start in range(0, n_trials, block):
+        rows = min(block, n_trials - start)
         signs = rng.integers(0, 2, size=(rows, diff.shape[0])) * 2 - 1
         shuffled = np.abs(signs @ diff) / diff.shape[0]
         extreme += (shuffled >= observed - 1e-15).sum(axis=0)

@@ -7,23 +7,31 @@ distinct word.
 
 from __future__ import annotations
 
-from nltk.stem import porter
+from collections.abc import Callable
+from functools import lru_cache
 
-#: rouge_score only stems tokens longer than this many characters.
-MIN_STEM_LENGTH = 3
+#: rouge_score stems only tokens of at least this many characters (``len(token) > 3``).
+MIN_STEM_CHARS = 4
 
-# rouge_score builds ``porter.PorterStemmer()``: NLTK's default mode (NLTK_EXTENSIONS), which
-# for example keeps "they" and "money" whole where the original algorithm gives "thei", "monei".
-_STEMMER = porter.PorterStemmer()
 _CACHE: dict[str, str] = {}
 
 
+@lru_cache(maxsize=1)
+def _porter() -> Callable[[str], str]:
+    # Imported on first use: NLTK costs ~0.3 s to import, and most calls never stem.
+    from nltk.stem import porter
+
+    # rouge_score builds ``porter.PorterStemmer()``: NLTK's default mode (NLTK_EXTENSIONS),
+    # which keeps "they" and "money" whole where the original algorithm gives "thei", "monei".
+    return porter.PorterStemmer().stem
+
+
 def stem(token: str) -> str:
-    """Return the Porter stem of ``token`` (rouge_score's rule: only tokens longer than 3 chars)."""
+    """Return the Porter stem of ``token`` (rouge_score's rule: only tokens of 4+ characters)."""
     try:
         return _CACHE[token]
     except KeyError:
-        stemmed = _STEMMER.stem(token) if len(token) > MIN_STEM_LENGTH else token
+        stemmed = _porter()(token) if len(token) >= MIN_STEM_CHARS else token
         _CACHE[token] = stemmed
         return stemmed
 
@@ -31,7 +39,7 @@ def stem(token: str) -> str:
 def stem_all(tokens: list[str]) -> list[str]:
     """Stem a token list, reading the memo first (the common case, so it is inlined)."""
     cache = _CACHE
-    out = []
+    out: list[str] = []
     append = out.append
     for token in tokens:
         stemmed = cache.get(token)

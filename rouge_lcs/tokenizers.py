@@ -59,16 +59,45 @@ REGISTRY: dict[str, TokenizeFn] = {
     "rouge_score": rouge_score_tokenize,
     "whitespace": whitespace_tokenize,
 }
+#: The built-in tokenizer names, in the order shown to users.
+TOKENIZER_NAMES: tuple[str, ...] = tuple(REGISTRY)
+
+#: Kinds of sentence boundary (see :class:`rouge_lcs.sentences.Splitter`): a line break, a run of
+#: whitespace, and a sentence-final punctuation mark with no space after it (。！？).
+NEWLINE, WHITESPACE, PUNCTUATION = "newline", "whitespace", "punctuation"
+
+# Per built-in tokenizer: (Unicode normalization, case, boundaries no token ever spans).
+# Both lowercasing tokenizers drop punctuation and whitespace, so a sentence cut at any of
+# them never splits a token; str.split keeps "。" inside a token, so only whitespace is safe.
+_TRAITS: dict[str, tuple[str, str, frozenset[str]]] = {
+    "unicode": ("nfkc", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
+    "rouge_score": ("none", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
+    "whitespace": ("none", "kept", frozenset({NEWLINE, WHITESPACE})),
+}
 
 
 @dataclass(frozen=True)
 class Tokenizer:
-    """A resolved tokenizer: its name, the function that splits text into raw tokens, and
-    whether the tokens are stemmed (the per-call document store memoizes that step)."""
+    """A resolved tokenizer and what it says about itself.
+
+    Attributes:
+        name: ``unicode``, ``rouge_score``, ``whitespace`` or ``custom:<name>``.
+        split: the function from text to raw tokens.
+        stemmed: whether tokens are Porter-stemmed (the document store memoizes that step).
+        normalization: ``nfkc``, ``none`` or ``custom`` (unknown), for the signature.
+        case: ``lower``, ``kept`` or ``custom``, for the signature.
+        separators: the sentence-boundary kinds at which no token of this tokenizer can
+            continue.  When every boundary of a split is one of them, the tokens of the
+            sentences, put together, are the tokens of the whole text, so one tokenization
+            serves ROUGE-N/L and ROUGE-Lsum.  Custom tokenizers promise nothing.
+    """
 
     name: str
     split: TokenizeFn
     stemmed: bool
+    normalization: str = "custom"
+    case: str = "custom"
+    separators: frozenset[str] = frozenset()
 
     def tokenize(self, text: str) -> list[str]:
         """Tokens of ``text``, stemmed when asked."""
@@ -97,7 +126,8 @@ def _checked(fn: Callable[[str], object], name: str) -> TokenizeFn:
 
 
 def resolve_tokenizer(tokenizer: object = None, use_stemmer: bool = False) -> Tokenizer:
-    """Turn the ``tokenizer`` argument into a :class:`Tokenizer`.
+    """Turn the ``tokenizer`` argument into a :class:`Tokenizer` (``use_stemmer`` is checked
+    by the caller).
 
     Args:
         tokenizer: ``None`` (meaning ``"unicode"``), a name from :data:`REGISTRY`, a callable
@@ -106,26 +136,26 @@ def resolve_tokenizer(tokenizer: object = None, use_stemmer: bool = False) -> To
         use_stemmer: apply NLTK's Porter stemmer (rouge_score's mode, tokens longer than 3
             characters) to the tokens, whichever tokenizer produced them.
     """
-    if not isinstance(use_stemmer, bool):
-        raise TypeError(f"use_stemmer: expected a bool, got {use_stemmer!r}")
     if tokenizer is None:
         tokenizer = "unicode"
     if isinstance(tokenizer, str):
         if tokenizer not in REGISTRY:
             raise ValueError(
-                f"tokenizer: unknown name {tokenizer!r}; expected one of {sorted(REGISTRY)}, "
-                "a callable str -> list[str], or an object with a .tokenize(str) method"
+                f"tokenizer: expected one of {list(REGISTRY)}, a callable str -> list[str], or "
+                f"an object with a .tokenize(str) method, got {tokenizer!r}"
             )
-        name, fn = tokenizer, REGISTRY[tokenizer]
-    elif callable(getattr(tokenizer, "tokenize", None)):
-        name = f"custom:{type(tokenizer).__name__}"
-        fn = _checked(tokenizer.tokenize, f"{type(tokenizer).__name__}.tokenize")
-    elif callable(tokenizer):
-        label = getattr(tokenizer, "__name__", type(tokenizer).__name__)
-        name, fn = f"custom:{label}", _checked(tokenizer, label)
-    else:
-        raise TypeError(
-            f"tokenizer: expected None, one of {sorted(REGISTRY)}, a callable, or an object with "
-            f".tokenize(str); got {type(tokenizer).__name__}"
+        normalization, case, separators = _TRAITS[tokenizer]
+        return Tokenizer(
+            tokenizer, REGISTRY[tokenizer], use_stemmer, normalization, case, separators
         )
-    return Tokenizer(name=name, split=fn, stemmed=use_stemmer)
+    method = getattr(tokenizer, "tokenize", None)
+    if callable(method):
+        label = f"{type(tokenizer).__name__}.tokenize"
+        return Tokenizer(f"custom:{type(tokenizer).__name__}", _checked(method, label), use_stemmer)
+    if callable(tokenizer):
+        label = getattr(tokenizer, "__name__", type(tokenizer).__name__)
+        return Tokenizer(f"custom:{label}", _checked(tokenizer, label), use_stemmer)
+    raise TypeError(
+        f"tokenizer: expected None, one of {list(REGISTRY)}, a callable, or an object with "
+        f".tokenize(str), got {type(tokenizer).__name__}"
+    )

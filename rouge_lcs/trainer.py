@@ -14,12 +14,14 @@ evaluation predictions are used through their interfaces only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from rouge_lcs.api import make_settings, rouge
+from rouge_lcs.options import OPTIONS
+from rouge_lcs.options import names as option_names
+from rouge_lcs.scorer import Rouge
 
 
 def logits_to_ids(logits: Any, labels: Any = None) -> Any:
@@ -54,7 +56,7 @@ def _pad_id(tokenizer: Any) -> int:
 def make_compute_metrics(
     tokenizer: Any,
     *,
-    rouge_types: object = None,
+    rouge_types: Sequence[str] | str | None = None,
     use_stemmer: bool = True,
     scale: float = 100.0,
     digits: int | None = 4,
@@ -84,8 +86,21 @@ def make_compute_metrics(
     stripped.  It returns every rouge score (scaled, rounded) and ``gen_len``, the mean number of
     non-pad tokens of the predictions.
     """
-    if metric is None:  # fail at construction, not after a whole evaluation loop
-        make_settings(rouge_types, use_stemmer=use_stemmer, **_scoring_options(metric_kwargs))
+    unknown = sorted(set(metric_kwargs) - set(OPTIONS) - {"rouge_types", "use_stemmer"})
+    if unknown:
+        raise TypeError(
+            f"make_compute_metrics: unexpected options {unknown}; see rouge_lcs.options"
+        )
+    scorer = None
+    if metric is None:  # built (and checked) now, not after a whole evaluation loop
+        scoring = {k: metric_kwargs[k] for k in option_names("scoring") if k in metric_kwargs}
+        scorer = Rouge(
+            rouge_types,
+            use_stemmer=use_stemmer,
+            num_proc=metric_kwargs.get("num_proc", 1),
+            **scoring,
+        )
+        output = {k: metric_kwargs[k] for k in option_names("output") if k in metric_kwargs}
     pad_id = _pad_id(tokenizer)
 
     def compute_metrics(eval_pred: Any) -> dict[str, float]:
@@ -105,11 +120,11 @@ def make_compute_metrics(
         labels = np.where(labels < 0, pad_id, labels)
         decoded = [t.strip() for t in tokenizer.batch_decode(predictions, skip_special_tokens=True)]
         targets = [t.strip() for t in tokenizer.batch_decode(labels, skip_special_tokens=True)]
-        options = {"rouge_types": rouge_types, "use_stemmer": use_stemmer, **metric_kwargs}
-        if metric is not None:
-            result = metric.compute(predictions=decoded, references=targets, **options)
+        if scorer is not None:
+            result = scorer.compute(decoded, targets, **output)
         else:
-            result = rouge(decoded, targets, **options)
+            options = {"rouge_types": rouge_types, "use_stemmer": use_stemmer, **metric_kwargs}
+            result = metric.compute(predictions=decoded, references=targets, **options)
         out = {k: float(v) * scale for k, v in result.items() if isinstance(v, float)}
         out["gen_len"] = float(np.mean(np.count_nonzero(predictions != pad_id, axis=-1)))
         if digits is not None:
@@ -117,9 +132,3 @@ def make_compute_metrics(
         return out
 
     return compute_metrics
-
-
-def _scoring_options(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The options of ``make_settings`` among ``rouge`` keyword arguments."""
-    keys = ("tokenizer", "lsum_split", "multi_ref", "beta")
-    return {k: kwargs[k] for k in keys if k in kwargs}

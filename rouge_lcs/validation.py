@@ -1,31 +1,142 @@
-"""Input checks: one clear error naming the argument and what was expected, nothing dropped."""
+"""Input checks: the one home of every argument check, with one rule and one message format.
+
+Rule: a value of the wrong *type* raises ``TypeError``; a value of the right type but outside
+what is allowed raises ``ValueError``.  Message: ``"<argument>: expected <what>, got <value>"``.
+Nothing is silently dropped, converted or truncated: what a check returns is what gets scored.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from rouge_lcs.multiref import MULTI_REF_MODES
-
-
-def _as_list(value: object, name: str) -> list:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-            return _as_list(value.tolist(), name)  # numpy arrays of strings
-        raise TypeError(f"{name}: expected a list, got {type(value).__name__}")
-    return list(value)
+#: Largest value accepted for the integer options (num_proc, n_resamples, seed, n of rougeN):
+#: beyond it a number is a typo or an attack, never a setting.
+MAX_INT = 2**63 - 1
 
 
-def check_texts(predictions: object, references: object) -> tuple[list[str], list[list[str]]]:
-    """Validate a batch; return predictions and references as ``list[str]``, ``list[list[str]]``.
+def fail_type(name: str, expected: str, value: object) -> TypeError:
+    """The ``TypeError`` for argument ``name``: what was expected, and the type that came."""
+    return TypeError(f"{name}: expected {expected}, got {type(value).__name__}")
 
-    References may be one string per prediction or a list of strings per prediction (the count
-    may vary between predictions, but each list needs at least one reference).
+
+def fail_value(name: str, expected: str, value: object) -> ValueError:
+    """The ``ValueError`` for argument ``name``: what was expected, and the value that came."""
+    shown = repr(value)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return ValueError(f"{name}: expected {expected}, got {shown}")
+
+
+def check_bool(value: object, name: str) -> bool:
+    """Flags are real booleans (a string like ``"False"`` would silently be true)."""
+    if not isinstance(value, bool):
+        raise fail_type(name, "True or False", value)
+    return value
+
+
+def check_int(value: object, name: str, minimum: int = 0, maximum: int = MAX_INT) -> int:
+    """An ``int`` (not a bool) in ``[minimum, maximum]``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail_type(name, f"an integer >= {minimum}", value)
+    if not minimum <= value <= maximum:
+        raise fail_value(name, f"an integer from {minimum} to {maximum}", value)
+    return value
+
+
+def check_number(value: object, name: str, *, positive: bool = False) -> float:
+    """A finite real number (int or float, not a bool); ``positive``: also > 0."""
+    expected = "a finite number > 0" if positive else "a finite number"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise fail_type(name, expected, value)
+    if not math.isfinite(value) or (positive and value <= 0):
+        raise fail_value(name, expected, value)
+    return float(value)
+
+
+def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
+    """One of ``choices`` (strings)."""
+    if not isinstance(value, str):
+        raise fail_type(name, f"one of {list(choices)}", value)
+    if value not in choices:
+        raise fail_value(name, f"one of {list(choices)}", value)
+    return value
+
+
+def check_beta(beta: object) -> float:
+    """``beta`` is a finite number > 0 for which F stays a finite number.
+
+    F_beta = (1 + beta²)·P·R / (R + beta²·P): past ~1e150, beta² overflows to infinity and F
+    becomes NaN, so such a beta is refused rather than scored.
     """
+    value = check_number(beta, "beta", positive=True)
+    if not 1e-150 <= value <= 1e150:
+        raise fail_value("beta", "a number from 1e-150 to 1e150", beta)
+    return value
+
+
+def check_confidence_level(value: object) -> float | None:
+    """``None`` (no interval) or a number strictly between 0 and 1."""
+    if value is None:
+        return None
+    level = check_number(value, "confidence_level")
+    if not 0 < level < 1:
+        raise fail_value("confidence_level", "a number between 0 and 1 (e.g. 0.95)", value)
+    return level
+
+
+def _as_list(value: object, name: str) -> list[Any]:
+    """A list/tuple/array of items as a list; a string is *not* a list of its characters."""
+    if isinstance(value, (str, bytes)):
+        raise fail_type(name, "a list", value)
+    if isinstance(value, Sequence):
+        return list(value)
+    tolist = getattr(value, "tolist", None)  # numpy arrays, pandas Series
+    if callable(tolist):
+        items = tolist()
+        if isinstance(items, list):
+            return items
+    raise fail_type(name, "a list", value)
+
+
+@dataclass(frozen=True)
+class TextBatch:
+    """A validated batch: ``predictions[i]`` is scored against every text of ``references[i]``.
+
+    Only :func:`check_texts` makes one, so whatever receives a ``TextBatch`` (the engine) knows
+    every item is a ``str`` and every reference list is non-empty.
+    """
+
+    predictions: list[str]
+    references: list[list[str]]
+
+    def __len__(self) -> int:
+        return len(self.predictions)
+
+    def slice(self, start: int, stop: int) -> TextBatch:
+        """Examples ``start`` to ``stop - 1`` (already checked, so not checked again)."""
+        return TextBatch(self.predictions[start:stop], self.references[start:stop])
+
+    @property
+    def n_refs(self) -> list[int]:
+        """References per example."""
+        return [len(r) for r in self.references]
+
+
+def check_texts(predictions: object, references: object) -> TextBatch:
+    """Validate a batch of predictions and references.
+
+    References may be one string per prediction or a list of strings per prediction; both
+    shapes may be mixed in one batch, and the count may vary (each list needs at least one).
+    """
+    if isinstance(predictions, TextBatch):
+        raise fail_type("predictions", "a list of str", predictions)
     preds = _as_list(predictions, "predictions")
     refs = _as_list(references, "references")
     if not preds:
-        raise ValueError("predictions: empty batch; expected at least one prediction")
+        raise fail_value("predictions", "at least one prediction", predictions)
     if len(preds) != len(refs):
         raise ValueError(
             f"predictions and references: expected lists of the same length, got "
@@ -33,55 +144,46 @@ def check_texts(predictions: object, references: object) -> tuple[list[str], lis
         )
     for i, pred in enumerate(preds):
         if not isinstance(pred, str):
-            raise TypeError(f"predictions[{i}]: expected str, got {type(pred).__name__}")
+            raise fail_type(f"predictions[{i}]", "str", pred)
     ref_lists: list[list[str]] = []
     for i, ref in enumerate(refs):
         if isinstance(ref, str):
             ref_lists.append([ref])
             continue
         if ref is None or isinstance(ref, bytes):
-            raise TypeError(
-                f"references[{i}]: expected str or a list of str, got {type(ref).__name__}"
-            )
+            raise fail_type(f"references[{i}]", "str or a list of str", ref)
         items = _as_list(ref, f"references[{i}]")
         if not items:
-            raise ValueError(f"references[{i}]: empty list; expected at least one reference")
+            raise fail_value(f"references[{i}]", "at least one reference", ref)
         for j, item in enumerate(items):
             if not isinstance(item, str):
-                raise TypeError(f"references[{i}][{j}]: expected str, got {type(item).__name__}")
+                raise fail_type(f"references[{i}][{j}]", "str", item)
         ref_lists.append(items)
-    return preds, ref_lists
+    return TextBatch(preds, ref_lists)
 
 
-def check_beta(beta: object) -> float:
-    """``beta`` must be a finite real number > 0."""
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-        raise TypeError(f"beta: expected a number > 0, got {type(beta).__name__}")
-    if not math.isfinite(beta) or beta <= 0:
-        raise ValueError(f"beta: expected a finite number > 0, got {beta!r}")
-    return float(beta)
+def check_utf8(batch: TextBatch) -> TextBatch:
+    """Every text is encodable as UTF-8 (no lone surrogates such as ``"\\ud800"``).
 
+    The library scores such texts (a lone surrogate is not a letter, so it separates tokens),
+    but storage that needs real Unicode text — evaluate's Arrow cache — cannot hold them.
+    """
 
-def check_multi_ref(multi_ref: object) -> str:
-    """``multi_ref`` must name one of the combination modes."""
-    if multi_ref not in MULTI_REF_MODES:
-        raise ValueError(
-            f"multi_ref: unknown mode {multi_ref!r}; expected one of {list(MULTI_REF_MODES)}"
-        )
-    return str(multi_ref)
+    def check(text: str, name: str) -> None:
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as error:
+                code = ord(text[error.start])
+                raise ValueError(
+                    f"{name}: expected valid Unicode text, got a lone surrogate U+{code:04X} at "
+                    f"character {error.start} (rouge_lcs.rouge() scores it; evaluate cannot "
+                    "store it)"
+                ) from None
 
-
-def check_bool(value: object, name: str) -> bool:
-    """Flags must be real booleans (a string like "False" would silently be true)."""
-    if not isinstance(value, bool):
-        raise TypeError(f"{name}: expected True or False, got {value!r}")
-    return value
-
-
-def check_num_proc(num_proc: object) -> int:
-    """``num_proc`` is a positive integer (or ``None``, meaning 1)."""
-    if num_proc is None:
-        return 1
-    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or num_proc < 1:
-        raise ValueError(f"num_proc: expected a positive integer, got {num_proc!r}")
-    return num_proc
+    for i, text in enumerate(batch.predictions):
+        check(text, f"predictions[{i}]")
+    for i, refs in enumerate(batch.references):
+        for j, text in enumerate(refs):
+            check(text, f"references[{i}][{j}]")
+    return batch

@@ -1,10 +1,11 @@
-"""Shared test set-up: offline Hugging Face, the shared corpora, small helpers."""
+"""Shared test set-up: offline Hugging Face, markers, and the shared corpora as a fixture."""
 
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,23 +14,53 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
-REPO = Path(__file__).resolve().parent.parent
-DATA = REPO.parent / "shared" / "data"
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
-def load_corpus(name: str) -> list[dict]:
-    """Rows of ``../shared/data/<name>/data.jsonl``; skip the test if the folder is absent."""
-    path = DATA / name / "data.jsonl"
-    if not path.exists():
-        pytest.skip(f"shared corpus {path} is not present (tests read it from ../shared/data)")
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
+class Corpora:
+    """The real corpora of ``../shared/data``, read once per session.
+
+    A missing corpus skips the test on a developer's machine without it, and fails in CI
+    (``CI`` set), where a skip would hide that the parity and gold tests did not run.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._cache: dict[Path, Any] = {}
+
+    def _path(self, name: str, filename: str) -> Path:
+        path = self.root / name / filename
+        if not path.exists():
+            message = f"shared corpus file {path} is not present (tests read ../shared/data)"
+            if os.environ.get("CI"):
+                pytest.fail(message)
+            pytest.skip(message)
+        return path
+
+    def rows(self, name: str) -> list[dict[str, Any]]:
+        """Rows of ``<name>/data.jsonl`` (a fresh list each call; the rows are shared)."""
+        path = self._path(name, "data.jsonl")
+        if path not in self._cache:
+            with path.open(encoding="utf-8") as handle:
+                self._cache[path] = [json.loads(line) for line in handle]
+        return list(self._cache[path])
+
+    def gold(self, name: str) -> dict[str, dict[str, Any]]:
+        """ROUGE-1.5.5 per-example gold of a corpus, keyed by example id."""
+        path = self._path(name, "rouge155_per_example.jsonl")
+        if path not in self._cache:
+            with path.open(encoding="utf-8") as handle:
+                self._cache[path] = {row["id"]: row for row in map(json.loads, handle)}
+        return dict(self._cache[path])
 
 
-def load_gold(name: str) -> dict[str, dict]:
-    """ROUGE-1.5.5 per-example gold of a shared corpus, keyed by example id."""
-    path = DATA / name / "rouge155_per_example.jsonl"
-    if not path.exists():
-        pytest.skip(f"shared gold {path} is not present")
-    with path.open(encoding="utf-8") as handle:
-        return {row["id"]: row for row in map(json.loads, handle)}
+@pytest.fixture(scope="session")
+def corpora() -> Corpora:
+    """Access to the shared real corpora (see :class:`Corpora`)."""
+    return Corpora(DATA)
+
+
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    """The repository root."""
+    return Path(__file__).resolve().parent.parent

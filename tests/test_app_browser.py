@@ -14,9 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO
 
 from rouge_lcs import rouge
+
+REPO = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.browser
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytest.importorskip("gradio")

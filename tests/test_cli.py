@@ -120,6 +120,7 @@ def test_multiple_reference_files_and_jsonl_csv_data(tmp_path):
     assert done.returncode == 2 and "bad.jsonl: row 1 needs" in done.stderr
 
 
+@pytest.mark.slow
 def test_progress_bar_on_20000_pairs(tmp_path):
     lines = [f"word{i % 97} common text number {i}" for i in range(20000)]
     (tmp_path / "p.txt").write_text("\n".join(lines) + "\n")
@@ -143,10 +144,10 @@ def test_progress_bar_on_20000_pairs(tmp_path):
     assert "1.0000" in small.stdout
 
 
-def test_compare_real_systems(tmp_path):
-    from conftest import load_corpus
+@pytest.mark.slow
+def test_compare_real_systems(tmp_path, corpora):
 
-    rows = load_corpus("en_cnndm_realsumm")
+    rows = corpora.rows("en_cnndm_realsumm")
     by_system: dict[str, list[dict]] = {}
     for row in rows:
         by_system.setdefault(row["id"].split("-", 2)[2], []).append(row)

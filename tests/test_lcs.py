@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length, union_lcs_hits
+from rouge_lcs.lcs import Candidate, Tokens, lcs_indices, lcs_length
 from rouge_lcs.lcs_batch import union_lcs_hits_batch
 
 tokens = st.lists(st.integers(0, 5), max_size=30)
@@ -27,6 +28,36 @@ def test_lcs_indices_equal_rouge_score_backtrack(ref, cand):
 @settings(max_examples=40, deadline=None)
 def test_lcs_indices_long_sequences(ref, cand):
     assert lcs_indices(ref, Candidate(cand)) == rouge_scorer.lcs_ind(ref, cand)
+
+
+def union_lcs_hits(
+    ref_sentences: Sequence[Tokens],
+    candidates: Sequence[Candidate],
+    candidate_counts: Counter[int],
+) -> int:
+    """Summary-level union-LCS hits of one pair, clipped like ROUGE-1.5.5 and rouge_score.
+
+    The plain one-pair statement of the algorithm (a test oracle): scoring uses the batched
+    kernel of :mod:`rouge_lcs.lcs_batch`, checked here against this and rouge_score.
+
+    For each reference sentence the union of its LCS positions against every candidate sentence
+    is taken; a union token counts while both the reference and the candidate still have an
+    unused occurrence of it.  Because each union position is a distinct reference occurrence,
+    that clipping reduces to ``sum_t min(union_count[t], candidate_count[t])``.
+    """
+    union_counts: Counter[int] = Counter()
+    for ref in ref_sentences:
+        if not ref:
+            continue
+        ref_set = set(ref)
+        positions: set[int] = set()
+        for cand in candidates:
+            # Most sentence pairs share no token at all: skip the bit work for them.
+            if ref_set.isdisjoint(cand.masks):
+                continue
+            positions.update(lcs_indices(ref, cand))
+        union_counts.update(ref[p] for p in positions)
+    return sum(min(count, candidate_counts[token]) for token, count in union_counts.items())
 
 
 def _rouge_score_union_hits(refs, cands):

@@ -7,14 +7,16 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import evaluate
 import pytest
-from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rouge_lcs import rouge
+
+REPO = Path(__file__).resolve().parent.parent
 
 SCRIPT = REPO / "rouge_lcs_metric.py"
 KO_PRED = "서울은 대한민국의 수도이며 인구는 약 구백만 명이다"
@@ -165,7 +167,7 @@ def test_works_inside_combine(metric, tmp_path):
         (dict(predictions=["a"], references=["a", "b"]), ValueError, "same length"),
         (dict(predictions=[None], references=["a"]), TypeError, r"predictions\[0\]"),
         (dict(predictions=["a"], references=[["a", 3]]), TypeError, r"references\[0\]\[1\]"),
-        (dict(predictions=[], references=[]), ValueError, "empty batch"),
+        (dict(predictions=[], references=[]), ValueError, "at least one prediction"),
         (dict(predictions=["a"], references=["a"], rouge_types=["rougeZ"]), ValueError, "rouge"),
         (dict(predictions=["a"], references=["a"], beta=0), ValueError, "beta"),
         (dict(predictions=["a"], references=["a"], multi_ref="x"), ValueError, "multi_ref"),

@@ -11,7 +11,6 @@ import re
 
 import numpy as np
 import pytest
-from conftest import load_corpus
 from rouge_score import rouge_scorer, tokenizers
 
 from rouge_lcs import score
@@ -41,8 +40,8 @@ def _assert_parity(ours, expected: list[dict], types: list[str]) -> None:
 
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["nostem", "stem"])
 @pytest.mark.parametrize("corpus", CORPORA)
-def test_parity_first_reference(corpus, use_stemmer):
-    rows = load_corpus(corpus)
+def test_parity_first_reference(corpora, corpus, use_stemmer):
+    rows = corpora.rows(corpus)
     preds, refs = zip(*(_texts(r) for r in rows))
     first = [r[0] for r in refs]
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
@@ -52,8 +51,8 @@ def test_parity_first_reference(corpus, use_stemmer):
 
 
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["nostem", "stem"])
-def test_parity_multi_reference_max_f(use_stemmer):
-    rows = load_corpus("en_headlines_rougemetric")
+def test_parity_multi_reference_max_f(corpora, use_stemmer):
+    rows = corpora.rows("en_headlines_rougemetric")
     preds, refs = zip(*(_texts(r) for r in rows))
     assert all(len(r) == 4 for r in refs)
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
@@ -69,9 +68,9 @@ def test_parity_multi_reference_max_f(use_stemmer):
     _assert_parity(ours, expected, TYPES)
 
 
-def test_parity_lsum_only_and_sentence_split_with_nltk_style_text():
+def test_parity_lsum_only_and_sentence_split_with_nltk_style_text(corpora):
     """rouge_score tokenizes sentence by sentence for Lsum; so do we, even without newlines."""
-    rows = load_corpus("en_cnndm_realsumm")[:300]
+    rows = corpora.rows("en_cnndm_realsumm")[:300]
     preds = [r["prediction"] for r in rows]  # sentences joined by spaces: one "line"
     refs = [r["references"][0] for r in rows]
     scorer = rouge_scorer.RougeScorer(["rougeLsum"])
@@ -80,8 +79,8 @@ def test_parity_lsum_only_and_sentence_split_with_nltk_style_text():
     _assert_parity(ours, expected, ["rougeLsum"])
 
 
-def test_rouge_score_tokenizer_is_byte_identical():
-    rows = load_corpus("en_cnndm_realsumm") + load_corpus("en_headlines_rougemetric")
+def test_rouge_score_tokenizer_is_byte_identical(corpora):
+    rows = corpora.rows("en_cnndm_realsumm") + corpora.rows("en_headlines_rougemetric")
     texts = {t for r in rows for t in [r["prediction"], *r["references"]]}
     for stem in (False, True):
         theirs = tokenizers.DefaultTokenizer(use_stemmer=stem)
@@ -90,8 +89,8 @@ def test_rouge_score_tokenizer_is_byte_identical():
             assert ours.tokenize(text) == theirs.tokenize(text)
 
 
-def test_unicode_tokenizer_equals_rouge_score_on_ascii():
-    rows = load_corpus("en_cnndm_realsumm") + load_corpus("en_headlines_rougemetric")
+def test_unicode_tokenizer_equals_rouge_score_on_ascii(corpora):
+    rows = corpora.rows("en_cnndm_realsumm") + corpora.rows("en_headlines_rougemetric")
     theirs = tokenizers.DefaultTokenizer(use_stemmer=False)
     texts = {t for r in rows for t in [r["prediction"], *r["references"]] if t.isascii()}
     assert len(texts) > 2000

@@ -15,7 +15,6 @@ import re
 
 import numpy as np
 import pytest
-from conftest import load_corpus, load_gold
 
 from rouge_lcs import score
 
@@ -31,9 +30,9 @@ def cjk_char(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+|[^\W_a-z0-9]", text.lower())
 
 
-def _check(corpus: str, gold_key: str, tokenizer) -> int:
-    rows = load_corpus(corpus)
-    gold = load_gold(corpus)
+def _check(corpora, corpus: str, gold_key: str, tokenizer) -> int:
+    rows = corpora.rows(corpus)
+    gold = corpora.gold(corpus)
     if "prediction_sents" in rows[0]:
         preds = ["\n".join(r["prediction_sents"]) for r in rows]
         refs = [["\n".join(s) for s in r["references_sents"]] for r in rows]
@@ -63,13 +62,13 @@ def _check(corpus: str, gold_key: str, tokenizer) -> int:
 @pytest.mark.parametrize(
     "corpus", ["en_headlines_rougemetric", "en_cnndm_chen2018_sacrerouge", "en_cnndm_realsumm"]
 )
-def test_english_against_rouge155(corpus):
-    assert _check(corpus, "B_pyrouge_default", "rouge_score") > 0
+def test_english_against_rouge155(corpora, corpus):
+    assert _check(corpora, corpus, "B_pyrouge_default", "rouge_score") > 0
 
 
 @pytest.mark.parametrize(
     "corpus", ["ko_klue_sts_dev", "ko_mt_wmt20_korsacrebleu_sample", "ko_question_pair"]
 )
 @pytest.mark.parametrize("rule", [ko_word, cjk_char], ids=["ko_word", "cjk_char"])
-def test_korean_counting_against_rouge155(corpus, rule):
-    assert _check(corpus, f"{rule.__name__}:B_pyrouge_default", rule) > 0
+def test_korean_counting_against_rouge155(corpora, corpus, rule):
+    assert _check(corpora, corpus, f"{rule.__name__}:B_pyrouge_default", rule) > 0

@@ -6,24 +6,30 @@ import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, load_corpus
 
 from rouge_lcs import rouge, score
 from rouge_lcs.parallel import shard_bounds
 
+REPO = Path(__file__).resolve().parent.parent
+Pairs = Callable[..., tuple[list[str], list[list[str]]]]
 
-def _pairs(limit: int | None = None) -> tuple[list[str], list[list[str]]]:
-    rows = load_corpus("en_cnndm_realsumm")[:1000] + load_corpus("ko_klue_sts_dev")
-    rows = rows + load_corpus("ko_question_pair")[:1500]
+
+@pytest.fixture
+def pairs(corpora) -> Pairs:
+    """``pairs(limit)``: real English and Korean pairs (multi-sentence English)."""
+    rows = corpora.rows("en_cnndm_realsumm")[:1000] + corpora.rows("ko_klue_sts_dev")
+    rows = rows + corpora.rows("ko_question_pair")[:1500]
     preds = [
         "\n".join(r["prediction_sents"]) if "prediction_sents" in r else r["prediction"]
         for r in rows
     ]
     refs = [r["references"] for r in rows]
-    return preds[:limit], refs[:limit]
+    return lambda limit=None: (preds[:limit], refs[:limit])
 
 
 def test_shard_bounds_cover_in_order():
@@ -33,8 +39,9 @@ def test_shard_bounds_cover_in_order():
         assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))
 
 
-def test_num_proc_gives_identical_results():
-    preds, refs = _pairs()
+@pytest.mark.slow
+def test_num_proc_gives_identical_results(pairs):
+    preds, refs = pairs()
     assert len(preds) >= 2000  # large enough to really use the pool
     one = score(preds, refs, use_stemmer=True)
     two = score(preds, refs, use_stemmer=True, num_proc=2)
@@ -43,17 +50,21 @@ def test_num_proc_gives_identical_results():
     assert rouge(preds, refs, num_proc=2) == rouge(preds, refs)
 
 
-def test_num_proc_with_a_lambda_tokenizer():
-    preds, refs = _pairs(2100)
+@pytest.mark.slow
+def test_num_proc_with_a_lambda_tokenizer(pairs):
+    preds, refs = pairs(2100)
     tokenizer = lambda text: text.lower().split()  # noqa: E731 - forked workers inherit it
     assert rouge(preds, refs, tokenizer=tokenizer, num_proc=2) == rouge(
         preds, refs, tokenizer=tokenizer
     )
 
 
-@pytest.mark.parametrize("bad", [0, -1, 1.5, "2"])
-def test_bad_num_proc(bad):
-    with pytest.raises(ValueError, match="num_proc"):
+@pytest.mark.parametrize(
+    ("bad", "error"),
+    [(0, ValueError), (-1, ValueError), (10**6, ValueError), (1.5, TypeError), ("2", TypeError)],
+)
+def test_bad_num_proc(bad, error):
+    with pytest.raises(error, match="num_proc"):
         rouge(["a"], ["a"], num_proc=bad)
 
 
@@ -73,8 +84,9 @@ WORKER = textwrap.dedent(
 )
 
 
-def test_evaluate_distributed_two_real_processes(tmp_path):
-    preds, refs = _pairs(400)
+@pytest.mark.slow
+def test_evaluate_distributed_two_real_processes(tmp_path, pairs):
+    preds, refs = pairs(400)
     data = tmp_path / "data.json"
     data.write_text(json.dumps({"predictions": preds, "references": refs}))
     script = tmp_path / "worker.py"
@@ -97,11 +109,12 @@ def test_evaluate_distributed_two_real_processes(tmp_path):
     assert main_result == rouge(preds, refs, use_stemmer=True)
 
 
-def test_datasets_map_helper_matches_direct_scoring():
+@pytest.mark.slow
+def test_datasets_map_helper_matches_direct_scoring(pairs):
     datasets = pytest.importorskip("datasets")
     from rouge_lcs.datasets_scoring import add_rouge_columns, mean_scores
 
-    preds, refs = _pairs(600)
+    preds, refs = pairs(600)
     ds = datasets.Dataset.from_dict({"prediction": preds, "references": refs})
     scored = add_rouge_columns(
         ds,
@@ -121,32 +134,33 @@ def test_datasets_map_helper_matches_direct_scoring():
         add_rouge_columns(ds, reference_column="refs")
 
 
-def test_small_batches_stay_in_one_process(monkeypatch):
+def test_small_batches_stay_in_one_process(monkeypatch, pairs):
     import rouge_lcs.parallel
 
     def forbidden(*args, **kwargs):
         raise AssertionError("a pool was started for a small batch")
 
     monkeypatch.setattr(rouge_lcs.parallel, "parallel_stats", forbidden)
-    preds, refs = _pairs(500)
+    preds, refs = pairs(500)
     assert rouge(preds, refs, num_proc=2) == rouge(preds, refs)
 
 
-def test_num_proc_through_the_evaluate_module():
+@pytest.mark.slow
+def test_num_proc_through_the_evaluate_module(pairs):
     evaluate = pytest.importorskip("evaluate")
-    preds, refs = _pairs(2100)
+    preds, refs = pairs(2100)
     metric = evaluate.load(str(REPO / "rouge_lcs_metric.py"))
     assert metric.compute(predictions=preds, references=refs, num_proc=2) == rouge(preds, refs)
 
 
-def test_document_cache_reset_between_chunks_changes_nothing(monkeypatch):
+def test_document_cache_reset_between_chunks_changes_nothing(monkeypatch, pairs):
     """The per-call text cache starts afresh past STORE_LIMIT texts (bounded memory)."""
-    import rouge_lcs.api as api
+    import rouge_lcs.engine as engine
 
-    preds, refs = _pairs(1200)
+    preds, refs = pairs(1200)
     expected = score(preds, refs, use_stemmer=True)
-    monkeypatch.setattr(api, "CHUNK", 100)
-    monkeypatch.setattr(api, "STORE_LIMIT", 150)
+    monkeypatch.setattr(engine, "CHUNK", 100)
+    monkeypatch.setattr(engine, "STORE_LIMIT", 150)
     got = score(preds, refs, use_stemmer=True)
     for measure in ("precision", "recall", "fmeasure"):
         assert np.array_equal(getattr(got, measure), getattr(expected, measure))

@@ -7,7 +7,6 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from conftest import load_corpus
 
 from rouge_lcs import rouge, score
 from rouge_lcs.statistics import (
@@ -89,16 +88,16 @@ def test_uniform_improvement_is_significant():
     assert approximate_randomization(a, a + 0.01, n_trials=999)[0] == pytest.approx(1 / 1000)
 
 
-def _realsumm_systems() -> dict[str, dict[str, dict]]:
+def _realsumm_systems(corpora) -> dict[str, dict[str, dict]]:
     by_system: dict[str, dict[str, dict]] = defaultdict(dict)
-    for row in load_corpus("en_cnndm_realsumm"):
+    for row in corpora.rows("en_cnndm_realsumm"):
         kind, doc, system = row["id"].split("-", 2)
         by_system[f"{kind}-{system}"][doc] = row
     return by_system
 
 
-def test_real_systems_on_the_same_documents():
-    systems = _realsumm_systems()
+def test_real_systems_on_the_same_documents(corpora):
+    systems = _realsumm_systems(corpora)
     docs = sorted(set.intersection(*(set(s) for s in systems.values())), key=int)
     assert len(docs) == 100
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from rouge_lcs import rouge
 from rouge_lcs.trainer import make_compute_metrics
+
+REPO = Path(__file__).resolve().parent.parent
 
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "park", "big", "red"]
 
@@ -62,8 +65,6 @@ def test_eval_prediction_tuple_predictions_logits_and_options():
 
 def test_evaluate_module_as_metric():
     evaluate = pytest.importorskip("evaluate")
-    from conftest import REPO
-
     metric = evaluate.load(str(REPO / "rouge_lcs_metric.py"))
     predictions = np.array([[2, 3, 4, 1]])
     labels = np.array([[2, 3, 6, 1]])
@@ -132,6 +133,7 @@ def _args(cls, tmp_path, **extra):
     )
 
 
+@pytest.mark.slow
 def test_seq2seq_trainer_end_to_end(tmp_path):
     torch.manual_seed(0)
     tokenizer = _hf_tokenizer()
@@ -181,6 +183,7 @@ def test_seq2seq_trainer_end_to_end(tmp_path):
     assert metrics["eval_gen_len"] == round(float(np.mean(lengths)), 4)
 
 
+@pytest.mark.slow
 def test_trainer_with_causal_lm_logits(tmp_path):
     torch.manual_seed(0)
     tokenizer = _hf_tokenizer()
@@ -226,9 +229,8 @@ def test_trainer_with_causal_lm_logits(tmp_path):
         assert metrics[f"eval_{name}"] == pytest.approx(round(100 * value, 4), abs=1e-9)
 
 
+@pytest.mark.slow
 def test_readme_trainer_example_runs():
-    from conftest import REPO
-
     done = subprocess.run(
         [sys.executable, str(REPO / "examples" / "trainer_example.py")],
         capture_output=True,
@@ -240,8 +242,6 @@ def test_readme_trainer_example_runs():
 
 
 def test_readme_shows_the_example_verbatim():
-    from conftest import REPO
-
     example = (REPO / "examples" / "trainer_example.py").read_text(encoding="utf-8")
     body = example[example.index("import tempfile") :]
     assert body in (REPO / "README.md").read_text(encoding="utf-8")

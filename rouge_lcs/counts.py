@@ -56,7 +56,7 @@ def batch_counts(
             counts[:, k, 1], counts[:, k, 2] = lengths[pair_pred], lengths[pair_ref]
         else:
             sentence_totals = np.fromiter(
-                (sum(map(len, d.sentences)) for d in docs), dtype=np.int64, count=len(docs)
+                (sum(map(len, d.sentences or ())) for d in docs), dtype=np.int64, count=len(docs)
             )
             counts[:, k, 0] = union_lcs_hits_batch(
                 [

@@ -1,0 +1,184 @@
+"""Every option of a ROUGE computation, declared once: name, default, allowed values, help.
+
+The library (:class:`rouge_lcs.scorer.Rouge`, :func:`rouge_lcs.rouge`), the evaluate module's
+inputs description, the CLI's arguments, the Space's widgets and the Trainer helper all read
+this table, so a new option or choice appears everywhere at once (tests check the signatures of
+the functions against it).
+
+Three groups:
+
+- ``scoring``: change the per-pair statistics or how they become P/R/F (part of the signature);
+- ``output``: what is reported from the per-example scores (means, lists, intervals);
+- ``execution``: how the work is run; never changes a number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rouge_lcs.multiref import MULTI_REF_MODES
+from rouge_lcs.rouge_types import DEFAULT_ROUGE_TYPES, VALID_NAMES_HELP
+from rouge_lcs.sentences import SPLITTER_NAMES
+from rouge_lcs.tokenizers import TOKENIZER_NAMES
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: ``choices`` lists the allowed strings (empty: not a choice option);
+    ``cli`` is its command-line flag (``None``: not on the command line)."""
+
+    name: str
+    group: str
+    default: object
+    type_help: str
+    help: str
+    choices: tuple[str, ...] = ()
+    cli: str | None = None
+
+
+OPTIONS: dict[str, Option] = {
+    option.name: option
+    for option in [
+        Option(
+            "rouge_types",
+            "scoring",
+            None,
+            "list of str",
+            f"ROUGE types: {VALID_NAMES_HELP}; spellings such as 'ROUGE-1', 'rouge_l' or "
+            f"'rougeLSum' are accepted. Default: {list(DEFAULT_ROUGE_TYPES)}.",
+            cli="--rouge-types",
+        ),
+        Option(
+            "use_stemmer",
+            "scoring",
+            False,
+            "bool",
+            "Porter stemming as rouge_score does it (NLTK, tokens longer than 3 characters), "
+            "whichever tokenizer is used.",
+            cli="--stem",
+        ),
+        Option(
+            "tokenizer",
+            "scoring",
+            None,
+            "str, callable or object with .tokenize",
+            "How text becomes tokens: None or 'unicode' (NFKC, lowercase, letters and digits of "
+            "every script; each CJK character a token), 'rouge_score' (its ASCII tokenizer, "
+            "byte for byte), 'whitespace' (str.split, case kept), a callable str -> list[str], "
+            "or an object with a tokenize(str) method.",
+            choices=TOKENIZER_NAMES,
+            cli="--tokenizer",
+        ),
+        Option(
+            "lsum_split",
+            "scoring",
+            "auto",
+            "str or callable",
+            "ROUGE-Lsum sentences: 'auto' (newlines when the text has one, else NLTK Punkt, "
+            "never downloaded), 'newline', 'nltk', or a callable str -> list[str].",
+            choices=SPLITTER_NAMES,
+            cli="--lsum-split",
+        ),
+        Option(
+            "multi_ref",
+            "scoring",
+            "max_f",
+            "str",
+            "Several references: 'max_f' (per type the reference with the best F, as "
+            "rouge_score), 'max_recall' (best recall, ROUGE-1.5.5 -f B), 'pooled' (hits and "
+            "lengths summed, ROUGE-1.5.5 -f A) or 'mean' (mean of per-reference P, R, F).",
+            choices=MULTI_REF_MODES,
+            cli="--multi-ref",
+        ),
+        Option(
+            "beta",
+            "scoring",
+            1.0,
+            "float",
+            "F_beta weight of recall: F = (1 + beta^2) P R / (R + beta^2 P); F = 0 when P = R = 0.",
+            cli="--beta",
+        ),
+        Option(
+            "use_aggregator",
+            "output",
+            True,
+            "bool",
+            "True: the exact mean over examples; False: a list of per-example scores per key.",
+        ),
+        Option(
+            "return_precision_recall",
+            "output",
+            False,
+            "bool",
+            "Also return '<type>_precision' and '<type>_recall'.",
+        ),
+        Option(
+            "confidence_level",
+            "output",
+            None,
+            "float or None",
+            "E.g. 0.95: also return '<type>_low' / '<type>_high', a percentile bootstrap "
+            "interval of the mean (of P and R too with return_precision_recall).",
+            cli="--confidence",
+        ),
+        Option(
+            "n_resamples",
+            "output",
+            1000,
+            "int",
+            "Bootstrap resamples for the interval.",
+            cli="--n-resamples",
+        ),
+        Option(
+            "seed",
+            "output",
+            0,
+            "int",
+            "Seed of the bootstrap: the same seed gives the same interval.",
+            cli="--seed",
+        ),
+        Option(
+            "return_signature",
+            "output",
+            False,
+            "bool",
+            "Also return 'signature', naming every setting that changes a score.",
+        ),
+        Option(
+            "num_proc",
+            "execution",
+            1,
+            "int",
+            "Processes for large batches (2,000+ examples); results are identical.",
+            cli="--num-proc",
+        ),
+    ]
+}
+
+
+def names(group: str) -> list[str]:
+    """Option names of one group, in declaration order."""
+    return [o.name for o in OPTIONS.values() if o.group == group]
+
+
+def defaults(group: str) -> dict[str, object]:
+    """``{name: default}`` of one group."""
+    return {o.name: o.default for o in OPTIONS.values() if o.group == group}
+
+
+def describe(indent: str = "    ", width: int = 96) -> str:
+    """Google-style ``Args:`` lines for every option (for docstrings and the metric card)."""
+    import textwrap
+
+    lines = []
+    for option in OPTIONS.values():
+        default = (
+            ""
+            if option.default is None and option.name == "rouge_types"
+            else (f" Default: {option.default!r}.")
+        )
+        text = f"{option.name} ({option.type_help}): {option.help}{default}"
+        lines += textwrap.wrap(
+            text, width=width, initial_indent=indent, subsequent_indent=indent + "    "
+        )
+    return "\n".join(lines)

@@ -1,0 +1,162 @@
+"""A configured ROUGE scorer: options checked once, then reused for any number of batches.
+
+>>> scorer = Rouge(["rouge1", "rougeL"], use_stemmer=True)
+>>> scorer.score(["the cats sat"], ["the cat sat down"]).mean()["rouge1"].recall
+0.75
+>>> scorer.compute(["the cats sat"], ["the cat sat down"])
+{'rouge1': 0.8571428571428571, 'rougeL': 0.8571428571428571}
+
+Like sacrebleu's ``BLEU(...)``, rouge_score's ``RougeScorer`` and torchmetrics' ``ROUGEScore``:
+the object holds the scoring options; what to report is chosen per call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rouge_lcs.engine import Progress, compute_stats
+from rouge_lcs.output import Output, OutputOptions, to_output
+from rouge_lcs.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats
+from rouge_lcs.results import Scores
+from rouge_lcs.settings import Settings, make_settings
+from rouge_lcs.signature import make_signature
+from rouge_lcs.stats import PairStats
+from rouge_lcs.validation import TextBatch, check_int, check_texts, fail_type
+
+#: Upper bound of ``num_proc``: the pool is further capped by the shards and the CPUs.
+MAX_NUM_PROC = 1024
+
+
+def check_num_proc(num_proc: object) -> int:
+    """``num_proc`` is ``None`` (one process) or an integer from 1 to :data:`MAX_NUM_PROC`."""
+    return 1 if num_proc is None else check_int(num_proc, "num_proc", 1, MAX_NUM_PROC)
+
+
+class Rouge:
+    """ROUGE with fixed scoring options (see :mod:`rouge_lcs.options` for each).
+
+    Args:
+        rouge_types: e.g. ``["rouge1", "rouge2", "rougeL", "rougeLsum"]`` (the default).
+        use_stemmer: Porter stemming as rouge_score does it.
+        tokenizer: ``"unicode"`` (default), ``"rouge_score"``, ``"whitespace"``, a callable or an
+            object with ``.tokenize``.
+        lsum_split: ROUGE-Lsum sentences: ``"auto"``, ``"newline"``, ``"nltk"`` or a callable.
+        multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
+        beta: F_beta weight of recall.
+        num_proc: processes for large batches (identical results).
+    """
+
+    def __init__(
+        self,
+        rouge_types: Sequence[str] | str | None = None,
+        *,
+        use_stemmer: bool = False,
+        tokenizer: object = None,
+        lsum_split: object = "auto",
+        multi_ref: str = "max_f",
+        beta: float = 1.0,
+        num_proc: int | None = 1,
+    ) -> None:
+        self.settings = make_settings(
+            rouge_types,
+            use_stemmer=use_stemmer,
+            tokenizer=tokenizer,
+            lsum_split=lsum_split,
+            multi_ref=multi_ref,
+            beta=beta,
+        )
+        self.num_proc = check_num_proc(num_proc)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, num_proc: int | None = 1) -> Rouge:
+        """A scorer for already resolved :class:`Settings`."""
+        if not isinstance(settings, Settings):
+            raise fail_type("settings", "a Settings from make_settings", settings)
+        scorer = cls.__new__(cls)
+        scorer.settings = settings
+        scorer.num_proc = check_num_proc(num_proc)
+        return scorer
+
+    @property
+    def rouge_types(self) -> list[str]:
+        """The canonical names of the types this scorer computes."""
+        return self.settings.names
+
+    def __repr__(self) -> str:
+        s = self.settings
+        return (
+            f"Rouge({s.names!r}, tokenizer={s.tokenizer.name!r}, "
+            f"use_stemmer={s.tokenizer.stemmed}, lsum_split={s.lsum_split!r}, "
+            f"multi_ref={s.multi_ref!r}, beta={s.beta:g}, num_proc={self.num_proc})"
+        )
+
+    def stats(
+        self, predictions: object, references: object, *, progress: Progress | None = None
+    ) -> PairStats:
+        """Per-pair counts of a batch (checked here, once)."""
+        return self.stats_of(check_texts(predictions, references), progress=progress)
+
+    def stats_of(self, batch: TextBatch, *, progress: Progress | None = None) -> PairStats:
+        """Per-pair counts of an already checked :class:`TextBatch`."""
+        if self.num_proc > 1 and len(batch) >= PARALLEL_MIN_EXAMPLES:
+            return parallel_stats(batch, self.settings, self.num_proc, progress)
+        return compute_stats(batch, self.settings, progress)
+
+    def score(
+        self, predictions: object, references: object, *, progress: Progress | None = None
+    ) -> Scores:
+        """Per-example :class:`Scores` of a batch.
+
+        Args:
+            predictions: one text per example.
+            references: one text per example, or a list of texts per example.
+            progress: called with the number of examples done, chunk by chunk.
+        """
+        stats = self.stats(predictions, references, progress=progress)
+        return Scores.from_stats(stats, self.settings)
+
+    def score_of(self, batch: TextBatch, *, progress: Progress | None = None) -> Scores:
+        """Per-example :class:`Scores` of an already checked :class:`TextBatch`."""
+        return Scores.from_stats(self.stats_of(batch, progress=progress), self.settings)
+
+    def compute(
+        self,
+        predictions: object,
+        references: object,
+        *,
+        use_aggregator: bool = True,
+        return_precision_recall: bool = False,
+        confidence_level: float | None = None,
+        n_resamples: int = 1000,
+        seed: int = 0,
+        return_signature: bool = False,
+    ) -> Output:
+        """Scores in ``evaluate.load("rouge")``'s format (options as in :func:`rouge_lcs.rouge`)."""
+        options = OutputOptions(  # checked before any scoring work
+            use_aggregator=use_aggregator,
+            return_precision_recall=return_precision_recall,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            seed=seed,
+            return_signature=return_signature,
+        )
+        return to_output(self.score(predictions, references), options)
+
+    def signature(
+        self,
+        n_refs: Sequence[int] = (1,),
+        *,
+        aggregated: bool = True,
+        confidence_level: float | None = None,
+        n_resamples: int = 1000,
+        seed: int = 0,
+    ) -> str:
+        """The reproducibility signature of this scorer for examples with ``n_refs`` references."""
+        return make_signature(
+            self.settings,
+            n_refs,
+            aggregated=aggregated,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            seed=seed,
+        )

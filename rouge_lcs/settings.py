@@ -1,0 +1,66 @@
+"""Scoring settings: the options that change a score, checked once and resolved to objects.
+
+>>> settings = make_settings(["ROUGE-1", "rougeLsum"], use_stemmer=True, tokenizer="rouge_score")
+>>> settings.names, settings.tokenizer.name, settings.tokenizer.stemmed
+(['rouge1', 'rougeLsum'], 'rouge_score', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rouge_lcs.multiref import MULTI_REF_MODES
+from rouge_lcs.rouge_types import RougeType, parse_rouge_types
+from rouge_lcs.sentences import SplitFn, Splitter, resolve_splitter
+from rouge_lcs.tokenizers import Tokenizer, resolve_tokenizer
+from rouge_lcs.validation import check_beta, check_bool, check_choice
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every option that changes a score, resolved and validated (see :mod:`rouge_lcs.options`)."""
+
+    rouge_types: tuple[RougeType, ...]
+    tokenizer: Tokenizer
+    splitter_spec: Splitter
+    multi_ref: str
+    beta: float
+
+    @property
+    def names(self) -> list[str]:
+        """Canonical rouge type names, in the requested order."""
+        return [t.name for t in self.rouge_types]
+
+    @property
+    def needs_sentences(self) -> bool:
+        """Whether any type is ROUGE-Lsum (only then are texts split into sentences)."""
+        return any(t.kind == "Lsum" for t in self.rouge_types)
+
+    @property
+    def lsum_split(self) -> str:
+        """The sentence split's name as the signature shows it (e.g. ``auto-builtin``)."""
+        return self.splitter_spec.name
+
+    @property
+    def splitter(self) -> SplitFn:
+        """The sentence-splitting function."""
+        return self.splitter_spec.split
+
+
+def make_settings(
+    rouge_types: object = None,
+    *,
+    use_stemmer: object = False,
+    tokenizer: object = None,
+    lsum_split: object = "auto",
+    multi_ref: object = "max_f",
+    beta: object = 1.0,
+) -> Settings:
+    """Check and resolve the scoring options (meanings: :data:`rouge_lcs.options.OPTIONS`)."""
+    return Settings(
+        rouge_types=parse_rouge_types(rouge_types),
+        tokenizer=resolve_tokenizer(tokenizer, check_bool(use_stemmer, "use_stemmer")),
+        splitter_spec=resolve_splitter(lsum_split),
+        multi_ref=check_choice(multi_ref, "multi_ref", MULTI_REF_MODES),
+        beta=check_beta(beta),
+    )

@@ -1,0 +1,176 @@
+"""The package's shape: no import cycles, no upward imports, every option declared once."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rouge_lcs
+from rouge_lcs import api, scorer
+from rouge_lcs.options import OPTIONS, describe
+from rouge_lcs.options import names as option_names
+
+PACKAGE = Path(rouge_lcs.__file__).parent
+
+# Layers, lowest first: a module may import only from its own layer or below.  The façade and
+# the applications sit on top; the core never reaches up to them.
+LAYERS = [
+    {
+        "version",
+        "arrays",
+        "validation",
+        "stemming",
+        "rouge_types",
+        "multiref",
+        "statistics",
+        "report",
+    },
+    {"tokenizers", "lcs", "ngrams"},
+    {"sentences", "lcs_batch"},
+    {"documents", "counts", "options", "settings", "stats"},
+    {"engine", "signature"},
+    {"parallel", "results"},
+    {"output", "explain", "io"},
+    {"scorer"},
+    {"api", "trainer", "datasets_scoring"},
+    {"cli", "__init__", "__main__"},
+]
+LAYER = {name: k for k, names in enumerate(LAYERS) for name in names}
+
+
+def _imports(path: Path) -> set[str]:
+    """rouge_lcs modules imported anywhere in the file (lazy imports inside functions too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("rouge_lcs"):
+            parts = node.module.split(".")
+            if len(parts) > 1:
+                found.add(parts[1])
+            else:  # from rouge_lcs import x: x is a module or a name of __init__
+                for alias in node.names:
+                    found.add(alias.name if (PACKAGE / f"{alias.name}.py").exists() else "__init__")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "rouge_lcs":
+                    found.add(parts[1] if len(parts) > 1 else "__init__")
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    return {p.stem: _imports(p) - {p.stem} for p in PACKAGE.glob("*.py")}
+
+
+def test_every_module_has_a_layer():
+    assert set(_graph()) <= set(LAYER), set(_graph()) - set(LAYER)
+
+
+def test_no_upward_imports():
+    upward = [
+        f"{module} -> {target}"
+        for module, targets in _graph().items()
+        for target in targets
+        if target in LAYER and LAYER[target] > LAYER[module]
+    ]
+    assert not upward
+
+
+def test_no_import_cycles():
+    graph = _graph()
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in graph.get(node, ()):
+            if state.get(nxt) == 1:
+                raise AssertionError("import cycle: " + " -> ".join([*path, node, nxt]))
+            if nxt not in state:
+                visit(nxt, [*path, node])
+        state[node] = 2
+
+    for node in graph:
+        if node not in state:
+            visit(node, [])
+
+
+def test_library_imports_no_application_frameworks():
+    code = (
+        "import sys, rouge_lcs, rouge_lcs.cli, rouge_lcs.trainer, rouge_lcs.datasets_scoring;"
+        "bad = {'evaluate', 'gradio', 'transformers', 'datasets', 'torch'} & set(sys.modules);"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_import_does_not_load_nltk():
+    # NLTK costs ~0.3 s to import; it is loaded only when Punkt or the stemmer is first used.
+    code = "import sys, rouge_lcs; assert 'nltk' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _parameters(function) -> dict[str, object]:
+    return {
+        name: p.default
+        for name, p in inspect.signature(function).parameters.items()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY or name == "rouge_types"
+    }
+
+
+@pytest.mark.parametrize(
+    ("function", "groups"),
+    [
+        (scorer.Rouge.__init__, ("scoring", "execution")),
+        (scorer.Rouge.compute, ("output",)),
+        (api.score, ("scoring", "execution")),
+        (api.rouge, ("scoring", "output", "execution")),
+    ],
+)
+def test_signatures_follow_the_option_table(function, groups):
+    expected = {n: OPTIONS[n].default for g in groups for n in option_names(g)}
+    got = {k: v for k, v in _parameters(function).items() if k != "progress"}
+    assert got == expected
+
+
+def test_option_help_reaches_the_docstring_and_the_metric_card():
+    metric = (PACKAGE.parent / "rouge_lcs_metric.py").read_text("utf-8")
+    assert "+ describe()" in metric  # the metric card's Args are generated from the table
+    for option in OPTIONS.values():
+        assert f"{option.name} (" in describe()
+        assert f"{option.name} (" in (api.rouge.__doc__ or "")
+
+
+def test_cli_choices_come_from_the_option_table():
+    from rouge_lcs.cli import _score_parser
+
+    actions = {a.dest: a for a in _score_parser()._actions}
+    for name in ("tokenizer", "lsum_split", "multi_ref"):
+        assert tuple(actions[name].choices) == OPTIONS[name].choices
+    assert actions["use_stemmer"].option_strings == [OPTIONS["use_stemmer"].cli]
+
+
+def test_compute_stats_refuses_unchecked_input():
+    from rouge_lcs.engine import compute_stats
+    from rouge_lcs.settings import make_settings
+
+    with pytest.raises(TypeError, match="batch: expected a TextBatch"):
+        compute_stats((["a b"], ["a b"]), make_settings())  # type: ignore[arg-type]
+
+
+def test_a_string_is_not_a_list_of_references():
+    with pytest.raises(TypeError, match=r"references\[0\]: expected a list"):
+        rouge_lcs.score(["a b"], [iter("ab")])  # an iterator is not a list
+    # one text per prediction stays one reference, never its characters
+    assert rouge_lcs.score(["a b"], ["a b"], ["rouge1"]).fmeasure[0, 0] == 1.0
+
+
+def test_version_is_written_once():
+    pyproject = (PACKAGE.parent / "pyproject.toml").read_text("utf-8")
+    assert 'dynamic = ["version"]' in pyproject and "rouge_lcs.version.__version__" in pyproject
+    for path in [*PACKAGE.glob("*.py"), PACKAGE.parent / "rouge_lcs_metric.py"]:
+        if path.name != "version.py":
+            assert rouge_lcs.__version__ not in path.read_text("utf-8"), path
