@@ -357,9 +357,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         command, rest = "score", argv
     try:
         return COMMANDS[command](rest)
-    except (InputError, ValueError, TypeError) as error:
+    except (InputError, ValueError, TypeError) as error:  # bad input: one line, exit 2
         print(f"rouge-lcs: error: {error}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print("rouge-lcs: error: out of memory (README: Limits and guarantees)", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

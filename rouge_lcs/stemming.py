@@ -14,6 +14,9 @@ from functools import lru_cache
 MIN_STEM_CHARS = 4
 
 _CACHE: dict[str, str] = {}
+#: The memo starts afresh past this many words (~50 MB), so a long-running process (a Space, a
+#: training job) that meets ever new words does not grow without bound.
+CACHE_LIMIT = 1 << 18
 
 
 @lru_cache(maxsize=1)
@@ -27,11 +30,20 @@ def _porter() -> Callable[[str], str]:
 
 
 def stem(token: str) -> str:
-    """Return the Porter stem of ``token`` (rouge_score's rule: only tokens of 4+ characters)."""
+    """Return the Porter stem of ``token`` (rouge_score's rule: only tokens of 4+ characters).
+
+    Porter works on lowercase words and NLTK lowercases what it stems, so every token is
+    lowercased, short ones too: with a case-keeping tokenizer, "The" and "the" must not differ
+    while "Apple" and "apple" (stemmed to "appl") are equal.  Tokens of the built-in lowercasing
+    tokenizers are unchanged by this, so rouge_score's numbers are too.
+    """
     try:
         return _CACHE[token]
     except KeyError:
-        stemmed = _porter()(token) if len(token) >= MIN_STEM_CHARS else token
+        lowered = token.lower()
+        stemmed = _porter()(lowered) if len(lowered) >= MIN_STEM_CHARS else lowered
+        if len(_CACHE) >= CACHE_LIMIT:
+            _CACHE.clear()
         _CACHE[token] = stemmed
         return stemmed
 

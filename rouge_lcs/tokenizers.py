@@ -31,6 +31,12 @@ TokenizeFn = Callable[[str], list[str]]
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
 _UNICODE_TOKEN = regex.compile(rf"[{_CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}]]+", regex.V1)
 _ASCII_TOKEN = re.compile(r"[a-z0-9]+")
+# Invisible characters that join or glue letters inside a word (ZWNJ, ZWJ, word joiner, soft
+# hyphen, zero-width no-break space).  They are format characters, not letters, so they would
+# cut "می‌خواهم" (Persian) or "क्‍ष" (Devanagari) in two; they change how a word
+# is drawn, not which word it is, so they are removed.  The zero-width space (U+200B), a word
+# boundary in Thai or Khmer text, still separates.
+_JOINERS = dict.fromkeys(map(ord, "\u200c\u200d\u2060\u00ad\ufeff"))
 
 
 def unicode_tokenize(text: str) -> list[str]:
@@ -39,7 +45,8 @@ def unicode_tokenize(text: str) -> list[str]:
     if lowered.isascii():
         # NFKC leaves ASCII unchanged; the stdlib regex is ~3x faster than `regex`.
         return _ASCII_TOKEN.findall(lowered)
-    return _UNICODE_TOKEN.findall(unicodedata.normalize("NFKC", text).lower())
+    normalized = unicodedata.normalize("NFKC", text).lower().translate(_JOINERS)
+    return _UNICODE_TOKEN.findall(normalized)
 
 
 def rouge_score_tokenize(text: str) -> list[str]:
@@ -136,6 +143,10 @@ def resolve_tokenizer(tokenizer: object = None, use_stemmer: bool = False) -> To
         use_stemmer: apply NLTK's Porter stemmer (rouge_score's mode, tokens longer than 3
             characters) to the tokens, whichever tokenizer produced them.
     """
+
+    def _case(case: str) -> str:
+        return "lower" if use_stemmer else case  # stemming lowercases every token
+
     if tokenizer is None:
         tokenizer = "unicode"
     if isinstance(tokenizer, str):
@@ -146,15 +157,18 @@ def resolve_tokenizer(tokenizer: object = None, use_stemmer: bool = False) -> To
             )
         normalization, case, separators = _TRAITS[tokenizer]
         return Tokenizer(
-            tokenizer, REGISTRY[tokenizer], use_stemmer, normalization, case, separators
+            tokenizer, REGISTRY[tokenizer], use_stemmer, normalization, _case(case), separators
         )
     method = getattr(tokenizer, "tokenize", None)
     if callable(method):
         label = f"{type(tokenizer).__name__}.tokenize"
-        return Tokenizer(f"custom:{type(tokenizer).__name__}", _checked(method, label), use_stemmer)
+        name = f"custom:{type(tokenizer).__name__}"
+        return Tokenizer(name, _checked(method, label), use_stemmer, case=_case("custom"))
     if callable(tokenizer):
         label = getattr(tokenizer, "__name__", type(tokenizer).__name__)
-        return Tokenizer(f"custom:{label}", _checked(tokenizer, label), use_stemmer)
+        return Tokenizer(
+            f"custom:{label}", _checked(tokenizer, label), use_stemmer, case=_case("custom")
+        )
     raise TypeError(
         f"tokenizer: expected None, one of {list(REGISTRY)}, a callable, or an object with "
         f".tokenize(str), got {type(tokenizer).__name__}"
