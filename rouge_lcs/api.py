@@ -26,6 +26,7 @@ def score(
     lsum_split: object = "auto",
     multi_ref: str = "max_f",
     beta: float = 1.0,
+    compat: str | None = None,
     num_proc: int | None = 1,
     progress: Progress | None = None,
 ) -> Scores:
@@ -37,6 +38,7 @@ def score(
         lsum_split=lsum_split,
         multi_ref=multi_ref,
         beta=beta,
+        compat=compat,
         num_proc=num_proc,
     )
     return scorer.score(predictions, references, progress=progress)
@@ -52,6 +54,7 @@ def rouge(
     lsum_split: object = "auto",
     multi_ref: str = "max_f",
     beta: float = 1.0,
+    compat: str | None = None,
     use_aggregator: bool = True,
     return_precision_recall: bool = False,
     confidence_level: float | None = None,
@@ -74,6 +77,7 @@ def rouge(
         lsum_split=lsum_split,
         multi_ref=multi_ref,
         beta=beta,
+        compat=compat,
         num_proc=num_proc,
     )
     return scorer.compute(

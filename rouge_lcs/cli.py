@@ -19,10 +19,11 @@ from typing import TextIO
 from rouge_lcs.api import score
 from rouge_lcs.io import (
     InputError,
+    Table,
     bundled_examples,
     decode,
+    load_table,
     read_parallel,
-    read_table,
     write_scores_csv,
 )
 from rouge_lcs.options import OPTIONS
@@ -51,9 +52,12 @@ def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
         elif name == "use_stemmer":
             group.add_argument(option.cli, action="store_true", dest=name, help=option.help)
         elif option.choices:
-            default = option.choices[0] if option.default is None else option.default
             group.add_argument(
-                option.cli, default=default, choices=option.choices, dest=name, help=option.help
+                option.cli,
+                default=option.default,
+                choices=option.choices,
+                dest=name,
+                help=option.help,
             )
         else:
             kind = float if isinstance(option.default, float) else int
@@ -177,15 +181,13 @@ def _open_output(path: str) -> TextIO:
         raise InputError(f"--csv {path}: cannot be written ({error.strerror or error})") from None
 
 
-def _read_inputs(
-    parser: argparse.ArgumentParser, args: argparse.Namespace
-) -> tuple[list[str], list[list[str]]]:
+def _read_inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Table:
     if args.data:
         if args.predictions or args.references:
             parser.error("give either --data or --predictions/--references, not both")
-        return read_table(args.data)
+        return load_table(args.data)
     if args.predictions and args.references:
-        return read_parallel(args.predictions, args.references)
+        return Table(*read_parallel(args.predictions, args.references), ids=None)
     parser.error("give --predictions FILE and --references FILE [FILE …], or --data FILE")
     raise AssertionError  # parser.error exits
 
@@ -196,13 +198,13 @@ def cmd_score(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     scorer = _scorer(args)  # bad options: before reading
     _check_statistics(args)
-    predictions, references = _read_inputs(parser, args)
+    table = _read_inputs(parser, args)
     csv_file = _open_output(args.csv) if args.csv else None
     try:
-        scores = _score_with_progress(scorer, predictions, references)
+        scores = _score_with_progress(scorer, table.predictions, table.references)
         _print_result(scores, args)
         if csv_file is not None:
-            write_scores_csv(csv_file, scores)
+            write_scores_csv(csv_file, scores, ids=table.ids)
     finally:
         if csv_file is not None:
             csv_file.close()

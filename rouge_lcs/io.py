@@ -13,6 +13,7 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -133,11 +134,27 @@ def _row_texts(name: str, number: int, record: dict[str, Any]) -> tuple[str, lis
     return prediction, refs
 
 
+@dataclass(frozen=True)
+class Table:
+    """The rows of a data file: texts, and the ``id`` column when the file has one."""
+
+    predictions: list[str]
+    references: list[list[str]]
+    ids: list[object] | None
+
+
 def read_table(path: str | Path, text: str | None = None) -> tuple[list[str], list[list[str]]]:
-    """Predictions and references from a JSONL or CSV file.
+    """Predictions and references from a JSONL or CSV file (see :func:`load_table`)."""
+    table = load_table(path, text)
+    return table.predictions, table.references
+
+
+def load_table(path: str | Path, text: str | None = None) -> Table:
+    """Predictions, references and ids from a JSONL or CSV file.
 
     Columns: ``prediction`` and either ``reference`` (one text) or ``references`` (a list in
-    JSONL; in CSV, a JSON list or a single text).  ``text`` may give the content directly.
+    JSONL; in CSV, a JSON list or a single text); ``id`` optional, kept for the output.
+    ``text`` may give the content directly.
     """
     path = Path(path)
     if text is None:
@@ -157,7 +174,9 @@ def read_table(path: str | Path, text: str | None = None) -> tuple[list[str], li
         prediction, refs = _row_texts(name, number, record)
         predictions.append(prediction)
         references.append(refs)
-    return predictions, references
+    has_ids = any("id" in record for record in records)
+    ids = [record.get("id", "") for record in records] if has_ids else None
+    return Table(predictions, references, ids)
 
 
 def write_scores_csv(

@@ -64,7 +64,8 @@ OPTIONS: dict[str, Option] = {
             "str, callable or object with .tokenize",
             "How text becomes tokens: None or 'unicode' (NFKC, lowercase, letters and digits of "
             "every script; each CJK character a token), 'rouge_score' (its ASCII tokenizer, "
-            "byte for byte), 'whitespace' (str.split, case kept), a callable str -> list[str], "
+            "byte for byte), 'whitespace' (str.split, case kept), 'char' (one token per letter or "
+            "digit, NFKC, lowercase), a callable str -> list[str], "
             "or an object with a tokenize(str) method.",
             choices=TOKENIZER_NAMES,
             cli="--tokenizer",
@@ -97,6 +98,18 @@ OPTIONS: dict[str, Option] = {
             "float",
             "F_beta weight of recall: F = (1 + beta^2) P R / (R + beta^2 P); F = 0 when P = R = 0.",
             cli="--beta",
+        ),
+        Option(
+            "compat",
+            "scoring",
+            None,
+            "str or None",
+            "One switch for another tool's numbers: 'rouge_score' = the stock "
+            "evaluate.load('rouge') / rouge_score settings (its ASCII tokenizer, ROUGE-Lsum "
+            "sentences by newline only, best-F reference), per example equal to rouge_score. "
+            "Options it sets may not be given other values.",
+            choices=("rouge_score",),
+            cli="--compat",
         ),
         Option(
             "use_aggregator",
@@ -153,6 +166,12 @@ OPTIONS: dict[str, Option] = {
             cli="--num-proc",
         ),
     ]
+}
+
+
+#: What each ``compat`` value sets (the options it does not name keep their values).
+COMPAT_PRESETS: dict[str, dict[str, object]] = {
+    "rouge_score": {"tokenizer": "rouge_score", "lsum_split": "newline", "multi_ref": "max_f"},
 }
 
 

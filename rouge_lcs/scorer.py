@@ -43,6 +43,7 @@ class Rouge:
         lsum_split: ROUGE-Lsum sentences: ``"auto"``, ``"newline"``, ``"nltk"`` or a callable.
         multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
         beta: F_beta weight of recall.
+        compat: ``"rouge_score"``: the stock evaluate/rouge_score settings in one switch.
         num_proc: processes for large batches (identical results).
     """
 
@@ -55,6 +56,7 @@ class Rouge:
         lsum_split: object = "auto",
         multi_ref: str = "max_f",
         beta: float = 1.0,
+        compat: str | None = None,
         num_proc: int | None = 1,
     ) -> None:
         self.settings = make_settings(
@@ -64,6 +66,7 @@ class Rouge:
             lsum_split=lsum_split,
             multi_ref=multi_ref,
             beta=beta,
+            compat=compat,
         )
         self.num_proc = check_num_proc(num_proc)
 

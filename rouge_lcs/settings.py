@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rouge_lcs.multiref import MULTI_REF_MODES
+from rouge_lcs.options import COMPAT_PRESETS, OPTIONS
 from rouge_lcs.rouge_types import RougeType, parse_rouge_types
 from rouge_lcs.sentences import SplitFn, Splitter, resolve_splitter
 from rouge_lcs.tokenizers import Tokenizer, resolve_tokenizer
@@ -47,6 +48,22 @@ class Settings:
         return self.splitter_spec.split
 
 
+def apply_compat(compat: object, given: dict[str, object]) -> dict[str, object]:
+    """The options with a ``compat`` preset applied: each option the preset names takes the
+    preset's value; giving it another (non-default) value as well is a ``ValueError``."""
+    if compat is None:
+        return given
+    preset = COMPAT_PRESETS[check_choice(compat, "compat", tuple(COMPAT_PRESETS))]
+    resolved = dict(given)
+    for name, value in preset.items():
+        if given[name] not in (OPTIONS[name].default, value):
+            raise ValueError(
+                f"{name}: expected {value!r} or nothing with compat={compat!r}, got {given[name]!r}"
+            )
+        resolved[name] = value
+    return resolved
+
+
 def make_settings(
     rouge_types: object = None,
     *,
@@ -55,8 +72,17 @@ def make_settings(
     lsum_split: object = "auto",
     multi_ref: object = "max_f",
     beta: object = 1.0,
+    compat: object = None,
 ) -> Settings:
     """Check and resolve the scoring options (meanings: :data:`rouge_lcs.options.OPTIONS`)."""
+    options = apply_compat(
+        compat, {"tokenizer": tokenizer, "lsum_split": lsum_split, "multi_ref": multi_ref}
+    )
+    tokenizer, lsum_split, multi_ref = (
+        options["tokenizer"],
+        options["lsum_split"],
+        options["multi_ref"],
+    )
     return Settings(
         rouge_types=parse_rouge_types(rouge_types),
         tokenizer=resolve_tokenizer(tokenizer, check_bool(use_stemmer, "use_stemmer")),

@@ -10,6 +10,8 @@ function, with stemming applied on top when asked, and a ``name`` used in the si
 - ``rouge_score``: rouge_score's default tokenizer, reimplemented byte for byte (lowercase, every
   run of characters outside ``[a-z0-9]`` is a separator), for reproducing published numbers.
 - ``whitespace``: ``str.split()``, case kept, as in textbook exercises.
+- ``char``: one token per letter or digit (grapheme cluster), NFKC, lowercase; the unit of
+  character-level ROUGE for Chinese.
 """
 
 from __future__ import annotations
@@ -49,6 +51,22 @@ def unicode_tokenize(text: str) -> list[str]:
     return _UNICODE_TOKEN.findall(normalized)
 
 
+# A user-perceived character (extended grapheme cluster) that starts with a letter or digit:
+# a Hangul syllable, a kanji, "é" written with a combining accent, "क्ष".
+_CHAR_TOKEN = regex.compile(r"(?=[\p{L}\p{N}])\X", regex.V1)
+_ASCII_CHAR = re.compile(r"[a-z0-9]")
+
+
+def char_tokenize(text: str) -> list[str]:
+    """One token per letter or digit (grapheme cluster), after NFKC and lowercasing — the
+    usual unit for Chinese ROUGE; punctuation and whitespace are dropped."""
+    lowered = text.lower()
+    if lowered.isascii():
+        return _ASCII_CHAR.findall(lowered)
+    normalized = unicodedata.normalize("NFKC", text).lower().translate(_JOINERS)
+    return _CHAR_TOKEN.findall(normalized)
+
+
 def rouge_score_tokenize(text: str) -> list[str]:
     """rouge_score's ``tokenize.tokenize`` without stemming.  rouge_score replaces every run of
     characters outside ``[a-z0-9]`` by a space and splits; the maximal ``[a-z0-9]`` runs are
@@ -65,6 +83,7 @@ REGISTRY: dict[str, TokenizeFn] = {
     "unicode": unicode_tokenize,
     "rouge_score": rouge_score_tokenize,
     "whitespace": whitespace_tokenize,
+    "char": char_tokenize,
 }
 #: The built-in tokenizer names, in the order shown to users.
 TOKENIZER_NAMES: tuple[str, ...] = tuple(REGISTRY)
@@ -80,6 +99,7 @@ _TRAITS: dict[str, tuple[str, str, frozenset[str]]] = {
     "unicode": ("nfkc", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
     "rouge_score": ("none", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
     "whitespace": ("none", "kept", frozenset({NEWLINE, WHITESPACE})),
+    "char": ("nfkc", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
 }
 
 
