@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rouge_lcs import native
 from rouge_lcs.arrays import positions
 from rouge_lcs.documents import DocumentStore
 from rouge_lcs.multiref import combine
@@ -139,12 +140,19 @@ def compute_stats(
 
         return parallel_stats(predictions, references, settings, num_proc, progress)
     splitter = settings.splitter if settings.needs_sentences else None
+
+    def new_store() -> DocumentStore | native.NativeStore:
+        # The native engine's seam (rouge_lcs/native.py) when it is active.
+        if native.active():
+            return native.NativeStore(settings)
+        return DocumentStore(settings.tokenizer, splitter)
+
     with _no_gc():
-        store = DocumentStore(settings.tokenizer, splitter)
+        store = new_store()
         parts = []
         for start in range(0, len(predictions), CHUNK):
             if len(store) > STORE_LIMIT:
-                store = DocumentStore(settings.tokenizer, splitter)
+                store = new_store()
             stop = min(start + CHUNK, len(predictions))
             parts.append(
                 _chunk_stats(predictions[start:stop], references[start:stop], settings, store)
@@ -158,17 +166,17 @@ def _chunk_stats(
     predictions: Sequence[str],
     references: Sequence[Sequence[str]],
     settings: Settings,
-    store: DocumentStore,
+    store: DocumentStore | native.NativeStore,
 ) -> PairStats:
     # Each distinct text of the chunk becomes one document; pairs are indices into them.
     index: dict[str, int] = {}
-    docs = []
+    texts: list[str] = []
 
     def doc_index(text: str) -> int:
         k = index.get(text)
         if k is None:
-            k = index[text] = len(docs)
-            docs.append(store.get(text))
+            k = index[text] = len(texts)
+            texts.append(text)
         return k
 
     n_refs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
@@ -177,7 +185,11 @@ def _chunk_stats(
         dtype=np.int64,
     )
     pair_ref = np.fromiter((doc_index(r) for refs in references for r in refs), dtype=np.int64)
-    pair_counts = batch_counts(docs, pair_pred, pair_ref, settings.rouge_types)
+    if isinstance(store, native.NativeStore):
+        pair_counts = store.chunk_counts(texts, pair_pred, pair_ref)
+    else:
+        docs = [store.get(text) for text in texts]
+        pair_counts = batch_counts(docs, pair_pred, pair_ref, settings.rouge_types)
     counts = np.zeros(
         (len(predictions), int(n_refs.max()), len(settings.rouge_types), 3), dtype=np.int64
     )
