@@ -33,3 +33,27 @@ def load_gold(name: str) -> dict[str, dict]:
         pytest.skip(f"shared gold {path} is not present")
     with path.open(encoding="utf-8") as handle:
         return {row["id"]: row for row in map(json.loads, handle)}
+
+
+#: The two engines: the reference Python/numpy one and the compiled core.
+ENGINES = ("python", "native")
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request: pytest.FixtureRequest):
+    """Run a module's tests once per engine (``pytestmark = pytest.mark.usefixtures("engine")``).
+
+    Module-scoped and set through ``os.environ`` directly, so that hypothesis tests (which
+    refuse function-scoped fixtures) and subprocesses see the engine too.
+    """
+    from rouge_lcs import native
+
+    if request.param == "native" and not native.available():
+        pytest.skip("the compiled extension rouge_lcs._native is not built")
+    previous = os.environ.get(native.ENV)
+    os.environ[native.ENV] = request.param
+    yield request.param
+    if previous is None:
+        os.environ.pop(native.ENV, None)
+    else:
+        os.environ[native.ENV] = previous

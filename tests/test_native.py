@@ -1,0 +1,238 @@
+"""The compiled engine: selection, bit-identical counts against the Python engine, hostile input.
+
+The parity, gold, seed, option, validation and property tests run on both engines through the
+``engine`` fixture (tests/conftest.py); this module adds direct differential tests of the
+per-pair counts and the cases only the native engine is built for.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from conftest import load_corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rouge_lcs import native, score
+from rouge_lcs.api import compute_stats, make_settings
+
+needs_native = pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
+
+TYPES = ["rouge1", "rouge2", "rouge3", "rouge12", "rougeL", "rougeLsum"]
+
+
+def _counts(engine: str, preds, refs, rouge_types=TYPES, **options) -> np.ndarray:
+    previous = os.environ.get(native.ENV)
+    os.environ[native.ENV] = engine
+    try:
+        return compute_stats(preds, refs, make_settings(rouge_types, **options)).counts
+    finally:
+        if previous is None:
+            os.environ.pop(native.ENV, None)
+        else:
+            os.environ[native.ENV] = previous
+
+
+def _assert_same(preds, refs, rouge_types=TYPES, **options) -> np.ndarray:
+    expected = _counts("python", preds, refs, rouge_types, **options)
+    got = _counts("native", preds, refs, rouge_types, **options)
+    np.testing.assert_array_equal(got, expected)
+    return got
+
+
+# --- selection ------------------------------------------------------------------------------
+
+
+def test_environment_variable_selects_the_engine(monkeypatch):
+    monkeypatch.setenv(native.ENV, "python")
+    assert native.implementation() == "python" and not native.active()
+    monkeypatch.setenv(native.ENV, "fortran")
+    with pytest.raises(ValueError, match=native.ENV):
+        native.implementation()
+
+
+@needs_native
+def test_native_is_the_default_when_built(monkeypatch):
+    monkeypatch.delenv(native.ENV, raising=False)
+    assert native.implementation() == "native"
+
+
+def test_forced_native_without_extension_is_an_import_error(monkeypatch):
+    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setenv(native.ENV, "native")
+    with pytest.raises(ImportError, match="rouge_lcs._native"):
+        native.implementation()
+
+
+def test_missing_extension_warns_once_and_falls_back(monkeypatch):
+    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native, "_warned", False)
+    monkeypatch.delenv(native.ENV, raising=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = score(["a b"], ["a c"], ["rouge1"]).fmeasure
+        second = score(["a b"], ["a c"], ["rouge1"]).fmeasure
+    assert first[0, 0] == second[0, 0] == 0.5
+    assert [str(w.message) for w in caught if "compiled extension" in str(w.message)][:2] == [
+        next(str(w.message) for w in caught if "compiled extension" in str(w.message))
+    ]
+
+
+# --- differential: per-pair counts equal the Python engine's ---------------------------------
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"tokenizer": "rouge_score"},
+        {"tokenizer": "rouge_score", "use_stemmer": True},
+        {},
+        {"use_stemmer": True, "lsum_split": "nltk"},
+        {"tokenizer": "whitespace", "lsum_split": "auto"},
+        {"tokenizer": lambda text: text.lower().split()[::-1]},
+        {"lsum_split": lambda text: text.split(". ")},
+    ],
+    ids=["rouge_score", "stem", "unicode", "punkt", "whitespace", "custom_tok", "custom_split"],
+)
+def test_realsumm_counts_identical(options):
+    rows = load_corpus("en_cnndm_realsumm")[::5]
+    preds = [r["prediction"] for r in rows]
+    refs = [r["references"] for r in rows]
+    _assert_same(preds, refs, **options)
+    preds = ["\n".join(r["prediction_sents"]) for r in rows]
+    refs = [["\n".join(r["references_sents"][0])] for r in rows]
+    _assert_same(preds, refs, **options)
+
+
+@needs_native
+@pytest.mark.parametrize("corpus", ["ko_korsts", "en_headlines_rougemetric"])
+def test_other_corpora_counts_identical(corpus):
+    rows = load_corpus(corpus)[:1500]
+    _assert_same([r["prediction"] for r in rows], [r["references"] for r in rows])
+
+
+def _random_text(rng: random.Random, n: int, vocab: int, newline: float) -> str:
+    words = [rng.choice("abcdefghij"[:vocab]) for _ in range(n)]
+    return "".join(w + ("\n" if rng.random() < newline else " ") for w in words)
+
+
+@needs_native
+def test_random_long_sentences_identical():
+    # Sentences of 0 … 400 tokens over tiny alphabets: many ties for the backtrack, candidates
+    # longer than one 64-bit word, and several strips for the longest.
+    rng = random.Random(7)
+    preds, refs = [], []
+    for _ in range(120):
+        vocab = rng.randint(1, 10)
+        newline = rng.choice([0.0, 0.005, 0.05, 0.3])
+        preds.append(_random_text(rng, rng.randint(0, 400), vocab, newline))
+        refs.append([_random_text(rng, rng.randint(0, 400), vocab, newline)])
+    _assert_same(preds, refs, lsum_split="newline")
+
+
+@needs_native
+def test_multi_strip_and_checkpoint_paths_identical():
+    # 5,000-token candidate (two mask strips) against a 3,000-token reference, and a long pair
+    # whose stored rows exceed the budget (sqrt checkpoints); checked against the Python engine.
+    rng = random.Random(3)
+    pred = _random_text(rng, 5000, 6, 0.0)
+    ref = _random_text(rng, 3000, 7, 0.0)
+    _assert_same([pred], [[ref]], ["rouge2", "rougeL", "rougeLsum"], lsum_split="newline")
+
+
+sentences = st.lists(st.sampled_from(["a", "b", "c", "a b", "\n", "b a", "c c", "d"]), max_size=40)
+
+
+@needs_native
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(sentences, sentences), min_size=1, max_size=5))
+def test_property_counts_identical(pairs):
+    preds = [" ".join(p) for p, _ in pairs]
+    refs = [[" ".join(r)] for _, r in pairs]
+    _assert_same(preds, refs, lsum_split="newline")
+
+
+# --- hostile input ---------------------------------------------------------------------------
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\x00b c\x00",
+        "lone \ud800 surrogate \udfff here",
+        "İstanbul KELVIN \u212a ǅ ﬁ",
+        "x" * 100_000,
+        "",
+        "\n\n\n",
+    ],
+    ids=["nul", "surrogates", "special_lower", "one_long_token", "empty", "newlines"],
+)
+@pytest.mark.parametrize("tokenizer", ["unicode", "rouge_score", "whitespace"])
+def test_hostile_texts_give_the_same_numbers(text, tokenizer):
+    _assert_same([text, "a b"], [[text], [text]], tokenizer=tokenizer)
+
+
+@needs_native
+def test_one_token_repeated_50000_times():
+    text = " ".join(["same"] * 50_000)
+    counts = _counts("native", [text], [[text]], ["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    np.testing.assert_array_equal(counts[0, 0, :, 0], [50_000, 49_999, 50_000, 50_000])
+
+
+_LONG_LINE = """
+import random
+from rouge_lcs import score
+rng = random.Random(1)
+words = [f"w{k}" for k in range(1000)]
+line = lambda: " ".join(rng.choice(words) for _ in range(200_000))
+s = score([line()], [line()], ["rouge1", "rougeLsum"], tokenizer="rouge_score")
+assert 0 < s.fmeasure[0, 1] < s.fmeasure[0, 0] < 1
+# VmHWM, not ru_maxrss: the latter keeps the forking parent's peak across exec.
+status = open("/proc/self/status").read()
+print(int(status.split("VmHWM:")[1].split()[0]) // 1024)
+"""
+
+
+@needs_native
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_200000_token_line_in_bounded_memory():
+    # One 200,000-token line: the union LCS keeps sqrt-spaced checkpoint rows, not the 5 GB of
+    # all bit rows.  Peak RSS of the whole interpreter stays far below 300 MB.
+    env = {**os.environ, native.ENV: "native"}
+    out = subprocess.run(
+        [sys.executable, "-c", _LONG_LINE], capture_output=True, text=True, env=env, check=True
+    )
+    assert int(out.stdout.strip()) < 300
+
+
+@needs_native
+def test_bad_buffers_are_rejected_not_crashing():
+    from rouge_lcs import _native
+
+    ids = np.array([0, 1, 5], dtype=np.int32)  # 5 is past the vocabulary
+    starts = np.array([0, 3], dtype=np.int64)
+    pairs = np.zeros(1, dtype=np.int64)
+    out = np.zeros(3, dtype=np.int64)
+    types = np.array([0, 1], dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int32)
+    zero = np.zeros(1, dtype=np.int64)
+    with pytest.raises(ValueError, match="out of range"):
+        _native.counts(ids, starts, empty, zero, zero, pairs, pairs, types, 3, out, 1)
+    with pytest.raises(ValueError, match="document index"):
+        _native.counts(ids, starts, empty, zero, zero, pairs + 1, pairs, types, 6, out, 1)
+    with pytest.raises(ValueError, match="offsets"):
+        _native.counts(ids, starts[::-1].copy(), empty, zero, zero, pairs, pairs, types, 6, out, 1)
+
+
+@needs_native
+def test_tokenizer_errors_keep_their_messages():
+    with pytest.raises(TypeError, match="must return a list of str"):
+        score(["a"], ["b"], tokenizer=lambda text: [1, 2])
