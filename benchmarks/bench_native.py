@@ -138,7 +138,9 @@ def main() -> None:
         preds, refs = load_pairs("en_cnndm_realsumm")
         refs1 = [r[0] for r in refs]
         for stem in (False, True):
-            run_suite("realsumm 2,500", preds, refs1, stem, "rouge_score", False, ARGS.repeats, True)
+            run_suite(
+                "realsumm 2,500", preds, refs1, stem, "rouge_score", False, ARGS.repeats, True
+            )
     if "korean" in suites:
         preds, refs = load_pairs("ko_korsts")
         refs1 = [r[0] for r in refs]
