@@ -760,38 +760,301 @@ done:
     return result;
 }
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* Porter stemmer: NLTK's PorterStemmer() in its default NLTK_EXTENSIONS mode, on ASCII words  */
+/*
+ * A line-by-line port of nltk/stem/porter.py (the mode rouge_score uses), including NLTK's
+ * irregular-forms pool and its changes to steps 1a, 1b, 1c and 2.  NLTK's rules are "the first
+ * rule whose suffix matches decides, whether or not its condition holds"; apply_rules keeps
+ * that.  Words are lowercase ASCII in a buffer with room for one more character (step 1b can
+ * add an "e" after removing "ed"/"ing", so no step grows a word past its input length + 1).
+ */
+
+typedef struct {
+    char *s;
+    int n;
+} Word;
+
+/* Consonant flags follow NLTK's _consonant_flags: a letter other than a, e, i, o, u is a
+ * consonant, except that y is a consonant iff it starts the word or follows a vowel. */
+static int measure(const char *s, int n) {
+    int m = 0, prev = -1;
+    for (int i = 0; i < n; i++) {
+        char c = s[i];
+        int cons;
+        if (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u') cons = 0;
+        else if (c == 'y') cons = i == 0 ? 1 : !prev;
+        else cons = 1;
+        if (prev == 0 && cons == 1) m++; /* a "vc" */
+        prev = cons;
+    }
+    return m;
+}
+
+static int contains_vowel(const char *s, int n) {
+    int prev = -1;
+    for (int i = 0; i < n; i++) {
+        char c = s[i];
+        int cons;
+        if (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u') cons = 0;
+        else if (c == 'y') cons = i == 0 ? 1 : !prev;
+        else cons = 1;
+        if (!cons) return 1;
+        prev = cons;
+    }
+    return 0;
+}
+
+/* flag of the last position, in O(n) without recursion depth trouble */
+static int cons_last(const char *s, int n) {
+    int prev = -1;
+    for (int i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u') prev = 0;
+        else if (c == 'y') prev = i == 0 ? 1 : !prev;
+        else prev = 1;
+    }
+    return prev == 1;
+}
+
+static int ends_double_consonant(const char *s, int n) {
+    return n >= 2 && s[n - 1] == s[n - 2] && cons_last(s, n);
+}
+
+static int ends_cvc(const char *s, int n) {
+    if (n >= 3) {
+        int c3 = cons_last(s, n - 2), c2 = cons_last(s, n - 1), c1 = cons_last(s, n);
+        char last = s[n - 1];
+        if (c3 && !c2 && c1 && last != 'w' && last != 'x' && last != 'y') return 1;
+    }
+    return n == 2 && !cons_last(s, 1) && cons_last(s, 2);
+}
+
+static int ends_with(const Word *w, const char *suffix) {
+    int k = (int)strlen(suffix);
+    return w->n >= k && memcmp(w->s + w->n - k, suffix, (size_t)k) == 0;
+}
+
+/* replace the last `drop` characters by `repl` */
+static void replace_tail(Word *w, int drop, const char *repl) {
+    int k = (int)strlen(repl);
+    memcpy(w->s + w->n - drop, repl, (size_t)k);
+    w->n += k - drop;
+}
+
+enum { COND_NONE, COND_M_GT_0, COND_M_GT_1, COND_ION, COND_LOGI };
+
+typedef struct {
+    const char *suffix, *repl;
+    int cond;
+} Rule;
+
+static int rule_holds(const Word *w, int stem_len, int cond) {
+    switch (cond) {
+    case COND_NONE: return 1;
+    case COND_M_GT_0: return measure(w->s, stem_len) > 0;
+    case COND_M_GT_1: return measure(w->s, stem_len) > 1;
+    case COND_ION:
+        return measure(w->s, stem_len) > 1 &&
+               (w->s[stem_len - 1] == 's' || w->s[stem_len - 1] == 't');
+    case COND_LOGI: return measure(w->s, w->n - 3) > 0; /* NLTK tests word[:-3] here */
+    }
+    return 0;
+}
+
+/* the first rule whose suffix matches decides (NLTK's _apply_rule_list) */
+static void apply_rules(Word *w, const Rule *rules, int count) {
+    for (int k = 0; k < count; k++) {
+        if (ends_with(w, rules[k].suffix)) {
+            int stem_len = w->n - (int)strlen(rules[k].suffix);
+            if (rule_holds(w, stem_len, rules[k].cond)) {
+                w->n = stem_len;
+                replace_tail(w, 0, rules[k].repl);
+            }
+            return;
+        }
+    }
+}
+
+static void step1a(Word *w) {
+    if (ends_with(w, "ies") && w->n == 4) {
+        replace_tail(w, 3, "ie");
+        return;
+    }
+    static const Rule rules[] = {
+        {"sses", "ss", COND_NONE}, {"ies", "i", COND_NONE}, {"ss", "ss", COND_NONE},
+        {"s", "", COND_NONE}};
+    apply_rules(w, rules, 4);
+}
+
+static void step1b(Word *w) {
+    if (ends_with(w, "ied")) {
+        replace_tail(w, 3, w->n == 4 ? "ie" : "i");
+        return;
+    }
+    if (ends_with(w, "eed")) {
+        if (measure(w->s, w->n - 3) > 0) replace_tail(w, 3, "ee");
+        return;
+    }
+    int stem_len = -1;
+    if (ends_with(w, "ed") && contains_vowel(w->s, w->n - 2)) stem_len = w->n - 2;
+    else if (ends_with(w, "ing") && contains_vowel(w->s, w->n - 3)) stem_len = w->n - 3;
+    if (stem_len < 0) return;
+    w->n = stem_len; /* the intermediate stem */
+    if (ends_with(w, "at")) {
+        replace_tail(w, 2, "ate");
+    } else if (ends_with(w, "bl")) {
+        replace_tail(w, 2, "ble");
+    } else if (ends_with(w, "iz")) {
+        replace_tail(w, 2, "ize");
+    } else if (ends_double_consonant(w->s, w->n)) {
+        /* "*d": one letter of the pair goes, unless it is l, s or z (then nothing changes) */
+        char last = w->s[w->n - 1];
+        if (last != 'l' && last != 's' && last != 'z') w->n -= 1;
+    } else if (measure(w->s, w->n) == 1 && ends_cvc(w->s, w->n)) {
+        replace_tail(w, 0, "e");
+    }
+}
+
+static void step1c(Word *w) {
+    if (ends_with(w, "y")) {
+        int stem_len = w->n - 1;
+        if (stem_len > 1 && cons_last(w->s, stem_len)) replace_tail(w, 1, "i");
+    }
+}
+
+static void step2(Word *w) {
+    if (ends_with(w, "alli") && measure(w->s, w->n - 4) > 0) {
+        replace_tail(w, 4, "al");
+        step2(w);
+        return;
+    }
+    static const Rule rules[] = {
+        {"ational", "ate", COND_M_GT_0}, {"tional", "tion", COND_M_GT_0},
+        {"enci", "ence", COND_M_GT_0},   {"anci", "ance", COND_M_GT_0},
+        {"izer", "ize", COND_M_GT_0},    {"bli", "ble", COND_M_GT_0},
+        {"alli", "al", COND_M_GT_0},     {"entli", "ent", COND_M_GT_0},
+        {"eli", "e", COND_M_GT_0},       {"ousli", "ous", COND_M_GT_0},
+        {"ization", "ize", COND_M_GT_0}, {"ation", "ate", COND_M_GT_0},
+        {"ator", "ate", COND_M_GT_0},    {"alism", "al", COND_M_GT_0},
+        {"iveness", "ive", COND_M_GT_0}, {"fulness", "ful", COND_M_GT_0},
+        {"ousness", "ous", COND_M_GT_0}, {"aliti", "al", COND_M_GT_0},
+        {"iviti", "ive", COND_M_GT_0},   {"biliti", "ble", COND_M_GT_0},
+        {"fulli", "ful", COND_M_GT_0},   {"logi", "log", COND_LOGI}};
+    apply_rules(w, rules, (int)(sizeof(rules) / sizeof(rules[0])));
+}
+
+static void step3(Word *w) {
+    static const Rule rules[] = {
+        {"icate", "ic", COND_M_GT_0}, {"ative", "", COND_M_GT_0}, {"alize", "al", COND_M_GT_0},
+        {"iciti", "ic", COND_M_GT_0}, {"ical", "ic", COND_M_GT_0}, {"ful", "", COND_M_GT_0},
+        {"ness", "", COND_M_GT_0}};
+    apply_rules(w, rules, (int)(sizeof(rules) / sizeof(rules[0])));
+}
+
+static void step4(Word *w) {
+    static const Rule rules[] = {
+        {"al", "", COND_M_GT_1},   {"ance", "", COND_M_GT_1}, {"ence", "", COND_M_GT_1},
+        {"er", "", COND_M_GT_1},   {"ic", "", COND_M_GT_1},   {"able", "", COND_M_GT_1},
+        {"ible", "", COND_M_GT_1}, {"ant", "", COND_M_GT_1},  {"ement", "", COND_M_GT_1},
+        {"ment", "", COND_M_GT_1}, {"ent", "", COND_M_GT_1},  {"ion", "", COND_ION},
+        {"ou", "", COND_M_GT_1},   {"ism", "", COND_M_GT_1},  {"ate", "", COND_M_GT_1},
+        {"iti", "", COND_M_GT_1},  {"ous", "", COND_M_GT_1},  {"ive", "", COND_M_GT_1},
+        {"ize", "", COND_M_GT_1}};
+    apply_rules(w, rules, (int)(sizeof(rules) / sizeof(rules[0])));
+}
+
+static void step5a(Word *w) {
+    if (ends_with(w, "e")) {
+        int m = measure(w->s, w->n - 1);
+        if (m > 1 || (m == 1 && !ends_cvc(w->s, w->n - 1))) w->n -= 1;
+    }
+}
+
+static void step5b(Word *w) {
+    if (ends_with(w, "ll") && measure(w->s, w->n - 1) > 1) w->n -= 1;
+}
+
+static const char *const POOL[][2] = {
+    {"sky", "sky"},         {"skies", "sky"},       {"dying", "die"},
+    {"lying", "lie"},       {"tying", "tie"},       {"news", "news"},
+    {"innings", "inning"},  {"inning", "inning"},   {"outings", "outing"},
+    {"outing", "outing"},   {"cannings", "canning"}, {"canning", "canning"},
+    {"howe", "howe"},       {"proceed", "proceed"}, {"exceed", "exceed"},
+    {"succeed", "succeed"}};
+
+/* Stem the ASCII word s[0..n) into out (room for n + 2 bytes); returns the stem's length.
+ * Exactly NLTK's PorterStemmer().stem(word) (which lowercases first). */
+static int porter_stem(const char *s, int n, char *out) {
+    for (int i = 0; i < n; i++) out[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
+    for (size_t k = 0; k < sizeof(POOL) / sizeof(POOL[0]); k++) {
+        if ((int)strlen(POOL[k][0]) == n && memcmp(out, POOL[k][0], (size_t)n) == 0) {
+            int len = (int)strlen(POOL[k][1]);
+            memcpy(out, POOL[k][1], (size_t)len);
+            return len;
+        }
+    }
+    if (n <= 2) return n;
+    Word w = {out, n};
+    step1a(&w);
+    step1b(&w);
+    step1c(&w);
+    step2(&w);
+    step3(&w);
+    step4(&w);
+    step5a(&w);
+    step5b(&w);
+    return w.n;
+}
+
+PyDoc_STRVAR(porter_doc,
+"porter_stem(word: str) -> str\n"
+"--\n\n"
+"NLTK's PorterStemmer().stem(word) (NLTK_EXTENSIONS mode) for an ASCII word; ValueError\n"
+"for others (the engine stems those with NLTK itself).");
+
+static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
+    if (!PyUnicode_Check(word) || !PyUnicode_IS_ASCII(word)) {
+        PyErr_SetString(PyExc_ValueError, "porter_stem: expected an ASCII str");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
+    if (n > INT32_MAX - 2) {
+        PyErr_SetString(PyExc_ValueError, "porter_stem: word too long");
+        return NULL;
+    }
+    char *out = malloc((size_t)n + 2);
+    if (out == NULL) return PyErr_NoMemory();
+    int len = porter_stem((const char *)PyUnicode_DATA(word), (int)n, out);
+    PyObject *result = PyUnicode_FromStringAndSize(out, len);
+    free(out);
+    return result;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Encoder: texts -> token ids                                                                  */
 /*
  * Raw tokens are interned by their CPython representation (kind byte + code units): equal
  * strings have equal representations (CPython strings are canonical), and no encoding step can
- * fail, lone surrogates included.  With stemming, a new raw token is stemmed once by the Python
- * stemmer (its memo is process-wide) and its form interned in a dict, so tokens that stem alike
- * share an id exactly as in rouge_lcs/documents.py.
+ * fail, lone surrogates included.  With stemming, a new raw token is stemmed once (ASCII words
+ * by the C port above, others by NLTK through rouge_lcs.stemming) and its form interned in a
+ * second map, so tokens that stem alike share an id exactly as in rouge_lcs/documents.py.  The
+ * raw map is the per-call stemming memo.
  */
 
 enum { MODE_ROUGE_SCORE = 0, MODE_UNICODE = 1, MODE_PYTHON = 2 };
 
+/* open-addressing map from (kind, bytes) to an id, keys kept in an arena */
 typedef struct {
-    PyObject_HEAD
-    int mode;
-    PyObject *split;   /* Python tokenizer (modes 1 and 2) */
-    PyObject *stem;    /* Python stemmer, or NULL */
-    PyObject *forms;   /* stemmed form -> id */
     uint64_t *hashes;
-    int64_t *key_at;   /* offset of the key in the arena, -1 for an empty slot */
+    int64_t *key_at; /* offset of the key in the arena, -1 for an empty slot */
     int32_t *key_len;
     int32_t *ids;
     int64_t cap, size;
     char *arena;
     int64_t arena_len, arena_cap;
-    int64_t n_ids;
-    /* output of the current call */
-    int32_t *out;
-    int64_t out_len, out_cap;
-    char *scratch;
-    int64_t scratch_cap;
-} Encoder;
+} Map;
 
 static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
     /* FNV-1a then a finalizer: cheap for short tokens */
@@ -800,8 +1063,17 @@ static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
     return mix64(h);
 }
 
-static int encoder_rehash(Encoder *e) {
-    int64_t cap = e->cap ? e->cap * 2 : 1024;
+static void map_free(Map *map) {
+    free(map->hashes);
+    free(map->key_at);
+    free(map->key_len);
+    free(map->ids);
+    free(map->arena);
+    memset(map, 0, sizeof(*map));
+}
+
+static int map_rehash(Map *map) {
+    int64_t cap = map->cap ? map->cap * 2 : 1024;
     uint64_t *hashes = malloc((size_t)cap * sizeof(uint64_t));
     int64_t *key_at = malloc((size_t)cap * sizeof(int64_t));
     int32_t *key_len = malloc((size_t)cap * sizeof(int32_t));
@@ -815,49 +1087,117 @@ static int encoder_rehash(Encoder *e) {
         return 0;
     }
     for (int64_t s = 0; s < cap; s++) key_at[s] = -1;
-    for (int64_t s = 0; s < e->cap; s++) {
-        if (e->key_at[s] < 0) continue;
-        uint64_t at = e->hashes[s] & (uint64_t)(cap - 1);
+    for (int64_t s = 0; s < map->cap; s++) {
+        if (map->key_at[s] < 0) continue;
+        uint64_t at = map->hashes[s] & (uint64_t)(cap - 1);
         while (key_at[at] >= 0) at = (at + 1) & (uint64_t)(cap - 1);
-        hashes[at] = e->hashes[s];
-        key_at[at] = e->key_at[s];
-        key_len[at] = e->key_len[s];
-        ids[at] = e->ids[s];
+        hashes[at] = map->hashes[s];
+        key_at[at] = map->key_at[s];
+        key_len[at] = map->key_len[s];
+        ids[at] = map->ids[s];
     }
-    free(e->hashes);
-    free(e->key_at);
-    free(e->key_len);
-    free(e->ids);
-    e->hashes = hashes;
-    e->key_at = key_at;
-    e->key_len = key_len;
-    e->ids = ids;
-    e->cap = cap;
+    free(map->hashes);
+    free(map->key_at);
+    free(map->key_len);
+    free(map->ids);
+    map->hashes = hashes;
+    map->key_at = key_at;
+    map->key_len = key_len;
+    map->ids = ids;
+    map->cap = cap;
     return 1;
 }
 
-/* The id of the form of a new raw token (stemmed through Python when asked); -1 on error. */
+/* The slot of the key: its id is map->ids[slot] when map->key_at[slot] >= 0, else the key is
+ * absent and map_put(slot) adds it.  -1 on error (memory). */
+static int64_t map_find(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
+    if (2 * (map->size + 1) > map->cap && !map_rehash(map)) return -1;
+    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask;
+    for (;;) {
+        int64_t at = map->key_at[s];
+        if (at < 0) return (int64_t)s;
+        if (map->hashes[s] == h && map->key_len[s] == nbytes + 1 && map->arena[at] == (char)kind &&
+            memcmp(map->arena + at + 1, data, (size_t)nbytes) == 0)
+            return (int64_t)s;
+        s = (s + 1) & mask;
+    }
+}
+
+static int map_put(Map *map, int64_t slot, int kind, const char *data, int64_t nbytes,
+                   uint64_t h, int64_t id) {
+    if (!grow((void **)&map->arena, &map->arena_cap, map->arena_len + nbytes + 1, 1)) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    map->arena[map->arena_len] = (char)kind;
+    memcpy(map->arena + map->arena_len + 1, data, (size_t)nbytes);
+    map->hashes[slot] = h;
+    map->key_at[slot] = map->arena_len;
+    map->key_len[slot] = (int32_t)(nbytes + 1);
+    map->ids[slot] = (int32_t)id;
+    map->arena_len += nbytes + 1;
+    map->size++;
+    return 1;
+}
+
+typedef struct {
+    PyObject_HEAD
+    int mode;
+    PyObject *split;  /* Python tokenizer (modes 1 and 2) */
+    PyObject *stem;   /* Python stemmer for non-ASCII tokens, or NULL: no stemming */
+    Map raw;          /* raw token -> id of its form */
+    Map forms;        /* stemmed form -> id */
+    int64_t n_ids;
+    /* output of the current call */
+    int32_t *out;
+    int64_t out_len, out_cap;
+    char *scratch;
+    int64_t scratch_cap;
+    char *stem_buf;
+    int64_t stem_cap;
+} Encoder;
+
+/* rouge_score (and so rouge_lcs) stems only tokens longer than this many characters */
+#define MIN_STEM_LENGTH 3
+
+/* The id of a stemmed form; -1 on error. */
+static int64_t form_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
+    uint64_t h = bytes_hash(kind, data, nbytes);
+    int64_t slot = map_find(&e->forms, kind, data, nbytes, h);
+    if (slot < 0) return -1;
+    if (e->forms.key_at[slot] >= 0) return e->forms.ids[slot];
+    if (!map_put(&e->forms, slot, kind, data, nbytes, h, e->n_ids)) return -1;
+    return e->n_ids++;
+}
+
+/* The id of the form of a new raw token; -1 on error. */
 static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
     if (e->stem == NULL) return e->n_ids++;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        int ascii = 1;
+        for (int64_t k = 0; k < nbytes && ascii; k++) ascii = (unsigned char)data[k] < 128;
+        if (ascii) {
+            if (nbytes <= MIN_STEM_LENGTH) return form_id(e, kind, data, nbytes);
+            if (nbytes > INT32_MAX - 2 ||
+                !grow((void **)&e->stem_buf, &e->stem_cap, nbytes + 2, 1)) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            int len = porter_stem(data, (int)nbytes, e->stem_buf);
+            return form_id(e, kind, e->stem_buf, len);
+        }
+    }
     PyObject *token = PyUnicode_FromKindAndData(kind, data, nbytes / kind);
     if (token == NULL) return -1;
     PyObject *form = PyObject_CallOneArg(e->stem, token);
     Py_DECREF(token);
     if (form == NULL) return -1;
-    PyObject *known = PyDict_GetItemWithError(e->forms, form);
-    int64_t id;
-    if (known != NULL) {
-        id = PyLong_AsLongLong(known);
-    } else if (PyErr_Occurred()) {
-        id = -1;
+    int64_t id = -1;
+    if (!PyUnicode_Check(form)) {
+        PyErr_SetString(PyExc_TypeError, "stemmer must return str");
     } else {
-        PyObject *value = PyLong_FromLongLong(e->n_ids);
-        if (value == NULL || PyDict_SetItem(e->forms, form, value) < 0) {
-            id = -1;
-        } else {
-            id = e->n_ids++;
-        }
-        Py_XDECREF(value);
+        int fkind = PyUnicode_KIND(form);
+        id = form_id(e, fkind, PyUnicode_DATA(form), (int64_t)PyUnicode_GET_LENGTH(form) * fkind);
     }
     Py_DECREF(form);
     return id;
@@ -875,17 +1215,11 @@ static int emit(Encoder *e, int kind, const char *data, int64_t nbytes) {
         return 0;
     }
     uint64_t h = bytes_hash(kind, data, nbytes);
-    if (2 * (e->size + 1) > e->cap && !encoder_rehash(e)) return 0;
-    uint64_t mask = (uint64_t)e->cap - 1, s = h & mask;
-    for (;;) {
-        int64_t at = e->key_at[s];
-        if (at < 0) break;
-        if (e->hashes[s] == h && e->key_len[s] == nbytes + 1 && e->arena[at] == (char)kind &&
-            memcmp(e->arena + at + 1, data, (size_t)nbytes) == 0) {
-            e->out[e->out_len++] = e->ids[s];
-            return 1;
-        }
-        s = (s + 1) & mask;
+    int64_t slot = map_find(&e->raw, kind, data, nbytes, h);
+    if (slot < 0) return 0;
+    if (e->raw.key_at[slot] >= 0) {
+        e->out[e->out_len++] = e->raw.ids[slot];
+        return 1;
     }
     int64_t id = new_id(e, kind, data, nbytes);
     if (id < 0) return 0;
@@ -893,18 +1227,8 @@ static int emit(Encoder *e, int kind, const char *data, int64_t nbytes) {
         PyErr_SetString(PyExc_OverflowError, "too many distinct tokens");
         return 0;
     }
-    if (!grow((void **)&e->arena, &e->arena_cap, e->arena_len + nbytes + 1, 1)) {
-        PyErr_NoMemory();
-        return 0;
-    }
-    e->arena[e->arena_len] = (char)kind;
-    memcpy(e->arena + e->arena_len + 1, data, (size_t)nbytes);
-    e->hashes[s] = h;
-    e->key_at[s] = e->arena_len;
-    e->key_len[s] = (int32_t)(nbytes + 1);
-    e->ids[s] = (int32_t)id;
-    e->arena_len += nbytes + 1;
-    e->size++;
+    /* new_id may have grown no map but raw's slot is still valid: only forms changed */
+    if (!map_put(&e->raw, slot, kind, data, nbytes, h, id)) return 0;
     e->out[e->out_len++] = (int32_t)id;
     return 1;
 }
@@ -1051,29 +1375,24 @@ static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_TypeError, "Encoder: split must be callable in this mode");
         return -1;
     }
-    if (e->forms != NULL) {
+    if (e->raw.cap != 0 || e->split != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Encoder: already initialized");
         return -1;
     }
     e->mode = mode;
     e->split = split == Py_None ? NULL : Py_NewRef(split);
     e->stem = stem == Py_None ? NULL : Py_NewRef(stem);
-    e->forms = PyDict_New();
-    if (e->forms == NULL) return -1;
     return 0;
 }
 
 static void encoder_dealloc(Encoder *e) {
     Py_XDECREF(e->split);
     Py_XDECREF(e->stem);
-    Py_XDECREF(e->forms);
-    free(e->hashes);
-    free(e->key_at);
-    free(e->key_len);
-    free(e->ids);
-    free(e->arena);
+    map_free(&e->raw);
+    map_free(&e->forms);
     free(e->out);
     free(e->scratch);
+    free(e->stem_buf);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -1105,6 +1424,7 @@ static PyTypeObject EncoderType = {
 
 static PyMethodDef module_methods[] = {
     {"counts", py_counts, METH_VARARGS, counts_doc},
+    {"porter_stem", py_porter_stem, METH_O, porter_doc},
     {NULL, NULL, 0, NULL},
 };
 

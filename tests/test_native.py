@@ -236,3 +236,66 @@ def test_bad_buffers_are_rejected_not_crashing():
 def test_tokenizer_errors_keep_their_messages():
     with pytest.raises(TypeError, match="must return a list of str"):
         score(["a"], ["b"], tokenizer=lambda text: [1, 2])
+
+
+# --- Porter stemmer --------------------------------------------------------------------------
+
+DICTIONARY = "/usr/share/dict/american-english-huge"  # Debian's wamerican-huge
+
+
+def _corpus_words() -> set[str]:
+    import json
+    import re
+    from pathlib import Path
+
+    from conftest import DATA
+
+    words: set[str] = set()
+    for path in sorted(Path(DATA).glob("*/data.jsonl")):
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            texts = [row["prediction"], *row["references"]]
+            for text in texts:
+                words.update(re.findall(r"[a-z0-9]+", text.lower()))
+                words.update(text.split())
+    return {w for w in words if w.isascii()}
+
+
+@needs_native
+@pytest.mark.slow
+def test_porter_port_equals_nltk_on_200000_words():
+    # Every word of Debian's huge American English list (as is and lowercased) and every token
+    # of the shared corpora: the C port must give NLTK's PorterStemmer() stem for each.
+    from pathlib import Path
+
+    from nltk.stem.porter import PorterStemmer
+    from rouge_lcs._native import porter_stem
+
+    if not Path(DICTIONARY).exists():
+        pytest.skip(f"{DICTIONARY} missing: apt-get install wamerican-huge")
+    lines = Path(DICTIONARY).read_text(encoding="utf-8").split()
+    words = {w for w in lines if w.isascii()} | {w.lower() for w in lines if w.isascii()}
+    words |= _corpus_words()
+    assert len(words) >= 200_000
+    stemmer = PorterStemmer()
+    wrong = [(w, stemmer.stem(w), porter_stem(w)) for w in sorted(words)]
+    wrong = [case for case in wrong if case[1] != case[2]]
+    assert wrong == []
+
+
+@needs_native
+def test_porter_port_on_rule_edge_cases():
+    from nltk.stem.porter import PorterStemmer
+    from rouge_lcs._native import porter_stem
+
+    stemmer = PorterStemmer()
+    words = [
+        "skies", "dying", "news", "innings", "ties", "pies", "died", "cried", "agreed", "feed",
+        "hopping", "falling", "hissing", "fizzed", "failing", "filing", "happy", "enjoy", "spy",
+        "sky", "syzygy", "yyyy", "toy", "formalli", "analogi", "relational", "conditional",
+        "controll", "roll", "probate", "rate", "cease", "generalization", "oscillators",
+        "adoption", "a", "ab", "abc", "Running", "CATS", "1990s", "x" * 1000, "y" * 999,
+    ]  # fmt: skip
+    assert [porter_stem(w) for w in words] == [stemmer.stem(w) for w in words]
+    with pytest.raises(ValueError):
+        porter_stem("café")
