@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_unicode_table.h"
+
 #ifdef _WIN32
 #include <windows.h>
 #else
@@ -1145,6 +1147,7 @@ typedef struct {
     int mode;
     PyObject *split;  /* Python tokenizer (modes 1 and 2) */
     PyObject *stem;   /* Python stemmer for non-ASCII tokens, or NULL: no stemming */
+    PyObject *normalize; /* unicodedata.normalize for the native unicode tokenizer, or NULL */
     Map raw;          /* raw token -> id of its form */
     Map forms;        /* stemmed form -> id */
     int64_t n_ids;
@@ -1155,6 +1158,8 @@ typedef struct {
     int64_t scratch_cap;
     char *stem_buf;
     int64_t stem_cap;
+    char *uni_buf;
+    int64_t uni_cap;
 } Encoder;
 
 /* rouge_score (and so rouge_lcs) stems only tokens longer than this many characters */
@@ -1283,6 +1288,165 @@ static int encode_ascii_runs(Encoder *e, PyObject *text) {
     return ok;
 }
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* The unicode tokenizer: classes from _unicode_table.h, NFKC and lower() from CPython          */
+
+/* 0: separator, 1: word character, 2: a token by itself; `hint` caches the last range found */
+static inline int unicode_class(Py_UCS4 c, int *hint) {
+    if (c < 128)
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+    const uint32_t(*r)[3] = UNICODE_RANGES;
+    if (*hint >= 0 && c >= r[*hint][0] && c <= r[*hint][1]) return (int)r[*hint][2];
+    int lo = 0, hi = UNICODE_RANGE_COUNT - 1, found = -1;
+    while (lo <= hi) { /* the last range starting at or before c */
+        int mid = (lo + hi) / 2;
+        if (r[mid][0] <= c) {
+            found = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if (found < 0 || c > r[found][1]) return 0;
+    *hint = found;
+    return (int)r[found][2];
+}
+
+typedef int (*EmitFn)(void *ctx, int kind, const char *data, int64_t nbytes);
+
+/* Emit s[a:b] in CPython's canonical representation (the smallest kind that holds it), so that
+ * it is interned like the same token coming from Python. */
+static int emit_slice(EmitFn emit, void *ctx, PyObject *s, Py_ssize_t a, Py_ssize_t b,
+                      Py_UCS4 maxchar, char **buf, int64_t *cap) {
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    int want = maxchar < 256 ? 1 : maxchar < 65536 ? 2 : 4;
+    if (want == kind)
+        return emit(ctx, kind, (const char *)data + a * kind, (int64_t)(b - a) * kind);
+    if (!grow((void **)buf, cap, (int64_t)(b - a) * want, 1)) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (Py_ssize_t k = a; k < b; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (want == 1) ((Py_UCS1 *)*buf)[k - a] = (Py_UCS1)c;
+        else if (want == 2) ((Py_UCS2 *)*buf)[k - a] = (Py_UCS2)c;
+        else ((Py_UCS4 *)*buf)[k - a] = c;
+    }
+    return emit(ctx, want, *buf, (int64_t)(b - a) * want);
+}
+
+/* Tokens of an already normalized and lowercased string: each class-2 character alone,
+ * maximal runs of class-1 characters (the regex of rouge_lcs.tokenizers.unicode_tokenize). */
+static int scan_unicode(PyObject *s, EmitFn emit, void *ctx, char **buf, int64_t *cap) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s), start = -1;
+    int kind = PyUnicode_KIND(s), hint = -1;
+    const void *data = PyUnicode_DATA(s);
+    Py_UCS4 maxchar = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        int cls = unicode_class(c, &hint);
+        if (cls == 1) {
+            if (start < 0) {
+                start = k;
+                maxchar = 0;
+            }
+            if (c > maxchar) maxchar = c;
+            continue;
+        }
+        if (start >= 0) {
+            if (!emit_slice(emit, ctx, s, start, k, maxchar, buf, cap)) return 0;
+            start = -1;
+        }
+        if (cls == 2 && !emit_slice(emit, ctx, s, k, k + 1, c, buf, cap)) return 0;
+    }
+    if (start >= 0) return emit_slice(emit, ctx, s, start, n, maxchar, buf, cap);
+    return 1;
+}
+
+/* unicode_tokenize's steps: lower(); ASCII after lowering -> [a-z0-9]+ runs of that; else
+ * NFKC, lower(), then the class scan.  `ascii` handles the ASCII case. */
+static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, void *ctx,
+                            int (*ascii)(void *ctx, PyObject *lowered), char **buf,
+                            int64_t *cap) {
+    PyObject *lowered = PyObject_CallMethod(text, "lower", NULL);
+    if (lowered == NULL) return 0;
+    if (PyUnicode_IS_ASCII(lowered)) {
+        int ok = ascii(ctx, lowered);
+        Py_DECREF(lowered);
+        return ok;
+    }
+    Py_DECREF(lowered);
+    PyObject *nfkc = PyObject_CallFunction(normalize, "sO", "NFKC", text);
+    if (nfkc == NULL) return 0;
+    if (!PyUnicode_Check(nfkc)) {
+        Py_DECREF(nfkc);
+        PyErr_SetString(PyExc_TypeError, "normalize must return str");
+        return 0;
+    }
+    lowered = PyObject_CallMethod(nfkc, "lower", NULL);
+    Py_DECREF(nfkc);
+    if (lowered == NULL) return 0;
+    int ok = scan_unicode(lowered, emit, ctx, buf, cap);
+    Py_DECREF(lowered);
+    return ok;
+}
+
+static int emit_to_list(void *ctx, int kind, const char *data, int64_t nbytes) {
+    PyObject *token = PyUnicode_FromKindAndData(kind, data, nbytes / kind);
+    if (token == NULL) return 0;
+    int ok = PyList_Append((PyObject *)ctx, token) == 0;
+    Py_DECREF(token);
+    return ok;
+}
+
+static int ascii_to_list(void *ctx, PyObject *lowered) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(lowered), start = -1;
+    const Py_UCS1 *data = PyUnicode_1BYTE_DATA(lowered);
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        int word = k < n && ((data[k] >= 'a' && data[k] <= 'z') || (data[k] >= '0' && data[k] <= '9'));
+        if (word && start < 0) start = k;
+        if (!word && start >= 0) {
+            if (!emit_to_list(ctx, 1, (const char *)data + start, k - start)) return 0;
+            start = -1;
+        }
+    }
+    return 1;
+}
+
+static PyObject *py_unicode_class(PyObject *self, PyObject *arg) {
+    long cp = PyLong_AsLong(arg);
+    if (cp == -1 && PyErr_Occurred()) return NULL;
+    if (cp < 0 || cp > 0x10FFFF) {
+        PyErr_SetString(PyExc_ValueError, "unicode_class: not a code point");
+        return NULL;
+    }
+    int hint = -1;
+    return PyLong_FromLong(unicode_class((Py_UCS4)cp, &hint));
+}
+
+PyDoc_STRVAR(unicode_tokens_doc,
+"unicode_tokens(text, normalize) -> list[str]\n"
+"--\n\n"
+"The native ``unicode`` tokenizer (``normalize`` is unicodedata.normalize); for tests.");
+
+static PyObject *py_unicode_tokens(PyObject *self, PyObject *args) {
+    PyObject *text, *normalize;
+    if (!PyArg_ParseTuple(args, "UO", &text, &normalize)) return NULL;
+    PyObject *list = PyList_New(0);
+    if (list == NULL) return NULL;
+    char *buf = NULL;
+    int64_t cap = 0;
+    int ok = tokenize_unicode(text, normalize, emit_to_list, list, ascii_to_list, &buf, &cap);
+    free(buf);
+    if (!ok) {
+        Py_DECREF(list);
+        return NULL;
+    }
+    return list;
+}
+
 static int encode_token_list(Encoder *e, PyObject *tokens) {
     PyObject *seq = PySequence_Fast(tokens, "tokenizer: must return a list of str");
     if (seq == NULL) return 0;
@@ -1305,6 +1469,14 @@ static int encode_token_list(Encoder *e, PyObject *tokens) {
     return ok;
 }
 
+static int emit_to_encoder(void *ctx, int kind, const char *data, int64_t nbytes) {
+    return emit((Encoder *)ctx, kind, data, nbytes);
+}
+
+static int ascii_to_encoder(void *ctx, PyObject *lowered) {
+    return encode_ascii_runs((Encoder *)ctx, lowered);
+}
+
 static int encode_text(Encoder *e, PyObject *text) {
     if (!PyUnicode_Check(text)) {
         PyErr_Format(PyExc_TypeError, "expected str, got %s", Py_TYPE(text)->tp_name);
@@ -1312,6 +1484,9 @@ static int encode_text(Encoder *e, PyObject *text) {
     }
     if (e->mode == MODE_ROUGE_SCORE || (e->mode == MODE_UNICODE && PyUnicode_IS_ASCII(text)))
         return encode_ascii_runs(e, text);
+    if (e->mode == MODE_UNICODE && e->normalize != NULL)
+        return tokenize_unicode(text, e->normalize, emit_to_encoder, e, ascii_to_encoder,
+                                &e->uni_buf, &e->uni_cap);
     PyObject *tokens = PyObject_CallOneArg(e->split, text);
     if (tokens == NULL) return 0;
     int ok = encode_token_list(e, tokens);
@@ -1362,10 +1537,11 @@ static PyObject *encoder_vocab_size(Encoder *e, void *closure) {
 }
 
 static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"mode", "split", "stem", NULL};
+    static char *names[] = {"mode", "split", "stem", "normalize", NULL};
     int mode;
-    PyObject *split = Py_None, *stem = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OO", names, &mode, &split, &stem))
+    PyObject *split = Py_None, *stem = Py_None, *normalize = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OOO", names, &mode, &split, &stem,
+                                     &normalize))
         return -1;
     if (mode < MODE_ROUGE_SCORE || mode > MODE_PYTHON) {
         PyErr_SetString(PyExc_ValueError, "Encoder: unknown mode");
@@ -1382,12 +1558,15 @@ static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
     e->mode = mode;
     e->split = split == Py_None ? NULL : Py_NewRef(split);
     e->stem = stem == Py_None ? NULL : Py_NewRef(stem);
+    e->normalize = normalize == Py_None ? NULL : Py_NewRef(normalize);
     return 0;
 }
 
 static void encoder_dealloc(Encoder *e) {
     Py_XDECREF(e->split);
     Py_XDECREF(e->stem);
+    Py_XDECREF(e->normalize);
+    free(e->uni_buf);
     map_free(&e->raw);
     map_free(&e->forms);
     free(e->out);
@@ -1411,8 +1590,9 @@ static PyTypeObject EncoderType = {
     .tp_name = "rouge_lcs._native.Encoder",
     .tp_basicsize = sizeof(Encoder),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Encoder(mode, split=None, stem=None): texts -> token ids (modes: 0 rouge_score, "
-              "1 unicode with a native ASCII path, 2 any Python tokenizer).",
+    .tp_doc = "Encoder(mode, split=None, stem=None, normalize=None): texts -> token ids (modes: "
+              "0 rouge_score, 1 unicode (native when normalize is given, else split for "
+              "non-ASCII texts), 2 any Python tokenizer).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)encoder_init,
     .tp_dealloc = (destructor)encoder_dealloc,
@@ -1425,6 +1605,9 @@ static PyTypeObject EncoderType = {
 static PyMethodDef module_methods[] = {
     {"counts", py_counts, METH_VARARGS, counts_doc},
     {"porter_stem", py_porter_stem, METH_O, porter_doc},
+    {"unicode_tokens", py_unicode_tokens, METH_VARARGS, unicode_tokens_doc},
+    {"unicode_class", py_unicode_class, METH_O,
+     "unicode_class(code_point) -> 0 separator, 1 word character, 2 a token by itself"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1441,7 +1624,9 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (PyModule_AddObjectRef(m, "Encoder", (PyObject *)&EncoderType) < 0 ||
         PyModule_AddIntConstant(m, "MODE_ROUGE_SCORE", MODE_ROUGE_SCORE) < 0 ||
         PyModule_AddIntConstant(m, "MODE_UNICODE", MODE_UNICODE) < 0 ||
-        PyModule_AddIntConstant(m, "MODE_PYTHON", MODE_PYTHON) < 0) {
+        PyModule_AddIntConstant(m, "MODE_PYTHON", MODE_PYTHON) < 0 ||
+        PyModule_AddStringConstant(m, "UNICODE_TABLE_REGEX_VERSION",
+                                   UNICODE_TABLE_REGEX_VERSION) < 0) {
         Py_DECREF(m);
         return NULL;
     }

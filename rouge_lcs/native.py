@@ -20,11 +20,13 @@ memo, once per new word) run in Python and hand their tokens to the C interner.
 from __future__ import annotations
 
 import os
+import unicodedata
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import regex
 
 from rouge_lcs.sentences import auto_split, newline_split, nltk_split
 from rouge_lcs.stemming import stem
@@ -46,6 +48,21 @@ _KINDS = {"n": 0, "L": 1, "Lsum": 2}
 _BUILTIN_SPLITS = (auto_split, newline_split, nltk_split)
 _EMPTY_IDS = np.zeros(0, dtype=np.int32)
 _ZERO_OFFSETS = np.zeros(1, dtype=np.int64)
+
+
+def native_unicode() -> bool:
+    """Whether the ``unicode`` tokenizer runs natively: its code-point table
+    (``rouge_lcs/_unicode_table.h``, see scripts/gen_unicode_table.py) was generated from the
+    installed version of ``regex``, whose classes the Python tokenizer uses."""
+    return _native is not None and regex.__version__ == _native.UNICODE_TABLE_REGEX_VERSION
+
+
+def unicode_versions() -> dict[str, str]:
+    """Where the native ``unicode`` tokenizer's data comes from: NFKC and lowercasing from
+    CPython's ``unicodedata``; letter/mark/number/CJK classes from the ``regex`` version the
+    table was generated with."""
+    table = _native.UNICODE_TABLE_REGEX_VERSION if _native is not None else "unavailable"
+    return {"unicodedata": unicodedata.unidata_version, "regex_table": table}
 
 
 def available() -> bool:
@@ -96,9 +113,11 @@ def _encoder_for(settings: Any) -> Any:
     if tokenizer.split is rouge_score_tokenize:
         return _native.Encoder(_native.MODE_ROUGE_SCORE, None, stemmer)
     if tokenizer.split is unicode_tokenize:
-        # ASCII texts natively (there the unicode tokenizer is rouge_score's); others through
-        # the Python tokenizer, whose NFKC and Unicode classes are the reference.
-        return _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, stemmer)
+        # Natively when the code-point table was generated from the installed ``regex`` (the
+        # Python tokenizer's classes); otherwise ASCII texts natively and the others through
+        # the Python tokenizer, so the numbers never depend on the engine.
+        normalize = unicodedata.normalize if native_unicode() else None
+        return _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, stemmer, normalize)
     return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
 
 

@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -246,7 +247,6 @@ DICTIONARY = "/usr/share/dict/american-english-huge"  # Debian's wamerican-huge
 def _corpus_words() -> set[str]:
     import json
     import re
-    from pathlib import Path
 
     from conftest import DATA
 
@@ -266,8 +266,6 @@ def _corpus_words() -> set[str]:
 def test_porter_port_equals_nltk_on_200000_words():
     # Every word of Debian's huge American English list (as is and lowercased) and every token
     # of the shared corpora: the C port must give NLTK's PorterStemmer() stem for each.
-    from pathlib import Path
-
     from nltk.stem.porter import PorterStemmer
     from rouge_lcs._native import porter_stem
 
@@ -299,3 +297,54 @@ def test_porter_port_on_rule_edge_cases():
     assert [porter_stem(w) for w in words] == [stemmer.stem(w) for w in words]
     with pytest.raises(ValueError):
         porter_stem("café")
+
+
+# --- the native unicode tokenizer ------------------------------------------------------------
+
+
+@needs_native
+def test_unicode_table_matches_regex_on_every_code_point():
+    import importlib.util
+
+    from rouge_lcs import _native
+
+    if not native.native_unicode():
+        pytest.skip("installed regex differs from the table's: the Python tokenizer is used")
+    spec = importlib.util.spec_from_file_location(
+        "gen_unicode_table",
+        Path(__file__).resolve().parent.parent / "scripts" / "gen_unicode_table.py",
+    )
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    expected = {cp: cls for first, last, cls in generator.ranges() for cp in range(first, last + 1)}
+    wrong = [cp for cp in range(0x110000) if _native.unicode_class(cp) != expected.get(cp, 0)]
+    assert wrong == []
+
+
+def _check_unicode_tokens(text: str) -> None:
+    import unicodedata
+
+    from rouge_lcs import _native
+    from rouge_lcs.tokenizers import unicode_tokenize
+
+    assert _native.unicode_tokens(text, unicodedata.normalize) == unicode_tokenize(text)
+
+
+@needs_native
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=60))
+def test_native_unicode_tokens_equal_python_on_any_text(text):
+    _check_unicode_tokens(text)
+
+
+@needs_native
+def test_native_unicode_tokens_equal_python_on_the_corpora():
+    import json
+
+    from conftest import DATA
+
+    for path in sorted(Path(DATA).glob("*/data.jsonl")):
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            for text in [row["prediction"], *row["references"]]:
+                _check_unicode_tokens(text)
