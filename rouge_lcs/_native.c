@@ -1160,6 +1160,8 @@ typedef struct {
     int64_t stem_cap;
     char *uni_buf;
     int64_t uni_cap;
+    int64_t *soff; /* sentence offsets of the current call */
+    int64_t soff_len, soff_cap;
 } Encoder;
 
 /* rouge_score (and so rouge_lcs) stems only tokens longer than this many characters */
@@ -1370,14 +1372,27 @@ static int scan_unicode(PyObject *s, EmitFn emit, void *ctx, char **buf, int64_t
 static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, void *ctx,
                             int (*ascii)(void *ctx, PyObject *lowered), char **buf,
                             int64_t *cap) {
-    PyObject *lowered = PyObject_CallMethod(text, "lower", NULL);
-    if (lowered == NULL) return 0;
-    if (PyUnicode_IS_ASCII(lowered)) {
-        int ok = ascii(ctx, lowered);
-        Py_DECREF(lowered);
-        return ok;
+    /* Only KELVIN SIGN (U+212A) lowercases to ASCII (checked over all code points by
+     * tests/test_native.py), so a text with another non-ASCII character cannot lower to
+     * ASCII: skip that first lower() for it. */
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text), may_lower_to_ascii = 1;
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t k = 0; k < n && may_lower_to_ascii; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        may_lower_to_ascii = c < 128 || c == 0x212A;
     }
-    Py_DECREF(lowered);
+    PyObject *lowered;
+    if (may_lower_to_ascii) {
+        lowered = PyObject_CallMethod(text, "lower", NULL);
+        if (lowered == NULL) return 0;
+        if (PyUnicode_IS_ASCII(lowered)) {
+            int ok = ascii(ctx, lowered);
+            Py_DECREF(lowered);
+            return ok;
+        }
+        Py_DECREF(lowered);
+    }
     PyObject *nfkc = PyObject_CallFunction(normalize, "sO", "NFKC", text);
     if (nfkc == NULL) return 0;
     if (!PyUnicode_Check(nfkc)) {
@@ -1532,6 +1547,132 @@ done:
     return result;
 }
 
+/* Sentence splitting for ROUGE-Lsum, natively where rouge_lcs.sentences allows it. */
+enum { SPLIT_NEWLINE = 0, SPLIT_AUTO = 1, SPLIT_NLTK = 2 };
+
+static int push_offset(Encoder *e) {
+    if (!grow((void **)&e->soff, &e->soff_cap, e->soff_len + 1, sizeof(int64_t))) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    e->soff[e->soff_len++] = e->out_len;
+    return 1;
+}
+
+static int encode_sentence(Encoder *e, PyObject *text, Py_ssize_t a, Py_ssize_t b) {
+    PyObject *sub = PyUnicode_Substring(text, a, b);
+    if (sub == NULL) return 0;
+    int ok = encode_text(e, sub) && push_offset(e);
+    Py_DECREF(sub);
+    return ok;
+}
+
+/* sentences.newline_split: the non-empty lines */
+static int split_lines(Encoder *e, PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), start = 0;
+    while (start <= n) {
+        Py_ssize_t end = start < n ? PyUnicode_FindChar(text, '\n', start, n, 1) : -1;
+        if (end == -2) return 0;
+        if (end < 0) end = n;
+        if (end > start && !encode_sentence(e, text, start, end)) return 0;
+        start = end + 1;
+    }
+    return 1;
+}
+
+/* sentences.nltk_split's shortcut: at most one sentence end (.?!。！？), closing the text, means
+ * one sentence, text.rstrip() (none when blank).  Returns 1 when it applied, 0 when Punkt is
+ * needed, -1 on error. */
+static int split_short(Encoder *e, PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), ends = 0, last = -1;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_UCS4 first_end = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (c == '.' || c == '?' || c == '!' || c == 0x3002 || c == 0xFF01 || c == 0xFF1F) {
+            if (ends++ == 0) first_end = c;
+            if (ends > 1) return 0;
+        }
+        if (!Py_UNICODE_ISSPACE(c)) last = k;
+    }
+    if (ends == 1 && (last < 0 || PyUnicode_READ(kind, data, last) != first_end)) return 0;
+    if (last < 0) return 1; /* blank: no sentence */
+    return encode_sentence(e, text, 0, last + 1) ? 1 : -1;
+}
+
+static int split_python(Encoder *e, PyObject *splitter, PyObject *text) {
+    PyObject *sentences = PyObject_CallOneArg(splitter, text);
+    if (sentences == NULL) return 0;
+    PyObject *seq = PySequence_Fast(sentences, "lsum_split: must return a list of str");
+    Py_DECREF(sentences);
+    if (seq == NULL) return 0;
+    int ok = 1;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq) && ok; k++) {
+        PyObject *sentence = PySequence_Fast_GET_ITEM(seq, k);
+        ok = encode_text(e, sentence) && push_offset(e);
+    }
+    Py_DECREF(seq);
+    return ok;
+}
+
+PyDoc_STRVAR(encode_sentences_doc,
+"encode_sentences(texts, split_mode, splitter) -> (ids, sentence_offsets, doc_sentences)\n"
+"--\n\n"
+"Split each text into sentences (split_mode 0: newline_split, 1: auto_split, 2: nltk_split;\n"
+"Punkt itself is ``splitter``, called only when the text needs it) and encode them: int32 ids,\n"
+"int64 offsets of each sentence's ids, int64 offsets of each text's sentences.");
+
+static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
+    PyObject *texts, *splitter;
+    int split_mode;
+    if (!PyArg_ParseTuple(args, "OiO", &texts, &split_mode, &splitter)) return NULL;
+    PyObject *seq = PySequence_Fast(texts, "texts must be a sequence of str");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *docs = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
+    PyObject *result = NULL;
+    if (docs == NULL) goto done;
+    int64_t *doc_sent = (int64_t *)PyBytes_AS_STRING(docs);
+    e->out_len = 0;
+    e->soff_len = 0;
+    if (!push_offset(e)) goto done;
+    doc_sent[0] = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *text = items[k];
+        if (!PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_TypeError, "expected str, got %s", Py_TYPE(text)->tp_name);
+            goto done;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+        int lines = split_mode == SPLIT_NEWLINE;
+        if (split_mode == SPLIT_AUTO) {
+            Py_ssize_t at = len ? PyUnicode_FindChar(text, '\n', 0, len, 1) : -1;
+            if (at == -2) goto done;
+            lines = at >= 0;
+        }
+        if (lines) {
+            if (!split_lines(e, text)) goto done;
+        } else {
+            int shortcut = split_short(e, text);
+            if (shortcut < 0 || (shortcut == 0 && !split_python(e, splitter, text))) goto done;
+        }
+        doc_sent[k + 1] = e->soff_len - 1;
+    }
+    PyObject *ids = PyBytes_FromStringAndSize((const char *)e->out,
+                                              (Py_ssize_t)(e->out_len * sizeof(int32_t)));
+    PyObject *offs = PyBytes_FromStringAndSize((const char *)e->soff,
+                                               (Py_ssize_t)(e->soff_len * sizeof(int64_t)));
+    if (ids != NULL && offs != NULL) result = PyTuple_Pack(3, ids, offs, docs);
+    Py_XDECREF(ids);
+    Py_XDECREF(offs);
+done:
+    Py_XDECREF(docs);
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyObject *encoder_vocab_size(Encoder *e, void *closure) {
     return PyLong_FromLongLong(e->n_ids);
 }
@@ -1567,6 +1708,7 @@ static void encoder_dealloc(Encoder *e) {
     Py_XDECREF(e->stem);
     Py_XDECREF(e->normalize);
     free(e->uni_buf);
+    free(e->soff);
     map_free(&e->raw);
     map_free(&e->forms);
     free(e->out);
@@ -1577,6 +1719,8 @@ static void encoder_dealloc(Encoder *e) {
 
 static PyMethodDef encoder_methods[] = {
     {"encode", (PyCFunction)encoder_encode, METH_O, encode_doc},
+    {"encode_sentences", (PyCFunction)encoder_encode_sentences, METH_VARARGS,
+     encode_sentences_doc},
     {NULL, NULL, 0, NULL},
 };
 

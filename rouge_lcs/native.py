@@ -46,6 +46,8 @@ else:
 _warned = False
 _KINDS = {"n": 0, "L": 1, "Lsum": 2}
 _BUILTIN_SPLITS = (auto_split, newline_split, nltk_split)
+#: The split modes of the C encoder (its encode_sentences), for rouge_lcs.sentences' functions.
+_SPLIT_MODES = {newline_split: 0, auto_split: 1, nltk_split: 2}
 _EMPTY_IDS = np.zeros(0, dtype=np.int32)
 _ZERO_OFFSETS = np.zeros(1, dtype=np.int64)
 
@@ -167,10 +169,20 @@ class NativeStore:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Token ids of each text and, for ROUGE-Lsum, of each of its sentences."""
         encode = self._encoder.encode
+        encode_sentences = self._encoder.encode_sentences
         if not self._sentences:
             ids, starts = _ids(encode(texts))
             return ids, starts, _EMPTY_IDS, _ZERO_OFFSETS, np.zeros(len(texts) + 1, np.int64)
         splitter = self._settings.splitter
+        split_mode = _SPLIT_MODES.get(splitter)
+        if split_mode is not None and self._always_concatenate:
+            # Built-in splitting in C (Punkt, in Python, only for texts that need it); the
+            # sentences' tokens put together are the document's tokens.
+            sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, splitter)
+            sent_ids = np.frombuffer(sent_ids, dtype=np.int32)
+            sent_starts = np.frombuffer(sent_starts, dtype=np.int64)
+            doc_sent = np.frombuffer(doc_sent, dtype=np.int64)
+            return sent_ids, sent_starts[doc_sent], sent_ids, sent_starts, doc_sent
         sentence_texts: list[str] = []
         n_sentences = np.empty(len(texts), dtype=np.int64)
         for k, text in enumerate(texts):

@@ -348,3 +348,11 @@ def test_native_unicode_tokens_equal_python_on_the_corpora():
             row = json.loads(line)
             for text in [row["prediction"], *row["references"]]:
                 _check_unicode_tokens(text)
+
+
+def test_only_kelvin_sign_lowercases_to_ascii():
+    # The native unicode tokenizer skips a lower() call on that basis (_native.c).
+    found = [
+        cp for cp in range(128, 0x110000) if not 0xD800 <= cp < 0xE000 and chr(cp).lower().isascii()
+    ]
+    assert found == [0x212A]
