@@ -471,6 +471,46 @@ static int union_lcs(Workspace *ws, const int32_t *ref, int64_t m, const int32_t
     return 1;
 }
 
+
+/* union_lcs for a candidate of at most 64 tokens (nearly every sentence): one word per row,
+ * the row in a register, the match masks from the candidate's table. */
+static int union_lcs_word(Workspace *ws, const int32_t *ref, int64_t m, const int32_t *cand,
+                          int64_t n, uint8_t *flags) {
+    if (!table_for(ws, cand, n)) return 0;
+    if (!GROW(ws, rows, rows_cap, m + 1)) return 0;
+    const int32_t *local = ws->local;
+    const uint64_t *masks = ws->masks;
+    uint64_t *rows = ws->rows;
+    uint64_t full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1), v = full;
+    rows[0] = v;
+    for (int64_t i = 0; i < m; i++) {
+        int32_t l = local[ref[i]];
+        if (l >= 0) {
+            uint64_t u = v & masks[l];
+            v = ((v + u) | (v - u)) & full;
+        }
+        rows[i + 1] = v;
+    }
+    int64_t length = n - popcount64(v), found = 0, i = m, j = n;
+    while (i > 0 && j > 0 && found < length) {
+        int32_t l = local[ref[i - 1]];
+        uint64_t match = l >= 0 ? masks[l] : 0;
+        uint64_t stops = (match | ~prefix_parity(rows[i - 1] ^ rows[i]));
+        if (j < 64) stops &= ((uint64_t)1 << j) - 1;
+        if (!stops) break;
+        int p = highest_bit(stops);
+        i--;
+        if (match >> p & 1) {
+            j = p;
+            flags[i] = 1;
+            found++;
+        } else {
+            j = p + 1;
+        }
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Per-pair counts                                                                              */
 
@@ -511,8 +551,11 @@ static int64_t lsum_hits(Workspace *ws, const Job *job, int64_t pred, int64_t re
         for (int64_t r = r0; r < r1; r++) {
             int64_t m = ss[r + 1] - ss[r];
             if (m == 0) continue;
-            if (!union_lcs(ws, st + ss[r], m, st + ss[c], n, flags + (ss[r] - ref_base)))
-                return -1;
+            int ok = n <= 64 ? union_lcs_word(ws, st + ss[r], m, st + ss[c], n,
+                                              flags + (ss[r] - ref_base))
+                             : union_lcs(ws, st + ss[r], m, st + ss[c], n,
+                                         flags + (ss[r] - ref_base));
+            if (!ok) return -1;
         }
     }
     release_table(ws);
