@@ -14,7 +14,8 @@ Contestants, one after the other in one process, best of ``--repeats``:
 - ``rouge_lcs native``: the compiled core, one thread;
 - ``rs score``: rouge-score-rs's ``RougeScorer.score`` one pair at a time;
 - ``rs score_batch``: its batch call, on one thread (``RAYON_NUM_THREADS=1``, set here before
-  rouge-score-rs is imported; pass ``--rayon-threads 2`` for both cores).
+  rouge-score-rs is imported; pass ``--rayon-threads 2`` for both cores, and
+  ``--native-threads 2`` for ours).
 
 Our stemming memo is emptied before each run of ours (a cold start, as rouge-score-rs has no
 memo across calls).  For realsumm/long/huge the benchmark checks that the native engine's
@@ -33,9 +34,11 @@ _parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 _parser.add_argument("--repeats", type=int, default=3)
 _parser.add_argument("--suites", default="realsumm,korean,long,huge")
 _parser.add_argument("--rayon-threads", default="1")
+_parser.add_argument("--native-threads", default="1", help="ROUGE_LCS_NUM_THREADS for ours")
 ARGS = _parser.parse_args()
 # rayon reads this once, when its pool starts: before rouge_score_rs is imported.
 os.environ["RAYON_NUM_THREADS"] = ARGS.rayon_threads
+os.environ["ROUGE_LCS_NUM_THREADS"] = ARGS.native_threads
 
 import numpy as np  # noqa: E402
 from corpora import load_pairs  # noqa: E402
@@ -132,7 +135,7 @@ def main() -> None:
     suites = ARGS.suites.split(",")
     print(
         f"best of {ARGS.repeats}; RAYON_NUM_THREADS={ARGS.rayon_threads}; "
-        f"rouge_lcs native engine one thread\n"
+        f"ROUGE_LCS_NUM_THREADS={ARGS.native_threads}\n"
     )
     if "realsumm" in suites:
         preds, refs = load_pairs("en_cnndm_realsumm")

@@ -34,6 +34,8 @@ from rouge_lcs.tokenizers import REGISTRY, rouge_score_tokenize, unicode_tokeniz
 
 #: The environment variable that picks the engine.
 ENV = "ROUGE_LCS_IMPLEMENTATION"
+#: The environment variable with the default number of counting threads ("auto": all cores).
+THREADS_ENV = "ROUGE_LCS_NUM_THREADS"
 
 try:
     from rouge_lcs import _native
@@ -108,6 +110,23 @@ def active() -> bool:
     return implementation() == "native"
 
 
+def default_num_threads() -> int:
+    """Counting threads when none are given: ``ROUGE_LCS_NUM_THREADS`` (a number, or ``auto``
+    for every core), else 1.  Results never depend on it."""
+    value = os.environ.get(THREADS_ENV, "").strip().lower()
+    if not value:
+        return 1
+    if value == "auto":
+        return os.cpu_count() or 1
+    try:
+        threads = int(value)
+    except ValueError:
+        threads = 0
+    if threads < 1:
+        raise ValueError(f"{THREADS_ENV}: expected a positive integer or 'auto', got {value!r}")
+    return threads
+
+
 def _encoder_for(settings: Any) -> Any:
     """A C encoder for the settings' tokenizer (native where the tokenizer is built in)."""
     tokenizer = settings.tokenizer
@@ -135,7 +154,7 @@ class NativeStore:
     very long inputs (as it does with :class:`rouge_lcs.documents.DocumentStore`).
     """
 
-    def __init__(self, settings: Any, num_threads: int = 1) -> None:
+    def __init__(self, settings: Any, num_threads: int | None = None) -> None:
         if _native is None:
             raise ImportError(f"rouge_lcs._native cannot be loaded ({_IMPORT_ERROR})")
         self._settings = settings
@@ -152,7 +171,9 @@ class NativeStore:
         builtin_split = splitter in _BUILTIN_SPLITS
         self._always_concatenate = builtin_split and tokenizer.name in ("unicode", "rouge_score")
         self._lines_concatenate = builtin_split and tokenizer.name in REGISTRY
-        self.num_threads = num_threads
+        #: Threads for the counting kernel (the GIL is released there; pairs are split into
+        #: contiguous shards, so the counts do not depend on it).
+        self.num_threads = default_num_threads() if num_threads is None else num_threads
 
     def __len__(self) -> int:
         return int(self._encoder.vocab_size)
@@ -238,7 +259,7 @@ def chunk_counts(
     pair_pred: np.ndarray,
     pair_ref: np.ndarray,
     settings: Any,
-    num_threads: int = 1,
+    num_threads: int | None = None,
 ) -> np.ndarray:
     """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts`` (the
     distinct texts of a chunk), as :func:`rouge_lcs.scoring.batch_counts` gives them."""

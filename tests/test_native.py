@@ -356,3 +356,35 @@ def test_only_kelvin_sign_lowercases_to_ascii():
         cp for cp in range(128, 0x110000) if not 0xD800 <= cp < 0xE000 and chr(cp).lower().isascii()
     ]
     assert found == [0x212A]
+
+
+# --- threads ---------------------------------------------------------------------------------
+
+
+@needs_native
+def test_threads_give_identical_counts(monkeypatch):
+    rows = load_corpus("en_cnndm_realsumm")[:600]
+    preds = ["\n".join(r["prediction_sents"]) for r in rows]
+    refs = [["\n".join(r["references_sents"][0])] for r in rows]
+    one = _counts("native", preds, refs)
+    for threads in ("2", "3", "auto"):
+        monkeypatch.setenv(native.THREADS_ENV, threads)
+        np.testing.assert_array_equal(_counts("native", preds, refs), one)
+    monkeypatch.setenv(native.THREADS_ENV, "0")
+    with pytest.raises(ValueError, match=native.THREADS_ENV):
+        native.default_num_threads()
+
+
+@needs_native
+def test_chunk_counts_seam_equals_batch_counts():
+    from rouge_lcs.documents import DocumentStore
+    from rouge_lcs.scoring import batch_counts
+
+    settings = make_settings(TYPES, use_stemmer=True)
+    texts = ["The cats sat.\nOn mats!", "a cat sat on the mat", "", "Dogs ran. Cats sat."]
+    pred, ref = np.array([0, 1, 2, 3, 0]), np.array([1, 0, 3, 2, 3])
+    store = DocumentStore(settings.tokenizer, settings.splitter)
+    expected = batch_counts([store.get(t) for t in texts], pred, ref, settings.rouge_types)
+    for threads in (1, 2):
+        got = native.chunk_counts(texts, pred, ref, settings, num_threads=threads)
+        np.testing.assert_array_equal(got, expected)
