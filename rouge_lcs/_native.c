@@ -59,6 +59,9 @@ static inline int highest_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
 
 enum { KIND_N = 0, KIND_L = 1, KIND_LSUM = 2 };
 
+/* interned at module init: the per-text calls of the tokenizers build no strings */
+static PyObject *STR_LOWER, *STR_NFKC;
+
 /* ------------------------------------------------------------------------------------------ */
 /* Per-thread scratch space                                                                    */
 
@@ -1305,7 +1308,7 @@ static int encode_ascii_runs(Encoder *e, PyObject *text) {
     if (!PyUnicode_IS_ASCII(text)) {
         /* str.lower() itself: it maps a few non-ASCII characters to ASCII letters (KELVIN SIGN
          * -> "k", LATIN CAPITAL LETTER I WITH DOT ABOVE -> "i" + U+0307), as rouge_score sees. */
-        lowered = PyObject_CallMethod(text, "lower", NULL);
+        lowered = PyObject_CallMethodNoArgs(text, STR_LOWER);
         if (lowered == NULL) return 0;
         text = lowered;
     }
@@ -1427,7 +1430,7 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, vo
     }
     PyObject *lowered;
     if (may_lower_to_ascii) {
-        lowered = PyObject_CallMethod(text, "lower", NULL);
+        lowered = PyObject_CallMethodNoArgs(text, STR_LOWER);
         if (lowered == NULL) return 0;
         if (PyUnicode_IS_ASCII(lowered)) {
             int ok = ascii(ctx, lowered);
@@ -1436,14 +1439,15 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, vo
         }
         Py_DECREF(lowered);
     }
-    PyObject *nfkc = PyObject_CallFunction(normalize, "sO", "NFKC", text);
+    PyObject *call_args[2] = {STR_NFKC, text};
+    PyObject *nfkc = PyObject_Vectorcall(normalize, call_args, 2, NULL);
     if (nfkc == NULL) return 0;
     if (!PyUnicode_Check(nfkc)) {
         Py_DECREF(nfkc);
         PyErr_SetString(PyExc_TypeError, "normalize must return str");
         return 0;
     }
-    lowered = PyObject_CallMethod(nfkc, "lower", NULL);
+    lowered = PyObject_CallMethodNoArgs(nfkc, STR_LOWER);
     Py_DECREF(nfkc);
     if (lowered == NULL) return 0;
     int ok = scan_unicode(lowered, emit, ctx, buf, cap);
@@ -1806,6 +1810,10 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     if (PyType_Ready(&EncoderType) < 0) return NULL;
+    if (STR_LOWER == NULL && (STR_LOWER = PyUnicode_InternFromString("lower")) == NULL)
+        return NULL;
+    if (STR_NFKC == NULL && (STR_NFKC = PyUnicode_InternFromString("NFKC")) == NULL)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Encoder", (PyObject *)&EncoderType) < 0 ||
