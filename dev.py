@@ -39,7 +39,15 @@ def _sh(*args: str | Path) -> None:
 def _ensure(command: str) -> None:
     """Create .venv and install this command's dependencies unless already done."""
     steps = INSTALLS[command]
-    inputs = [ROOT / "pyproject.toml", ROOT / "requirements.txt", Path(__file__)]
+    # The C sources too: an editable install compiles rouge_lcs._native only when it runs.
+    inputs = [
+        ROOT / "pyproject.toml",
+        ROOT / "requirements.txt",
+        Path(__file__),
+        ROOT / "setup.py",
+        ROOT / "rouge_lcs" / "_native.c",
+        ROOT / "rouge_lcs" / "_unicode_table.h",
+    ]
     digest = hashlib.sha256(
         b"".join(p.read_bytes() for p in inputs if p.exists()) + repr(steps).encode()
     ).hexdigest()

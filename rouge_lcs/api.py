@@ -28,6 +28,7 @@ def score(
     beta: float = 1.0,
     compat: str | None = None,
     num_proc: int | None = 1,
+    num_threads: int = 1,
     progress: Progress | None = None,
 ) -> Scores:
     """Score a batch and return per-example :class:`Scores` (options as in :func:`rouge`)."""
@@ -40,6 +41,7 @@ def score(
         beta=beta,
         compat=compat,
         num_proc=num_proc,
+        num_threads=num_threads,
     )
     return scorer.score(predictions, references, progress=progress)
 
@@ -62,6 +64,7 @@ def rouge(
     seed: int = 0,
     return_signature: bool = False,
     num_proc: int | None = 1,
+    num_threads: int = 1,
 ) -> Output:
     """ROUGE scores in ``evaluate.load("rouge")``'s output format.
 
@@ -79,6 +82,7 @@ def rouge(
         beta=beta,
         compat=compat,
         num_proc=num_proc,
+        num_threads=num_threads,
     )
     return scorer.compute(
         predictions,

@@ -42,7 +42,7 @@ PROGRESS_MIN_EXAMPLES = 5000
 def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
     """The scoring options (and ``--num-proc``), from :data:`rouge_lcs.options.OPTIONS`."""
     group = parser.add_argument_group("scoring options")
-    for name in [*option_names("scoring"), "num_proc"]:
+    for name in [*option_names("scoring"), *option_names("execution")]:
         option = OPTIONS[name]
         assert option.cli is not None
         if name == "rouge_types":
@@ -92,7 +92,7 @@ def _add_statistics_options(parser: argparse.ArgumentParser, confidence: float |
 def _scorer(args: argparse.Namespace) -> Rouge:
     """The configured scorer of the parsed arguments (bad options fail before any reading)."""
     options = {name: getattr(args, name) for name in option_names("scoring")}
-    return Rouge(**options, num_proc=args.num_proc)
+    return Rouge(**options, num_proc=args.num_proc, num_threads=args.num_threads)
 
 
 def _check_statistics(args: argparse.Namespace) -> None:

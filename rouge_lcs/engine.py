@@ -18,8 +18,9 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from rouge_lcs import native
 from rouge_lcs.counts import batch_counts
-from rouge_lcs.documents import Document, DocumentStore
+from rouge_lcs.documents import DocumentStore
 from rouge_lcs.settings import Settings
 from rouge_lcs.stats import PairStats
 from rouge_lcs.validation import TextBatch, fail_type
@@ -74,22 +75,33 @@ def _no_gc() -> Iterator[None]:
                     gc.enable()
 
 
+Store = DocumentStore | native.NativeStore
+
+
+def _new_store(settings: Settings, num_threads: int) -> Store:
+    """The per-call state of the engine in use (see :mod:`rouge_lcs.native`)."""
+    if native.active():
+        return native.NativeStore(settings, num_threads)
+    splitter = settings.splitter_spec if settings.needs_sentences else None
+    return DocumentStore(settings.tokenizer, splitter)
+
+
 def compute_stats(
-    batch: TextBatch, settings: Settings, progress: Progress | None = None
+    batch: TextBatch, settings: Settings, progress: Progress | None = None, num_threads: int = 1
 ) -> PairStats:
     """Per-pair statistics of a validated batch (each distinct text tokenized once per call).
 
-    ``progress(n)`` is called as each chunk of ``n`` examples is done.
+    ``progress(n)`` is called as each chunk of ``n`` examples is done; ``num_threads`` counts
+    on threads in the native engine (identical results).
     """
     if not isinstance(batch, TextBatch):  # a raw list would skip validation
         raise fail_type("batch", "a TextBatch from rouge_lcs.validation.check_texts", batch)
-    splitter = settings.splitter_spec if settings.needs_sentences else None
     with _no_gc():
-        store = DocumentStore(settings.tokenizer, splitter)
+        store = _new_store(settings, num_threads)
         parts = []
         for start in range(0, len(batch), CHUNK):
-            if len(store) > STORE_LIMIT:
-                store = DocumentStore(settings.tokenizer, splitter)
+            if len(store) > STORE_LIMIT:  # distinct texts (Python) or tokens (native)
+                store = _new_store(settings, num_threads)
             stop = min(start + CHUNK, len(batch))
             parts.append(_chunk_stats(batch.slice(start, stop), settings, store))
             if progress is not None:
@@ -97,16 +109,16 @@ def compute_stats(
     return PairStats.concatenate(parts)
 
 
-def _chunk_stats(batch: TextBatch, settings: Settings, store: DocumentStore) -> PairStats:
-    # Each distinct text of the chunk becomes one document; pairs are indices into them.
+def _chunk_stats(batch: TextBatch, settings: Settings, store: Store) -> PairStats:
+    # Each distinct text of the chunk is tokenized once; pairs are indices into them.
     index: dict[str, int] = {}
-    docs: list[Document] = []
+    texts: list[str] = []
 
     def doc_index(text: str) -> int:
         k = index.get(text)
         if k is None:
-            k = index[text] = len(docs)
-            docs.append(store.get(text))
+            k = index[text] = len(texts)
+            texts.append(text)
         return k
 
     references = batch.references
@@ -116,4 +128,7 @@ def _chunk_stats(batch: TextBatch, settings: Settings, store: DocumentStore) -> 
         dtype=np.int64,
     )
     pair_ref = np.fromiter((doc_index(r) for refs in references for r in refs), dtype=np.int64)
+    if isinstance(store, native.NativeStore):
+        return PairStats(store.chunk_counts(texts, pair_pred, pair_ref), n_refs)
+    docs = [store.get(text) for text in texts]
     return PairStats(batch_counts(docs, pair_pred, pair_ref, settings.rouge_types), n_refs)

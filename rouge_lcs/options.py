@@ -165,6 +165,14 @@ OPTIONS: dict[str, Option] = {
             "Processes for large batches (2,000+ examples); results are identical.",
             cli="--num-proc",
         ),
+        Option(
+            "num_threads",
+            "execution",
+            1,
+            "int",
+            "Threads counting in the native engine (the GIL is released); results are identical.",
+            cli="--num-threads",
+        ),
     ]
 }
 

@@ -45,6 +45,7 @@ class Rouge:
         beta: F_beta weight of recall.
         compat: ``"rouge_score"``: the stock evaluate/rouge_score settings in one switch.
         num_proc: processes for large batches (identical results).
+        num_threads: threads of the native engine's counting (identical results).
     """
 
     def __init__(
@@ -58,6 +59,7 @@ class Rouge:
         beta: float = 1.0,
         compat: str | None = None,
         num_proc: int | None = 1,
+        num_threads: int = 1,
     ) -> None:
         self.settings = make_settings(
             rouge_types,
@@ -69,15 +71,19 @@ class Rouge:
             compat=compat,
         )
         self.num_proc = check_num_proc(num_proc)
+        self.num_threads = check_int(num_threads, "num_threads", 1, MAX_NUM_PROC)
 
     @classmethod
-    def from_settings(cls, settings: Settings, num_proc: int | None = 1) -> Rouge:
+    def from_settings(
+        cls, settings: Settings, num_proc: int | None = 1, num_threads: int = 1
+    ) -> Rouge:
         """A scorer for already resolved :class:`Settings`."""
         if not isinstance(settings, Settings):
             raise fail_type("settings", "a Settings from make_settings", settings)
         scorer = cls.__new__(cls)
         scorer.settings = settings
         scorer.num_proc = check_num_proc(num_proc)
+        scorer.num_threads = check_int(num_threads, "num_threads", 1, MAX_NUM_PROC)
         return scorer
 
     @property
@@ -103,7 +109,7 @@ class Rouge:
         """Per-pair counts of an already checked :class:`TextBatch`."""
         if self.num_proc > 1 and len(batch) >= PARALLEL_MIN_EXAMPLES:
             return parallel_stats(batch, self.settings, self.num_proc, progress)
-        return compute_stats(batch, self.settings, progress)
+        return compute_stats(batch, self.settings, progress, self.num_threads)
 
     def score(
         self, predictions: object, references: object, *, progress: Progress | None = None

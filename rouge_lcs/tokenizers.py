@@ -38,7 +38,7 @@ _ASCII_TOKEN = re.compile(r"[a-z0-9]+")
 # cut "می‌خواهم" (Persian) or "क्‍ष" (Devanagari) in two; they change how a word
 # is drawn, not which word it is, so they are removed.  The zero-width space (U+200B), a word
 # boundary in Thai or Khmer text, still separates.
-_JOINERS = dict.fromkeys(map(ord, "\u200c\u200d\u2060\u00ad\ufeff"))
+JOINERS = dict.fromkeys(map(ord, "\u200c\u200d\u2060\u00ad\ufeff"))
 
 
 def unicode_tokenize(text: str) -> list[str]:
@@ -47,7 +47,7 @@ def unicode_tokenize(text: str) -> list[str]:
     if lowered.isascii():
         # NFKC leaves ASCII unchanged; the stdlib regex is ~3x faster than `regex`.
         return _ASCII_TOKEN.findall(lowered)
-    normalized = unicodedata.normalize("NFKC", text).lower().translate(_JOINERS)
+    normalized = unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
     return _UNICODE_TOKEN.findall(normalized)
 
 
@@ -63,7 +63,7 @@ def char_tokenize(text: str) -> list[str]:
     lowered = text.lower()
     if lowered.isascii():
         return _ASCII_CHAR.findall(lowered)
-    normalized = unicodedata.normalize("NFKC", text).lower().translate(_JOINERS)
+    normalized = unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
     return _CHAR_TOKEN.findall(normalized)
 
 

@@ -98,6 +98,7 @@ def make_compute_metrics(
             rouge_types,
             use_stemmer=use_stemmer,
             num_proc=metric_kwargs.get("num_proc", 1),
+            num_threads=metric_kwargs.get("num_threads", 1),
             **scoring,
         )
         output = {k: metric_kwargs[k] for k in option_names("output") if k in metric_kwargs}

@@ -64,3 +64,30 @@ def corpora() -> Corpora:
 def repo() -> Path:
     """The repository root."""
     return Path(__file__).resolve().parent.parent
+
+
+#: The two engines: the reference Python/numpy one and the compiled core.
+ENGINES = ("python", "native")
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request: pytest.FixtureRequest):
+    """Run a module's tests once per engine (``pytestmark = pytest.mark.usefixtures("engine")``).
+
+    Module-scoped and set through ``os.environ`` directly, so that hypothesis tests (which
+    refuse function-scoped fixtures) and subprocesses see the engine too.
+    """
+    from rouge_lcs import native
+
+    if request.param == "native" and not native.available():
+        message = "the compiled extension rouge_lcs._native is not built"
+        if os.environ.get("CI"):  # in CI both engines must run
+            pytest.fail(message)
+        pytest.skip(message)
+    previous = os.environ.get(native.ENV)
+    os.environ[native.ENV] = request.param
+    yield request.param
+    if previous is None:
+        os.environ.pop(native.ENV, None)
+    else:
+        os.environ[native.ENV] = previous

@@ -32,7 +32,7 @@ LAYERS = [
     },
     {"tokenizers", "lcs", "ngrams"},
     {"sentences", "lcs_batch"},
-    {"documents", "counts", "options", "settings", "stats"},
+    {"documents", "counts", "options", "settings", "stats", "native"},
     {"engine", "signature"},
     {"parallel", "results"},
     {"output", "explain", "io"},

@@ -7,6 +7,9 @@ import pytest
 from rouge_lcs import rouge, score
 from rouge_lcs.rouge_types import parse_rouge_types
 
+# Every test here runs on both engines (numbers must be bit-identical).
+pytestmark = pytest.mark.usefixtures("engine")
+
 PRED = "a b c d e f"
 # ref1: 6 of its 8 tokens matched: P = 1, R = 3/4, F = 6/7.  ref2: "a": P = 1/6, R = 1, F = 2/7.
 REFS = ["a b c d e f g h", "a"]

@@ -16,6 +16,9 @@ from rouge_score import rouge_scorer, tokenizers
 from rouge_lcs import score
 from rouge_lcs.tokenizers import resolve_tokenizer, unicode_tokenize
 
+# Every test here runs on both engines (numbers must be bit-identical).
+pytestmark = pytest.mark.usefixtures("engine")
+
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
 CORPORA = ["en_cnndm_realsumm", "en_cnndm_chen2018_sacrerouge", "en_headlines_rougemetric"]
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rouge_lcs import score
+
+# Every test here runs on both engines (numbers must be bit-identical).
+pytestmark = pytest.mark.usefixtures("engine")
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
 words = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "서울", "東", "runs", "dog"])

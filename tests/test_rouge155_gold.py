@@ -18,6 +18,9 @@ import pytest
 
 from rouge_lcs import score
 
+# Every test here runs on both engines (numbers must be bit-identical).
+pytestmark = pytest.mark.usefixtures("engine")
+
 TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeLsum"]
 GOLD_NAMES = ["ROUGE-1", "ROUGE-2", "ROUGE-3", "ROUGE-4", "ROUGE-L"]
 

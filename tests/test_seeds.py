@@ -9,6 +9,9 @@ import pytest
 
 from rouge_lcs import rouge, score
 
+# Every test here runs on both engines (numbers must be bit-identical).
+pytestmark = pytest.mark.usefixtures("engine")
+
 KO_PRED = "서울은 대한민국의 수도이며 인구는 약 구백만 명이다"
 KO_REF = "서울의 인구는 약 천만 명이고 대한민국의 수도이다"
 

@@ -14,6 +14,9 @@ from rouge_lcs.sentences import (
     resolve_splitter,
 )
 
+# Every test here runs on both engines (numbers must be bit-identical).
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 def test_newline_split_drops_empty_lines_like_rouge_score():
     assert newline_split("a b\n\nc d\n") == ["a b", "c d"]

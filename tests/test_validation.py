@@ -6,6 +6,9 @@ import pytest
 
 from rouge_lcs import rouge
 
+# Every test here runs on both engines (numbers must be bit-identical).
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),

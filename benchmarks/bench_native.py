@@ -1,0 +1,160 @@
+"""rouge_lcs's two engines vs rouge-score-rs (Rust), side by side in one run, numbers checked.
+
+    .venv/bin/python benchmarks/bench_native.py [--repeats 3] [--suites realsumm,korean,long,huge]
+
+Suites (four types: rouge1, rouge2, rougeL, rougeLsum; sentences one a line):
+- realsumm: REALSumm's 2,500 CNN/DM pairs, ``tokenizer="rouge_score"``, stemming off and on.
+- korean: ko_korsts, 8,628 pairs, defaults (``unicode`` tokenizer) vs rouge-score-rs's
+  ``UnicodeTokenizer`` (a different tokenizer: timed, not compared).
+- long: 200 pairs of ~2,000 tokens (consecutive REALSumm texts joined), rouge_score tokens.
+- huge: one pair of ~20,000 tokens a side.
+
+Contestants, one after the other in one process, best of ``--repeats``:
+- ``rouge_lcs python``: the pure-Python/numpy engine (``ROUGE_LCS_IMPLEMENTATION=python``);
+- ``rouge_lcs native``: the compiled core, one thread;
+- ``rs score``: rouge-score-rs's ``RougeScorer.score`` one pair at a time;
+- ``rs score_batch``: its batch call, on one thread (``RAYON_NUM_THREADS=1``, set here before
+  rouge-score-rs is imported; pass ``--rayon-threads 2`` for both cores, and
+  ``--native-threads 2`` for ours).
+
+Our stemming memo is emptied before each run of ours (a cold start, as rouge-score-rs has no
+memo across calls).  For realsumm/long/huge the benchmark checks that the native engine's
+per-example F equals the Python engine's exactly and rouge-score-rs's to 1e-12.
+Install the contestants with ``pip install -e .[bench]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+_parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+_parser.add_argument("--repeats", type=int, default=3)
+_parser.add_argument("--suites", default="realsumm,korean,long,huge")
+_parser.add_argument("--rayon-threads", default="1")
+_parser.add_argument("--native-threads", default="1", help="ROUGE_LCS_NUM_THREADS for ours")
+ARGS = _parser.parse_args()
+# rayon reads this once, when its pool starts: before rouge_score_rs is imported.
+os.environ["RAYON_NUM_THREADS"] = ARGS.rayon_threads
+os.environ["ROUGE_LCS_NUM_THREADS"] = ARGS.native_threads
+
+import numpy as np  # noqa: E402
+from corpora import load_pairs  # noqa: E402
+from rouge_score_rs import rouge_scorer as rs_scorer  # noqa: E402
+from rouge_score_rs import tokenizers as rs_tokenizers  # noqa: E402
+
+from rouge_lcs import native, score, stemming  # noqa: E402
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def _concatenated(target_tokens: int, count: int) -> tuple[list[str], list[str]]:
+    """``count`` pairs of about ``target_tokens`` tokens: consecutive texts joined by lines."""
+    preds, refs = load_pairs("en_cnndm_realsumm")
+    out_p, out_r, k = [], [], 0
+    while len(out_p) < count:
+        p_parts, r_parts, n = [], [], 0
+        while n < target_tokens:
+            p_parts.append(preds[k % len(preds)])
+            r_parts.append(refs[(k + 1) % len(refs)][0])  # shifted: related, not identical
+            n += len(preds[k % len(preds)].split())
+            k += 1
+        out_p.append("\n".join(p_parts))
+        out_r.append("\n".join(r_parts))
+    return out_p, out_r
+
+
+def _ours(engine: str, preds, refs, stem: bool, tokenizer: str | None) -> np.ndarray:
+    os.environ[native.ENV] = engine
+    stemming._CACHE.clear()
+    return score(preds, refs, TYPES, tokenizer=tokenizer, use_stemmer=stem).fmeasure
+
+
+def _rs_scorer(stem: bool, unicode: bool):
+    tokenizer = rs_tokenizers.UnicodeTokenizer() if unicode else None
+    return rs_scorer.RougeScorer(TYPES, use_stemmer=stem, tokenizer=tokenizer)
+
+
+def _rs_loop(preds, refs, stem: bool, unicode: bool) -> np.ndarray:
+    scorer = _rs_scorer(stem, unicode)
+    out = [scorer.score(r, p) for p, r in zip(preds, refs)]
+    return np.array([[s[t].fmeasure for t in TYPES] for s in out])
+
+
+def _rs_batch(preds, refs, stem: bool, unicode: bool) -> np.ndarray:
+    out = _rs_scorer(stem, unicode).score_batch(refs, preds)
+    return np.array([[s[t].fmeasure for t in TYPES] for s in out])
+
+
+def _best(fn, repeats: int) -> tuple[float, np.ndarray]:
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def run_suite(name, preds, refs, stem, tokenizer, unicode_rs, repeats, check) -> None:
+    contestants = {
+        "rouge_lcs python": lambda: _ours("python", preds, refs, stem, tokenizer),
+        "rouge_lcs native": lambda: _ours("native", preds, refs, stem, tokenizer),
+        "rs score": lambda: _rs_loop(preds, refs, stem, unicode_rs),
+        "rs score_batch": lambda: _rs_batch(preds, refs, stem, unicode_rs),
+    }
+    # Alternate contestants within each repeat so machine noise hits all alike.
+    times = {k: [] for k in contestants}
+    results = {}
+    for _ in range(repeats):
+        for key, fn in contestants.items():
+            t, results[key] = _best(fn, 1)
+            times[key].append(t)
+    best = {k: min(v) for k, v in times.items()}
+    native_t = best["rouge_lcs native"]
+    label = f"{name} (stem {'on' if stem else 'off'})"
+    for key, t in best.items():
+        print(f"{label:28} {key:18} {t:9.4f} s   native is {t / native_t:6.2f}x faster")
+    if check:
+        same = np.array_equal(results["rouge_lcs native"], results["rouge_lcs python"])
+        rs_diff = float(np.max(np.abs(results["rouge_lcs native"] - results["rs score_batch"])))
+        loop_diff = float(np.max(np.abs(results["rs score"] - results["rs score_batch"])))
+        print(
+            f"{label:28} check: native == python engine: {same}; "
+            f"max |native - rouge-score-rs| = {rs_diff:.1e} (rs loop vs batch {loop_diff:.1e})"
+        )
+        if not same or rs_diff > 1e-12:
+            sys.exit(f"{label}: numbers differ")
+    print()
+
+
+def main() -> None:
+    if not native.available():
+        sys.exit("rouge_lcs._native is not built: pip install -e . with a C compiler")
+    suites = ARGS.suites.split(",")
+    print(
+        f"best of {ARGS.repeats}; RAYON_NUM_THREADS={ARGS.rayon_threads}; "
+        f"ROUGE_LCS_NUM_THREADS={ARGS.native_threads}\n"
+    )
+    if "realsumm" in suites:
+        preds, refs = load_pairs("en_cnndm_realsumm")
+        refs1 = [r[0] for r in refs]
+        for stem in (False, True):
+            run_suite(
+                "realsumm 2,500", preds, refs1, stem, "rouge_score", False, ARGS.repeats, True
+            )
+    if "korean" in suites:
+        preds, refs = load_pairs("ko_korsts")
+        refs1 = [r[0] for r in refs]
+        run_suite("ko_korsts 8,628", preds, refs1, False, None, True, ARGS.repeats, False)
+    if "long" in suites:
+        preds, refs = _concatenated(2000, 200)
+        run_suite("200 x 2,000 tokens", preds, refs, False, "rouge_score", False, 1, True)
+    if "huge" in suites:
+        preds, refs = _concatenated(20000, 1)
+        run_suite("1 x 20,000 tokens", preds, refs, False, "rouge_score", False, 1, True)
+
+
+if __name__ == "__main__":
+    main()

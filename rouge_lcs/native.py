@@ -1,0 +1,275 @@
+"""The native engine: the compiled core (``rouge_lcs._native``) behind one seam.
+
+Selection works like rapidfuzz's: the environment variable ``ROUGE_LCS_IMPLEMENTATION`` is
+``native`` or ``python``; unset, the native engine is used when the extension loads, and
+otherwise the library warns once and uses the pure-Python/numpy engine (the reference, which
+gives bit-identical numbers).  Forcing ``native`` when it cannot load raises ``ImportError``.
+
+The seam is :meth:`NativeStore.chunk_counts` (or :func:`chunk_counts` for one chunk): the
+distinct texts of a chunk and the pairs as indices into them in, the ``(pairs, types, 3)``
+int64 counts ``(hits, prediction_total, reference_total)`` out — what
+:func:`rouge_lcs.counts.batch_counts` returns for the same pairs.  It reads only these
+settings: ``rouge_types``, ``tokenizer`` (``name``, ``split``, ``stemmed``), ``lsum_split`` and
+``splitter``.
+
+Built-in tokenizers run in C where they can (``rouge_score`` always; ``unicode`` on ASCII
+texts); other tokenizers, sentence splitters and the Porter stemmer (through its process-wide
+memo, once per new word) run in Python and hand their tokens to the C interner.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import unicodedata
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import regex
+
+from rouge_lcs.sentences import auto_split, newline_split, nltk_split
+from rouge_lcs.settings import Settings
+from rouge_lcs.stemming import stem
+from rouge_lcs.tokenizers import JOINERS, rouge_score_tokenize, unicode_tokenize
+
+#: The environment variable that picks the engine.
+ENV = "ROUGE_LCS_IMPLEMENTATION"
+#: The environment variable with the default number of counting threads ("auto": all cores).
+THREADS_ENV = "ROUGE_LCS_NUM_THREADS"
+
+_native: Any
+_IMPORT_ERROR: ImportError | None
+try:
+    _native = importlib.import_module("rouge_lcs._native")
+except ImportError as error:  # not built (no compiler at install time) or broken
+    _native, _IMPORT_ERROR = None, error
+else:
+    _IMPORT_ERROR = None
+
+_warned = False
+_KINDS = {"n": 0, "L": 1, "Lsum": 2}
+#: The split modes of the C encoder (its encode_sentences), for rouge_lcs.sentences' functions.
+_SPLIT_MODES: dict[Callable[[str], list[str]], int] = {
+    newline_split: 0,
+    auto_split: 1,
+    nltk_split: 2,
+}
+_EMPTY_IDS = np.zeros(0, dtype=np.int32)
+_ZERO_OFFSETS = np.zeros(1, dtype=np.int64)
+
+
+def native_unicode() -> bool:
+    """Whether the ``unicode`` tokenizer runs natively: its code-point table
+    (``rouge_lcs/_unicode_table.h``, see scripts/gen_unicode_table.py) was generated from the
+    installed version of ``regex``, whose classes the Python tokenizer uses."""
+    return _native is not None and regex.__version__ == _native.UNICODE_TABLE_REGEX_VERSION
+
+
+def unicode_versions() -> dict[str, str]:
+    """Where the native ``unicode`` tokenizer's data comes from: NFKC and lowercasing from
+    CPython's ``unicodedata``; letter/mark/number/CJK classes from the ``regex`` version the
+    table was generated with."""
+    table = _native.UNICODE_TABLE_REGEX_VERSION if _native is not None else "unavailable"
+    return {"unicodedata": unicodedata.unidata_version, "regex_table": table}
+
+
+def available() -> bool:
+    """Whether the compiled extension loaded."""
+    return _native is not None
+
+
+def implementation() -> str:
+    """The engine in use now: ``"native"`` or ``"python"`` (reads ``ROUGE_LCS_IMPLEMENTATION``).
+
+    Raises:
+        ImportError: ``native`` was asked for and the extension cannot load.
+        ValueError: the variable has another value.
+    """
+    global _warned
+    wanted = os.environ.get(ENV, "").strip().lower()
+    if wanted == "python":
+        return "python"
+    if wanted not in ("", "native"):
+        raise ValueError(f"{ENV}: expected 'native' or 'python', got {wanted!r}")
+    if _native is not None:
+        return "native"
+    if wanted == "native":
+        raise ImportError(
+            f"{ENV}=native, but the compiled extension rouge_lcs._native cannot be loaded "
+            f"({_IMPORT_ERROR}); reinstall with a C compiler, or use {ENV}=python"
+        )
+    if not _warned:
+        _warned = True
+        warnings.warn(
+            f"rouge_lcs: the compiled extension is not available ({_IMPORT_ERROR}); using the "
+            f"pure-Python engine (same numbers, slower). Set {ENV}=python to silence this.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return "python"
+
+
+def active() -> bool:
+    """Whether scoring uses the native engine now."""
+    return implementation() == "native"
+
+
+def default_num_threads() -> int:
+    """Counting threads when none are given: ``ROUGE_LCS_NUM_THREADS`` (a number, or ``auto``
+    for every core), else 1.  Results never depend on it."""
+    value = os.environ.get(THREADS_ENV, "").strip().lower()
+    if not value:
+        return 1
+    if value == "auto":
+        return os.cpu_count() or 1
+    try:
+        threads = int(value)
+    except ValueError:
+        threads = 0
+    if threads < 1:
+        raise ValueError(f"{THREADS_ENV}: expected a positive integer or 'auto', got {value!r}")
+    return threads
+
+
+def _encoder_for(settings: Settings) -> Any:
+    """A C encoder for the settings' tokenizer (native where the tokenizer is built in)."""
+    tokenizer = settings.tokenizer
+    stemmer = stem if tokenizer.stemmed else None
+    if tokenizer.split is rouge_score_tokenize:
+        return _native.Encoder(_native.MODE_ROUGE_SCORE, None, stemmer)
+    if tokenizer.split is unicode_tokenize:
+        # Natively when the code-point table was generated from the installed ``regex`` (the
+        # Python tokenizer's classes); otherwise ASCII texts natively and the others through
+        # the Python tokenizer, so the numbers never depend on the engine.
+        normalize = _normalize if native_unicode() else None
+        return _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, stemmer, normalize)
+    return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
+
+
+def _normalize(form: Any, text: str) -> str:
+    # The Python tokenizer's steps before its class scan: NFKC, then (after the C encoder's
+    # lower()) joiners removed; removing them before lowering gives the same string.
+    return unicodedata.normalize(form, text).translate(JOINERS)
+
+
+def _ids(encoded: tuple[bytes, bytes]) -> tuple[np.ndarray, np.ndarray]:
+    ids, offsets = encoded
+    return np.frombuffer(ids, dtype=np.int32), np.frombuffer(offsets, dtype=np.int64)
+
+
+class NativeStore:
+    """Per-call state of the native engine: token ids stay the same across the chunks of a call.
+
+    ``len()`` is the number of distinct tokens seen, so that the caller can start afresh on
+    very long inputs (as it does with :class:`rouge_lcs.documents.DocumentStore`).
+    """
+
+    def __init__(self, settings: Settings, num_threads: int | None = None) -> None:
+        if _native is None:
+            raise ImportError(f"rouge_lcs._native cannot be loaded ({_IMPORT_ERROR})")
+        self._settings = settings
+        self._encoder = _encoder_for(settings)
+        self._types = np.array(
+            [(_KINDS[t.kind], t.n if t.kind == "n" else 0) for t in settings.rouge_types],
+            dtype=np.int64,
+        ).reshape(-1)
+        self._sentences = any(t.kind == "Lsum" for t in settings.rouge_types)
+        # The rule of DocumentStore: where the splitter cuts only at boundaries the tokenizer
+        # treats as separators, the sentences' tokens put together are the text's tokens, and
+        # one tokenization serves both (the objects state their traits).
+        self._splitter = settings.splitter_spec
+        self._separators = settings.tokenizer.separators
+        self._always_concatenate = self._splitter.kind != "custom" and all(
+            self._splitter.cuts(probe) <= self._separators for probe in ("", "\n")
+        )
+        #: Threads for the counting kernel (the GIL is released there; pairs are split into
+        #: contiguous shards, so the counts do not depend on it).
+        self.num_threads = default_num_threads() if num_threads is None else num_threads
+
+    def __len__(self) -> int:
+        return int(self._encoder.vocab_size)
+
+    def _concatenates(self, text: str) -> bool:
+        return self._always_concatenate or self._splitter.cuts(text) <= self._separators
+
+    def _documents(
+        self, texts: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Token ids of each text and, for ROUGE-Lsum, of each of its sentences."""
+        encode = self._encoder.encode
+        encode_sentences = self._encoder.encode_sentences
+        if not self._sentences:
+            ids, starts = _ids(encode(texts))
+            return ids, starts, _EMPTY_IDS, _ZERO_OFFSETS, np.zeros(len(texts) + 1, np.int64)
+        splitter = self._settings.splitter
+        split_mode = _SPLIT_MODES.get(splitter)
+        if split_mode is not None and self._always_concatenate:
+            # Built-in splitting in C (Punkt, in Python, only for texts that need it); the
+            # sentences' tokens put together are the document's tokens.
+            sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, splitter)
+            sent_ids = np.frombuffer(sent_ids, dtype=np.int32)
+            sent_starts = np.frombuffer(sent_starts, dtype=np.int64)
+            doc_sent = np.frombuffer(doc_sent, dtype=np.int64)
+            return sent_ids, sent_starts[doc_sent], sent_ids, sent_starts, doc_sent
+        sentence_texts: list[str] = []
+        n_sentences = np.empty(len(texts), dtype=np.int64)
+        for k, text in enumerate(texts):
+            sentences = splitter(text)
+            sentence_texts.extend(sentences)
+            n_sentences[k] = len(sentences)
+        sent_ids, sent_starts = _ids(encode(sentence_texts))
+        doc_sent = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(n_sentences, out=doc_sent[1:])
+        separate = [k for k, text in enumerate(texts) if not self._concatenates(text)]
+        if not separate:
+            return sent_ids, sent_starts[doc_sent], sent_ids, sent_starts, doc_sent
+        # Some texts are tokenized whole (their sentence tokens may differ from their tokens).
+        own_ids, own_starts = _ids(encode([texts[k] for k in separate]))
+        pieces = [
+            sent_ids[sent_starts[doc_sent[k]] : sent_starts[doc_sent[k + 1]]]
+            for k in range(len(texts))
+        ]
+        for slot, k in enumerate(separate):
+            pieces[k] = own_ids[own_starts[slot] : own_starts[slot + 1]]
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        starts = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        ids = np.concatenate(pieces) if pieces else _EMPTY_IDS
+        return ids.astype(np.int32, copy=False), starts, sent_ids, sent_starts, doc_sent
+
+    def chunk_counts(
+        self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
+    ) -> np.ndarray:
+        """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
+        ids, starts, sent_ids, sent_starts, doc_sent = self._documents(texts)
+        pair_pred = np.ascontiguousarray(pair_pred, dtype=np.int64)
+        pair_ref = np.ascontiguousarray(pair_ref, dtype=np.int64)
+        out = np.zeros((pair_pred.size, len(self._settings.rouge_types), 3), dtype=np.int64)
+        _native.counts(
+            np.ascontiguousarray(ids),
+            np.ascontiguousarray(starts),
+            np.ascontiguousarray(sent_ids),
+            np.ascontiguousarray(sent_starts),
+            doc_sent,
+            pair_pred,
+            pair_ref,
+            self._types,
+            max(int(self._encoder.vocab_size), 1),
+            out,
+            self.num_threads,
+        )
+        return out
+
+
+def chunk_counts(
+    texts: Sequence[str],
+    pair_pred: np.ndarray,
+    pair_ref: np.ndarray,
+    settings: Settings,
+    num_threads: int | None = None,
+) -> np.ndarray:
+    """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts`` (the
+    distinct texts of a chunk), as :func:`rouge_lcs.counts.batch_counts` gives them."""
+    return NativeStore(settings, num_threads).chunk_counts(texts, pair_pred, pair_ref)

@@ -1,0 +1,416 @@
+"""The compiled engine: selection, bit-identical counts against the Python engine, hostile input.
+
+The parity, gold, seed, option, validation and property tests run on both engines through the
+``engine`` fixture (tests/conftest.py); this module adds direct differential tests of the
+per-pair counts and the cases only the native engine is built for.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rouge_lcs import native, score
+from rouge_lcs.engine import compute_stats
+from rouge_lcs.settings import make_settings
+from rouge_lcs.validation import check_texts
+
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+needs_native = pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
+
+TYPES = ["rouge1", "rouge2", "rouge3", "rouge12", "rougeL", "rougeLsum"]
+
+
+def _counts(engine: str, preds, refs, rouge_types=TYPES, **options) -> np.ndarray:
+    previous = os.environ.get(native.ENV)
+    os.environ[native.ENV] = engine
+    try:
+        batch = check_texts(preds, refs)
+        return compute_stats(batch, make_settings(rouge_types, **options)).counts
+    finally:
+        if previous is None:
+            os.environ.pop(native.ENV, None)
+        else:
+            os.environ[native.ENV] = previous
+
+
+def _assert_same(preds, refs, rouge_types=TYPES, **options) -> np.ndarray:
+    expected = _counts("python", preds, refs, rouge_types, **options)
+    got = _counts("native", preds, refs, rouge_types, **options)
+    np.testing.assert_array_equal(got, expected)
+    return got
+
+
+# --- selection ------------------------------------------------------------------------------
+
+
+def test_environment_variable_selects_the_engine(monkeypatch):
+    monkeypatch.setenv(native.ENV, "python")
+    assert native.implementation() == "python" and not native.active()
+    monkeypatch.setenv(native.ENV, "fortran")
+    with pytest.raises(ValueError, match=native.ENV):
+        native.implementation()
+
+
+@needs_native
+def test_native_is_the_default_when_built(monkeypatch):
+    monkeypatch.delenv(native.ENV, raising=False)
+    assert native.implementation() == "native"
+
+
+def test_forced_native_without_extension_is_an_import_error(monkeypatch):
+    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setenv(native.ENV, "native")
+    with pytest.raises(ImportError, match="rouge_lcs._native"):
+        native.implementation()
+
+
+def test_missing_extension_warns_once_and_falls_back(monkeypatch):
+    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native, "_warned", False)
+    monkeypatch.delenv(native.ENV, raising=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = score(["a b"], ["a c"], ["rouge1"]).fmeasure
+        second = score(["a b"], ["a c"], ["rouge1"]).fmeasure
+    assert first[0, 0] == second[0, 0] == 0.5
+    assert sum("compiled extension" in str(w.message) for w in caught) == 1
+
+
+# --- differential: per-pair counts equal the Python engine's ---------------------------------
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"tokenizer": "rouge_score"},
+        {"tokenizer": "rouge_score", "use_stemmer": True},
+        {},
+        {"use_stemmer": True, "lsum_split": "nltk"},
+        {"tokenizer": "whitespace", "lsum_split": "auto"},
+        {"tokenizer": lambda text: text.lower().split()[::-1]},
+        {"lsum_split": lambda text: text.split(". ")},
+    ],
+    ids=["rouge_score", "stem", "unicode", "punkt", "whitespace", "custom_tok", "custom_split"],
+)
+def test_realsumm_counts_identical(corpora, options):
+    rows = corpora.rows("en_cnndm_realsumm")[::5]
+    preds = [r["prediction"] for r in rows]
+    refs = [r["references"] for r in rows]
+    _assert_same(preds, refs, **options)
+    preds = ["\n".join(r["prediction_sents"]) for r in rows]
+    refs = [["\n".join(r["references_sents"][0])] for r in rows]
+    _assert_same(preds, refs, **options)
+
+
+@needs_native
+@pytest.mark.parametrize("corpus", ["ko_korsts", "en_headlines_rougemetric"])
+def test_other_corpora_counts_identical(corpora, corpus):
+    rows = corpora.rows(corpus)[:1500]
+    _assert_same([r["prediction"] for r in rows], [r["references"] for r in rows])
+
+
+def _random_text(rng: random.Random, n: int, vocab: int, newline: float) -> str:
+    words = [rng.choice("abcdefghij"[:vocab]) for _ in range(n)]
+    return "".join(w + ("\n" if rng.random() < newline else " ") for w in words)
+
+
+@needs_native
+def test_random_long_sentences_identical():
+    # Sentences of 0 … 400 tokens over tiny alphabets: many ties for the backtrack, candidates
+    # longer than one 64-bit word, and several strips for the longest.
+    rng = random.Random(7)
+    preds, refs = [], []
+    for _ in range(120):
+        vocab = rng.randint(1, 10)
+        newline = rng.choice([0.0, 0.005, 0.05, 0.3])
+        preds.append(_random_text(rng, rng.randint(0, 400), vocab, newline))
+        refs.append([_random_text(rng, rng.randint(0, 400), vocab, newline)])
+    _assert_same(preds, refs, lsum_split="newline")
+
+
+@needs_native
+def test_multi_strip_and_checkpoint_paths_identical():
+    # 5,000-token candidate (two mask strips) against a 3,000-token reference, and a long pair
+    # whose stored rows exceed the budget (sqrt checkpoints); checked against the Python engine.
+    rng = random.Random(3)
+    pred = _random_text(rng, 5000, 6, 0.0)
+    ref = _random_text(rng, 3000, 7, 0.0)
+    _assert_same([pred], [[ref]], ["rouge2", "rougeL", "rougeLsum"], lsum_split="newline")
+
+
+sentences = st.lists(st.sampled_from(["a", "b", "c", "a b", "\n", "b a", "c c", "d"]), max_size=40)
+
+
+@needs_native
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(sentences, sentences), min_size=1, max_size=5))
+def test_property_counts_identical(pairs):
+    preds = [" ".join(p) for p, _ in pairs]
+    refs = [[" ".join(r)] for _, r in pairs]
+    _assert_same(preds, refs, lsum_split="newline")
+
+
+# --- hostile input ---------------------------------------------------------------------------
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\x00b c\x00",
+        "lone \ud800 surrogate \udfff here",
+        "İstanbul KELVIN \u212a ǅ ﬁ",
+        "x" * 100_000,
+        "",
+        "\n\n\n",
+    ],
+    ids=["nul", "surrogates", "special_lower", "one_long_token", "empty", "newlines"],
+)
+@pytest.mark.parametrize("tokenizer", ["unicode", "rouge_score", "whitespace"])
+def test_hostile_texts_give_the_same_numbers(text, tokenizer):
+    _assert_same([text, "a b"], [[text], [text]], tokenizer=tokenizer)
+
+
+@needs_native
+def test_one_token_repeated_50000_times():
+    text = " ".join(["same"] * 50_000)
+    counts = _counts("native", [text], [[text]], ["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    np.testing.assert_array_equal(counts[0, :, 0], [50_000, 49_999, 50_000, 50_000])
+
+
+_LONG_LINE = """
+import random
+from rouge_lcs import score
+rng = random.Random(1)
+words = [f"w{k}" for k in range(1000)]
+line = lambda: " ".join(rng.choice(words) for _ in range(200_000))
+s = score([line()], [line()], ["rouge1", "rougeLsum"], tokenizer="rouge_score")
+assert 0 < s.fmeasure[0, 1] < s.fmeasure[0, 0] < 1
+# VmHWM, not ru_maxrss: the latter keeps the forking parent's peak across exec.
+status = open("/proc/self/status").read()
+print(int(status.split("VmHWM:")[1].split()[0]) // 1024)
+"""
+
+
+@needs_native
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_200000_token_line_in_bounded_memory():
+    # One 200,000-token line: the union LCS keeps sqrt-spaced checkpoint rows, not the 5 GB of
+    # all bit rows.  Peak RSS of the whole interpreter stays far below 300 MB.
+    env = {**os.environ, native.ENV: "native"}
+    out = subprocess.run(
+        [sys.executable, "-c", _LONG_LINE], capture_output=True, text=True, env=env, check=True
+    )
+    assert int(out.stdout.strip()) < 300
+
+
+@needs_native
+def test_bad_buffers_are_rejected_not_crashing():
+    from rouge_lcs import _native
+
+    ids = np.array([0, 1, 5], dtype=np.int32)  # 5 is past the vocabulary
+    starts = np.array([0, 3], dtype=np.int64)
+    pairs = np.zeros(1, dtype=np.int64)
+    out = np.zeros(3, dtype=np.int64)
+    types = np.array([0, 1], dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int32)
+    zero = np.zeros(1, dtype=np.int64)
+    with pytest.raises(ValueError, match="out of range"):
+        _native.counts(ids, starts, empty, zero, zero, pairs, pairs, types, 3, out, 1)
+    with pytest.raises(ValueError, match="document index"):
+        _native.counts(ids, starts, empty, zero, zero, pairs + 1, pairs, types, 6, out, 1)
+    with pytest.raises(ValueError, match="offsets"):
+        _native.counts(ids, starts[::-1].copy(), empty, zero, zero, pairs, pairs, types, 6, out, 1)
+
+
+@needs_native
+def test_tokenizer_errors_keep_their_messages():
+    with pytest.raises(TypeError, match="must return a list of str"):
+        score(["a"], ["b"], tokenizer=lambda text: [1, 2])
+
+
+# --- Porter stemmer --------------------------------------------------------------------------
+
+DICTIONARY = "/usr/share/dict/american-english-huge"  # Debian's wamerican-huge
+
+
+def _corpus_words() -> set[str]:
+    import json
+    import re
+
+    words: set[str] = set()
+    for path in sorted(Path(DATA).glob("*/data.jsonl")):
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            texts = [row["prediction"], *row["references"]]
+            for text in texts:
+                words.update(re.findall(r"[a-z0-9]+", text.lower()))
+                words.update(text.split())
+    return {w for w in words if w.isascii()}
+
+
+@needs_native
+@pytest.mark.slow
+def test_porter_port_equals_nltk_on_200000_words():
+    # Every word of Debian's huge American English list (as is and lowercased) and every token
+    # of the shared corpora: the C port must give NLTK's PorterStemmer() stem for each.
+    from nltk.stem.porter import PorterStemmer
+    from rouge_lcs._native import porter_stem
+
+    if not Path(DICTIONARY).exists():
+        pytest.skip(f"{DICTIONARY} missing: apt-get install wamerican-huge")
+    lines = Path(DICTIONARY).read_text(encoding="utf-8").split()
+    words = {w for w in lines if w.isascii()} | {w.lower() for w in lines if w.isascii()}
+    words |= _corpus_words()
+    assert len(words) >= 200_000
+    stemmer = PorterStemmer()
+    wrong = [(w, stemmer.stem(w), porter_stem(w)) for w in sorted(words)]
+    wrong = [case for case in wrong if case[1] != case[2]]
+    assert wrong == []
+
+
+@needs_native
+def test_porter_port_on_rule_edge_cases():
+    from nltk.stem.porter import PorterStemmer
+    from rouge_lcs._native import porter_stem
+
+    stemmer = PorterStemmer()
+    words = [
+        "skies", "dying", "news", "innings", "ties", "pies", "died", "cried", "agreed", "feed",
+        "hopping", "falling", "hissing", "fizzed", "failing", "filing", "happy", "enjoy", "spy",
+        "sky", "syzygy", "yyyy", "toy", "formalli", "analogi", "relational", "conditional",
+        "controll", "roll", "probate", "rate", "cease", "generalization", "oscillators",
+        "adoption", "a", "ab", "abc", "Running", "CATS", "1990s", "x" * 1000, "y" * 999,
+    ]  # fmt: skip
+    assert [porter_stem(w) for w in words] == [stemmer.stem(w) for w in words]
+    with pytest.raises(ValueError):
+        porter_stem("café")
+
+
+# --- the native unicode tokenizer ------------------------------------------------------------
+
+
+@needs_native
+def test_unicode_table_matches_regex_on_every_code_point():
+    import importlib.util
+
+    from rouge_lcs import _native
+
+    if not native.native_unicode():
+        pytest.skip("installed regex differs from the table's: the Python tokenizer is used")
+    spec = importlib.util.spec_from_file_location(
+        "gen_unicode_table",
+        Path(__file__).resolve().parent.parent / "scripts" / "gen_unicode_table.py",
+    )
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    expected = {cp: cls for first, last, cls in generator.ranges() for cp in range(first, last + 1)}
+    wrong = [cp for cp in range(0x110000) if _native.unicode_class(cp) != expected.get(cp, 0)]
+    assert wrong == []
+
+
+def _check_unicode_tokens(text: str) -> None:
+
+    from rouge_lcs import _native
+    from rouge_lcs.tokenizers import unicode_tokenize
+
+    assert _native.unicode_tokens(text, native._normalize) == unicode_tokenize(text)
+
+
+@needs_native
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=60))
+def test_native_unicode_tokens_equal_python_on_any_text(text):
+    _check_unicode_tokens(text)
+
+
+@needs_native
+def test_native_unicode_tokens_equal_python_on_the_corpora():
+    import json
+
+    for path in sorted(Path(DATA).glob("*/data.jsonl")):
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            for text in [row["prediction"], *row["references"]]:
+                _check_unicode_tokens(text)
+
+
+def test_only_kelvin_sign_lowercases_to_ascii():
+    # The native unicode tokenizer skips a lower() call on that basis (_native.c).
+    found = [
+        cp for cp in range(128, 0x110000) if not 0xD800 <= cp < 0xE000 and chr(cp).lower().isascii()
+    ]
+    assert found == [0x212A]
+
+
+# --- threads ---------------------------------------------------------------------------------
+
+
+@needs_native
+def test_threads_give_identical_counts(corpora, monkeypatch):
+    rows = corpora.rows("en_cnndm_realsumm")[:600]
+    preds = ["\n".join(r["prediction_sents"]) for r in rows]
+    refs = [["\n".join(r["references_sents"][0])] for r in rows]
+    one = _counts("native", preds, refs)
+    for threads in ("2", "3", "auto"):
+        monkeypatch.setenv(native.THREADS_ENV, threads)
+        np.testing.assert_array_equal(_counts("native", preds, refs), one)
+    monkeypatch.setenv(native.THREADS_ENV, "0")
+    with pytest.raises(ValueError, match=native.THREADS_ENV):
+        native.default_num_threads()
+
+
+@needs_native
+def test_chunk_counts_seam_equals_batch_counts():
+    from rouge_lcs.counts import batch_counts
+    from rouge_lcs.documents import DocumentStore
+
+    settings = make_settings(TYPES, use_stemmer=True)
+    texts = ["The cats sat.\nOn mats!", "a cat sat on the mat", "", "Dogs ran. Cats sat."]
+    pred, ref = np.array([0, 1, 2, 3, 0]), np.array([1, 0, 3, 2, 3])
+    store = DocumentStore(settings.tokenizer, settings.splitter_spec)
+    expected = batch_counts([store.get(t) for t in texts], pred, ref, settings.rouge_types)
+    for threads in (1, 2):
+        got = native.chunk_counts(texts, pred, ref, settings, num_threads=threads)
+        np.testing.assert_array_equal(got, expected)
+
+
+_NO_EXTENSION = """
+import sys
+sys.modules["rouge_lcs._native"] = None  # as if the extension had not been built
+from rouge_lcs import rouge
+print(rouge(["the cat sat on the mat"], ["the cat sat on a rug"], ["rouge1"])["rouge1"])
+print(rouge(["a b"], ["a c"], ["rouge1"])["rouge1"])
+"""
+
+
+@pytest.mark.parametrize("forced", [None, "native", "python"])
+def test_without_the_extension(forced):
+    # A fresh interpreter where rouge_lcs._native cannot be imported: the default warns once
+    # and scores with the Python engine; forcing native is a clear ImportError.
+    env = {k: v for k, v in os.environ.items() if k != native.ENV}
+    if forced:
+        env[native.ENV] = forced
+    done = subprocess.run(
+        [sys.executable, "-c", _NO_EXTENSION], capture_output=True, text=True, env=env
+    )
+    if forced == "native":
+        assert done.returncode != 0
+        assert "ImportError" in done.stderr and f"{native.ENV}=python" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [repr(2 / 3), "0.5"]
+    warned = done.stderr.count("compiled extension is not available")
+    assert warned == (1 if forced is None else 0)
