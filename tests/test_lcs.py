@@ -97,19 +97,70 @@ def test_empty_inputs():
     assert union_lcs_hits_batch([([], [[1]]), ([[1]], [])]).tolist() == [0, 0]
 
 
-@given(st.lists(st.tuples(sentences, sentences), min_size=1, max_size=4))
-@settings(max_examples=60, deadline=None)
-def test_small_blocks_give_the_same_hits(jobs):
-    """Blocks bound memory on long documents; any block size must give the same hits."""
+@given(
+    st.lists(st.tuples(sentences, sentences), min_size=1, max_size=4),
+    st.sampled_from([(2, 5, 3, 1), (2, 5, 10**9, 10**9), (10**9, 10**9, 7, 4), (3, 10**9, 40, 20)]),
+)
+@settings(max_examples=100, deadline=None)
+def test_small_blocks_give_the_same_hits(jobs, limits):
+    """Blocks bound memory on long documents, long reference sentences take the big-int path:
+    any block size and any long-sentence threshold must give rouge_score's hits."""
     import rouge_lcs.lcs_batch as kernel
 
-    expected = kernel.union_lcs_hits_batch(jobs).tolist()
-    saved = kernel._BLOCK_PAIRS, kernel._BLOCK_TABLE
+    expected = [_rouge_score_union_hits(refs, cands) for refs, cands in jobs]
+    names = ("_BLOCK_PAIRS", "_BLOCK_TABLE", "_BLOCK_CELLS", "_LONG_REF")
+    saved = [getattr(kernel, name) for name in names]
     try:
-        kernel._BLOCK_PAIRS, kernel._BLOCK_TABLE = 2, 5
+        for name, value in zip(names, limits):
+            setattr(kernel, name, value)
         assert kernel.union_lcs_hits_batch(jobs).tolist() == expected
     finally:
-        kernel._BLOCK_PAIRS, kernel._BLOCK_TABLE = saved
+        for name, value in zip(names, saved):
+            setattr(kernel, name, value)
+
+
+def _traced_peak(function, *args):
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        result = function(*args)
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _words(r, n, vocabulary=5000):
+    return [r.randrange(vocabulary) for _ in range(n)]
+
+
+def test_one_long_reference_sentence_next_to_many_short_ones():
+    """Issue 15: one 50,000-token reference sentence next to 50 short ones and 400 short
+    candidate sentences padded every pair to 50,000 rows (18 GB traced); now a block costs ~17
+    bytes per real cell and the long sentence takes the big-int path.  That path gives the hits
+    the numpy kernel gives (checked on a smaller copy, where the numpy kernel fits)."""
+    import random
+
+    import rouge_lcs.lcs_batch as kernel
+
+    r = random.Random(1)
+    refs = [_words(r, 50_000)] + [_words(r, 20) for _ in range(50)]
+    cands = [_words(r, r.randrange(5, 40)) for _ in range(400)]
+    hits, peak = _traced_peak(union_lcs_hits_batch, [(refs, cands)])
+    tokens = sum(map(len, refs)) + sum(map(len, cands))
+    # A few index arrays per token, and one numpy block of at most _BLOCK_CELLS cells (~17 bytes
+    # each, plus per-pair arrays); the padded kernel peaked at 18 GB here.
+    assert peak < 200 * tokens + 20 * kernel._BLOCK_CELLS, peak
+    assert hits[0] > 0
+
+    small = [([refs[0][:5000]] + refs[1:], cands[:100])]
+    expected = kernel.union_lcs_hits_batch(small).tolist()
+    saved = kernel._LONG_REF
+    try:
+        kernel._LONG_REF = 10**9
+        assert kernel.union_lcs_hits_batch(small).tolist() == expected
+    finally:
+        kernel._LONG_REF = saved
 
 
 # --- Memory: the walk keeps checkpoint rows and a bounded mask cache (issue 15, defect 1) ---
@@ -190,21 +241,21 @@ def test_levels_fit_the_row_budget():
         assert rows <= budget or base <= 2
 
 
-def test_long_pair_memory_is_linear():
-    """A 20,000-token pair: the old walk held every row and a dense mask per token (~64 MB
-    traced); now rows ≤ 64·(m + n) bytes, masks ≤ 128·n bytes, positions ~40·n bytes."""
+def test_one_line_pair_lsum_memory_is_linear_and_hits_equal_rouge_l():
+    """Issue 15: a 20,000-token one-line pair; the old walk held every bit row and a dense mask
+    per token (~64 MB traced).  Now rows ≤ 64·(m + n) bytes, masks ≤ 128·n, positions ~40·n; the
+    whole ROUGE-Lsum call (tokenizing included) stays under 250 bytes per token.  With one
+    sentence a side, the union-LCS hits are the LCS length: ROUGE-L's count."""
     import random
-    import tracemalloc
+
+    from rouge_lcs import score
 
     r = random.Random(0)
     n = 20_000
-    ref = [r.randrange(5000) for _ in range(n)]
-    cand = [r.randrange(5000) for _ in range(n)]
-    tracemalloc.start()
-    try:
-        pairs = lcs_indices(ref, Candidate(cand))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert len(pairs) == lcs_length(ref, cand)
-    assert peak < (64 * 2 * n + 128 * n + 100 * n), peak
+    prediction, reference = (" ".join(f"w{r.randrange(5000)}" for _ in range(n)) for _ in "ab")
+    score([prediction], [reference], ["rougeLsum"])  # imports, caches: not the call's memory
+    lsum, peak = _traced_peak(score, [prediction], [reference], ["rougeLsum"])
+    assert peak < 250 * 2 * n, peak
+    rouge_l = score([prediction], [reference], ["rougeL"])
+    assert lsum.stats.counts.tolist() == rouge_l.stats.counts.tolist()
+    assert lsum.stats.counts[0, 0, 0] == lcs_length(prediction.split(), reference.split()) > 0
