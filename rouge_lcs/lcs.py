@@ -15,7 +15,7 @@ Memory is linear in the input (m reference tokens, n candidate tokens), with the
   hundred thousand tokens a side, one more level — one more pass — each time the length grows
   by a factor of about 500).
 - dense match masks cached by a :class:`Candidate`: at most ``_MASK_BYTES_PER_TOKEN · n`` bytes
-  (128·n), for its most frequent tokens; the others are built on demand from their positions.
+  (256·n), for its most frequent tokens; the others are built on demand from their positions.
 - token positions: one Python int per candidate token (about 40·n bytes with the lists).
 
 Tokens are small integers (ids interned per call), which hash without collisions.
@@ -32,7 +32,7 @@ from rapidfuzz.distance import LCSseq
 Tokens = Sequence[int]
 
 #: Bytes of dense match masks a Candidate may cache, per candidate token.
-_MASK_BYTES_PER_TOKEN = 128
+_MASK_BYTES_PER_TOKEN = 256
 #: Bytes of bit rows the walk may hold, per input token (reference + candidate) ...
 _ROW_BYTES_PER_TOKEN = 64
 #: ... but always at least this many rows (the checkpoint levels need a few rows each).
@@ -82,31 +82,36 @@ class Candidate:
         counts = Counter({token: len(found) for token, found in positions.items()})
         # most_common breaks ties by first occurrence: the cached set is deterministic.
         for token, _ in counts.most_common(budget // cost):
-            self._dense[token] = self._build(positions[token])
+            self._dense[token] = self._build(positions[token], len(positions[token]))
 
     def __contains__(self, token: object) -> bool:
         return token in self.positions
 
-    def _build(self, positions: list[int]) -> int:
+    def _build(self, positions: list[int], count: int) -> int:
+        """The mask of the first ``count`` (at least one) of ``positions``."""
         # Setting bits in a reused little-endian byte buffer and converting once is O(k + n/8);
         # OR-ing 1 << p into an int would copy the whole n-bit int for every occurrence.  The
         # conversion stops at the last occurrence's byte: int.from_bytes skips zero high bytes
         # one at a time, several times slower than it converts the others.
         buffer = self._buffer
-        for p in positions:
+        for p in positions[:count]:
             buffer[p >> 3] |= 1 << (p & 7)
-        mask = int.from_bytes(memoryview(buffer)[: (positions[-1] >> 3) + 1], "little")
-        for p in positions:
+        mask = int.from_bytes(memoryview(buffer)[: (positions[count - 1] >> 3) + 1], "little")
+        for p in positions[:count]:
             buffer[p >> 3] = 0
         return mask
 
-    def mask(self, token: int) -> int:
-        """Match mask of ``token`` (0 when the candidate does not have it)."""
+    def mask(self, token: int, width: int | None = None) -> int:
+        """Match mask of ``token`` (0 when the candidate does not have it); with ``width``, a
+        mask whose bits at ``width`` and above may be left out (cheaper to build)."""
         mask = self._dense.get(token)
         if mask is not None:
             return mask
         found = self.positions.get(token)
-        return self._build(found) if found else 0
+        if not found:
+            return 0
+        count = len(found) if width is None else bisect_left(found, width)
+        return self._build(found, count) if count else 0
 
 
 def lcs_indices(ref: Tokens, cand: Candidate) -> list[int]:
@@ -114,26 +119,31 @@ def lcs_indices(ref: Tokens, cand: Candidate) -> list[int]:
     return [i for i, _ in lcs_pairs(ref, cand)]
 
 
-def _advance(row: int, tokens: Tokens, cand: Candidate, full: int) -> int:
-    """The bit row after ``tokens`` (Hyyrö's step per token), kept to the bits of ``full``."""
+def _advance(row: int, tokens: Tokens, cand: Candidate, full: int, width: int) -> int:
+    """The bit row after ``tokens`` (Hyyrö's step per token), kept to the ``width`` bits of
+    ``full``.
+
+    Hyyrö's ``(row + match) | (row - match)``: the match bits are a subset of the row, so the
+    subtraction never borrows and equals ``row ^ match``, several times cheaper on big ints.
+    """
     dense = cand._dense
     for token in tokens:
         mask = dense.get(token)
         if mask is None:
-            mask = cand.mask(token)
+            mask = cand.mask(token, width)
         match = row & mask
         if match:  # no match: the row is unchanged
             row = ((row + match) | (row ^ match)) & full
     return row
 
 
-def _advance_rows(row: int, tokens: Tokens, cand: Candidate, full: int) -> list[int]:
+def _advance_rows(row: int, tokens: Tokens, cand: Candidate, full: int, width: int) -> list[int]:
     """``row`` and the bit row after each of ``tokens``."""
     dense, rows = cand._dense, [row]
     for token in tokens:
         mask = dense.get(token)
         if mask is None:
-            mask = cand.mask(token)
+            mask = cand.mask(token, width)
         match = row & mask
         if match:
             row = ((row + match) | (row ^ match)) & full
@@ -179,8 +189,8 @@ class _Walk:
     is an xor, an and and a one-bit test per row (no parity over the whole row).
 
     The low j bits of a row depend only on the low j bits of the rows above it (additions carry
-    upwards, and the subtraction never borrows: the match bits are a subset of the row), and j
-    only decreases: rows recomputed for the walk are cut to j bits, so later blocks cost less.
+    upwards only; see :func:`_advance`), and j only decreases: rows recomputed for the walk are
+    cut to j bits, so the later blocks cost less.
     """
 
     def __init__(self, ref: Tokens, cand: Candidate) -> None:
@@ -198,12 +208,14 @@ class _Walk:
         row &= full
         stride = strides[0]
         if stride == 1:
-            self._rows(lo, _advance_rows(row, self.ref[lo:hi], self.cand, full))
+            self._rows(lo, _advance_rows(row, self.ref[lo:hi], self.cand, full, self.j))
             return
         starts = range(lo, hi, stride)
         kept = [row]
         for start in starts[:-1]:
-            kept.append(_advance(kept[-1], self.ref[start : start + stride], self.cand, full))
+            kept.append(
+                _advance(kept[-1], self.ref[start : start + stride], self.cand, full, self.j)
+            )
         for start in reversed(starts):
             if self.done():
                 return
@@ -255,7 +267,7 @@ def lcs_pairs(ref: Tokens, cand: Candidate) -> list[tuple[int, int]]:
     strides = _levels(m, n)
     walk = _Walk(ref, cand)
     if len(strides) == 1:
-        rows = _advance_rows(cand.full, ref, cand, cand.full)
+        rows = _advance_rows(cand.full, ref, cand, cand.full, n)
         walk.length = n - rows[-1].bit_count()
         walk._rows(0, rows)
     else:
@@ -264,7 +276,7 @@ def lcs_pairs(ref: Tokens, cand: Candidate) -> list[tuple[int, int]]:
         starts = range(0, m, stride)
         kept = [cand.full]
         for start in starts:
-            kept.append(_advance(kept[-1], ref[start : start + stride], cand, cand.full))
+            kept.append(_advance(kept[-1], ref[start : start + stride], cand, cand.full, n))
         walk.length = n - kept.pop().bit_count()
         for start in reversed(starts):
             if walk.done():
