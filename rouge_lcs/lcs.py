@@ -84,9 +84,6 @@ class Candidate:
         for token, _ in counts.most_common(budget // cost):
             self._dense[token] = self._build(positions[token], len(positions[token]))
 
-    def __contains__(self, token: object) -> bool:
-        return token in self.positions
-
     def _build(self, positions: list[int], count: int) -> int:
         """The mask of the first ``count`` (at least one) of ``positions``."""
         # Setting bits in a reused little-endian byte buffer and converting once is O(k + n/8);

@@ -35,12 +35,11 @@ from rouge_lcs.lcs import Candidate, Tokens, lcs_indices
 
 _WORD = 64
 _ONE = np.uint64(1)
-#: A block holds at most this many sentence pairs and this many mask-table entries (~16 MB of
-#: uint64 rows per 2M cells), which bounds peak memory on very long documents.
+#: A block holds at most this many sentence pairs and this many mask-table entries ...
 _BLOCK_PAIRS = 32768
 _BLOCK_TABLE = 2_000_000
-#: ... and at most this many (pair, reference token) cells, ~17 bytes each (one bigger block for a
-#: single candidate whose example's reference sentences have more tokens than this in all).
+#: ... and at most this many (pair, reference token) cells, ~17 bytes each: ~34 MB (one bigger
+#: block for a single candidate whose example's reference sentences have more tokens in all).
 _BLOCK_CELLS = 2_000_000
 #: Reference sentences longer than this take the big-int path (see the module docstring).
 _LONG_REF = 2048
