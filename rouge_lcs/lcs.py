@@ -58,6 +58,8 @@ class Candidate:
     Keeping one n-bit mask per distinct token would cost V·n bits (1.5 GB for a 200,000-token
     line); so only the most frequent tokens' masks are kept, within ``_MASK_BYTES_PER_TOKEN · n``
     bytes, and the others are rebuilt from their positions when asked for (O(occurrences + n/8)).
+    The rebuild uses a scratch buffer of the instance: one Candidate is not for several threads
+    at once (every caller builds its own).
     """
 
     __slots__ = ("tokens", "width", "full", "positions", "_dense", "_buffer")
