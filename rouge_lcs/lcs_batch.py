@@ -9,7 +9,15 @@ for why every backtrack step is exactly one row up).  A reference position belon
 LCS iff some candidate sentence took the diagonal there.
 
 Python performs O(longest reference sentence) numpy calls per block of pairs, whatever the
-number of pairs; memory is bounded by processing the candidate sentences in blocks.
+number of pairs.  Memory is linear in the input:
+
+- the rows of a block are ragged (pair p has one row per token of its reference sentence, not one
+  per token of the block's longest), so a block takes ~17 bytes per (pair, reference token) —
+  at most ``17 · max(_BLOCK_CELLS, reference tokens of one example)`` bytes, ~34 MB;
+- a reference sentence longer than ``_LONG_REF`` tokens takes the big-int path with each
+  candidate sentence, on only the reference tokens that candidate has (the rows of the others
+  equal the row above): one long sentence next to many short ones no longer pads every pair;
+- the union of LCS positions is one flag per reference token.
 Match masks come from a dense table per block: each job (one prediction/reference pair) gets a
 local vocabulary of its candidate tokens, so a (candidate sentence, reference token) mask is one
 array lookup.
@@ -22,15 +30,19 @@ from itertools import chain
 
 import numpy as np
 
-from rouge_lcs.arrays import positions
+from rouge_lcs.arrays import expand, positions
 from rouge_lcs.lcs import Candidate, Tokens, lcs_indices
 
 _WORD = 64
 _ONE = np.uint64(1)
-#: A block holds at most this many sentence pairs and this many mask-table entries (~16 MB of
-#: uint64 rows per 2M cells), which bounds peak memory on very long documents.
+#: A block holds at most this many sentence pairs and this many mask-table entries ...
 _BLOCK_PAIRS = 32768
 _BLOCK_TABLE = 2_000_000
+#: ... and at most this many (pair, reference token) cells, ~17 bytes each: ~34 MB (one bigger
+#: block for a single candidate whose example's reference sentences have more tokens in all).
+_BLOCK_CELLS = 2_000_000
+#: Reference sentences longer than this take the big-int path (see the module docstring).
+_LONG_REF = 2048
 
 
 def _flatten(sentences: Sequence[Tokens]) -> tuple[np.ndarray, np.ndarray]:
@@ -58,6 +70,8 @@ class _Batch:
         self.group_tokens = [r for k, job_refs in enumerate(refs) if n_cands[k] for r in job_refs]
         self.cand_tokens = [c for job_cands in cands for c in job_cands]
         self.cand_job = np.repeat(np.arange(n_jobs), n_cands)
+        self.n_cands = n_cands
+        self.cand_first = np.cumsum(n_cands) - n_cands
         self.cand_flat, self.cand_len = _flatten(self.cand_tokens)
         self.ref_flat, self.ref_len = _flatten(self.group_tokens)
         self.n_jobs = n_jobs
@@ -80,20 +94,32 @@ class _Batch:
         #: per reference token (flat), its job-local id or -1
         self.ref_local = np.where(uniq[at] == keys, at - self.job_first[ref_job], -1)
         self.ref_start = np.cumsum(self.ref_len) - self.ref_len
-        self.max_ref = int(self.ref_len.max())
+        # Per job, the reference sentences the numpy kernel takes: their count and their cells.
+        short = self.ref_len <= _LONG_REF
+        self.short_groups = np.bincount(self.group_job, weights=short, minlength=self.n_jobs)
+        self.short_groups = self.short_groups.astype(np.int64)
+        cells = np.bincount(self.group_job, weights=self.ref_len * short, minlength=self.n_jobs)
+        self.short_cells = cells.astype(np.int64) + self.short_groups
 
 
 def _blocks(batch: _Batch, candidates: np.ndarray) -> list[np.ndarray]:
-    """Split candidate sentence indices into blocks bounded in pairs and table entries."""
-    pairs = batch.n_groups[batch.cand_job[candidates]].tolist()
-    table = batch.vocab_size[batch.cand_job[candidates]].tolist()
-    blocks, start, n_pairs, n_table = [], 0, 0, 0
+    """Split candidate sentence indices into blocks bounded in pairs, table entries and cells."""
+    jobs = batch.cand_job[candidates]
+    pairs = batch.short_groups[jobs].tolist()
+    table = batch.vocab_size[jobs].tolist()
+    cells = batch.short_cells[jobs].tolist()
+    blocks, start, n_pairs, n_table, n_cells = [], 0, 0, 0, 0
     for k in range(len(pairs)):
-        if k > start and (n_pairs + pairs[k] > _BLOCK_PAIRS or n_table + table[k] > _BLOCK_TABLE):
+        if k > start and (
+            n_pairs + pairs[k] > _BLOCK_PAIRS
+            or n_table + table[k] > _BLOCK_TABLE
+            or n_cells + cells[k] > _BLOCK_CELLS
+        ):
             blocks.append(candidates[start:k])
-            start, n_pairs, n_table = k, 0, 0
+            start, n_pairs, n_table, n_cells = k, 0, 0, 0
         n_pairs += pairs[k]
         n_table += table[k]
+        n_cells += cells[k]
     blocks.append(candidates[start:])
     return blocks
 
@@ -115,16 +141,24 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
         np.repeat(offset, lengths) + batch.cand_local[token_index],
         _ONE << position.astype(np.uint64),
     )
-    # Pairs: every candidate of the block with every reference sentence of its job.
+    # Pairs: every candidate of the block with every short reference sentence of its job.
     per_cand = batch.n_groups[cand_job]
     pair_slot = np.repeat(np.arange(block.size), per_cand)
     pair_group = batch.group_first[cand_job][pair_slot] + positions(per_cand)
     ref_len = batch.ref_len[pair_group]
+    short = np.flatnonzero(ref_len <= _LONG_REF)
+    pair_slot, pair_group, ref_len = pair_slot[short], pair_group[short], ref_len[short]
     order = np.argsort(-ref_len, kind="stable")
     pair_slot, pair_group, ref_len = pair_slot[order], pair_group[order], ref_len[order]
     n_pairs, max_ref = pair_group.size, int(ref_len[0])
     # active[i]: pairs whose reference sentence has at least i tokens (a prefix, by the sort).
-    active = np.searchsorted(-ref_len, -np.arange(max_ref + 1), side="right").tolist()
+    active_array = np.searchsorted(-ref_len, -np.arange(max_ref + 1), side="right")
+    active = active_array.tolist()
+    # Ragged storage: row i holds the first active[i] pairs (row 0: all), and the masks and
+    # diagonal moves of row i + 1 the first active[i + 1]; so the block costs its real cells.
+    row_at = np.r_[0, np.cumsum(active_array)].tolist()
+    mask_at_array = np.r_[0, np.cumsum(active_array[1:])]
+    mask_at = mask_at_array.tolist()
     base = offset[pair_slot]
     widths = lengths[pair_slot]
     full = _LOW_BITS[widths]
@@ -138,29 +172,32 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     c = np.empty(n_pairs, dtype=np.uint64)
 
     # Forward: bit rows; the match masks of row i are kept for the walk back.
-    rows = np.empty((max_ref + 1, n_pairs), dtype=np.uint64)
-    masks = np.empty((max_ref, n_pairs), dtype=np.uint64)
-    rows[0] = full
+    rows = np.empty(row_at[-1], dtype=np.uint64)
+    masks = np.empty(mask_at[-1], dtype=np.uint64)
+    rows[:n_pairs] = full
     for i in range(max_ref):
         k = active[i + 1]
+        mask = masks[mask_at[i] : mask_at[i] + k]
         np.add(ref_start[:k], i, out=index[:k])
         np.take(ref_local, index[:k], out=local[:k])
         np.add(base[:k], local[:k], out=index[:k])
-        np.take(table, index[:k], out=masks[i, :k])
-        prev = rows[i, :k]
-        np.bitwise_and(prev, masks[i, :k], out=a[:k])  # matches
+        np.take(table, index[:k], out=mask)
+        prev = rows[row_at[i] : row_at[i] + k]
+        np.bitwise_and(prev, mask, out=a[:k])  # matches
         np.add(prev, a[:k], out=b[:k])
         np.subtract(prev, a[:k], out=a[:k])
         np.bitwise_or(b[:k], a[:k], out=b[:k])
-        np.bitwise_and(b[:k], full[:k], out=rows[i + 1, :k])
+        np.bitwise_and(b[:k], full[:k], out=rows[row_at[i + 1] : row_at[i + 1] + k])
 
     j = widths.copy()
-    diag = np.zeros((max_ref, n_pairs), dtype=bool)
+    diag = np.zeros(mask_at[-1], dtype=bool)
     for i in range(max_ref, 0, -1):
         k = active[i]
-        match = masks[i - 1, :k]
+        match = masks[mask_at[i - 1] : mask_at[i - 1] + k]
         # Vertical difference L[i][.] - L[i-1][.]: running parity of the two rows' xor.
-        x = np.bitwise_xor(rows[i - 1, :k], rows[i, :k], out=a[:k])
+        x = np.bitwise_xor(
+            rows[row_at[i - 1] : row_at[i - 1] + k], rows[row_at[i] : row_at[i] + k], out=a[:k]
+        )
         for shift in _SHIFTS:
             np.left_shift(x, shift, out=b[:k])
             np.bitwise_xor(x, b[:k], out=x)
@@ -176,14 +213,42 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
         np.right_shift(x, _ONE, out=b[:k])
         np.bitwise_xor(x, b[:k], out=c[:k])  # the highest stop as a one-bit mask
         np.bitwise_and(c[:k], match, out=c[:k])
-        took = np.not_equal(c[:k], 0, out=diag[i - 1, :k])
+        took = np.not_equal(c[:k], 0, out=diag[mask_at[i - 1] : mask_at[i - 1] + k])
         # New column: the stop's column (popcount of the smear), one less after a diagonal.
         np.subtract(np.bitwise_count(x), took, out=j[:k], casting="unsafe")
 
-    by_group = np.argsort(pair_group, kind="stable")
-    grouped = pair_group[by_group]
-    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
-    union[grouped[starts], :max_ref] |= np.logical_or.reduceat(diag[:, by_group], starts, axis=1).T
+    # Diagonal move at flat cell f: row r + 1 of pair f - mask_at[r], i.e. reference token r.
+    cell = np.flatnonzero(diag)
+    row = np.searchsorted(mask_at_array, cell, side="right") - 1
+    union[ref_start[cell - mask_at_array[row]] + row] = True
+
+
+def _long_ref_union(batch: _Batch, union: np.ndarray) -> None:
+    """Big-int path for reference sentences longer than ``_LONG_REF`` with short candidates.
+
+    Only the reference tokens a candidate sentence has matter: every other row of the LCS table
+    equals the row above it, and rouge_score's walk goes straight up through such rows.  So each
+    pair runs on the reference positions of the candidate's tokens, found with one sort of the
+    reference sentence.
+    """
+    for g in np.flatnonzero(batch.ref_len > _LONG_REF).tolist():
+        start = int(batch.ref_start[g])
+        ref = batch.ref_flat[start : start + int(batch.ref_len[g])]
+        order = np.argsort(ref, kind="stable")
+        ordered = ref[order]
+        job = int(batch.group_job[g])
+        first = int(batch.cand_first[job])
+        for c in range(first, first + int(batch.n_cands[job])):
+            tokens = batch.cand_tokens[c]
+            if len(tokens) > _WORD:
+                continue  # taken with the long candidates
+            distinct = np.unique(np.asarray(tokens, dtype=np.int64))
+            lo = np.searchsorted(ordered, distinct, side="left")
+            hi = np.searchsorted(ordered, distinct, side="right")
+            keep = np.sort(order[expand(lo, hi - lo)])
+            if keep.size:
+                found = lcs_indices(ref[keep].tolist(), Candidate(tokens))
+                union[start + keep[found]] = True
 
 
 def union_lcs_hits_batch(
@@ -198,7 +263,7 @@ def union_lcs_hits_batch(
     if batch.group_job.size == 0:
         return hits
     batch.local_vocabularies()
-    union = np.zeros((batch.group_job.size, batch.max_ref), dtype=bool)
+    union = np.zeros(batch.ref_flat.size, dtype=bool)  # per reference token
 
     long = np.flatnonzero(batch.cand_len > _WORD)
     for c in long.tolist():
@@ -206,8 +271,10 @@ def union_lcs_hits_batch(
         candidate = Candidate(batch.cand_tokens[c])
         first = int(batch.group_first[job])
         for g in range(first, first + int(batch.n_groups[job])):
-            union[g, lcs_indices(batch.group_tokens[g], candidate)] = True
-    short = np.flatnonzero((batch.cand_len <= _WORD) & (batch.n_groups[batch.cand_job] > 0))
+            found = lcs_indices(batch.group_tokens[g], candidate)
+            union[int(batch.ref_start[g]) + np.asarray(found, dtype=np.int64)] = True
+    _long_ref_union(batch, union)
+    short = np.flatnonzero((batch.cand_len <= _WORD) & (batch.short_groups[batch.cand_job] > 0))
     if short.size:
         for block in _blocks(batch, short):
             _block_union(batch, block, union)
@@ -215,8 +282,9 @@ def union_lcs_hits_batch(
     # Hits per job: sum over tokens of min(union occurrences, candidate occurrences) — the
     # clipping of ROUGE-1.5.5 / rouge_score, which uses each candidate occurrence at most once.
     # Both are counted per (job, token) rank; every union token is a candidate token.
-    g_idx, pos = np.nonzero(union)
-    union_local = batch.ref_local[batch.ref_start[g_idx] + pos]
+    flat = np.flatnonzero(union)
+    g_idx = np.searchsorted(batch.ref_start, flat, side="right") - 1
+    union_local = batch.ref_local[flat]
     n_ranks = batch.rank_job.size
     union_counts = np.bincount(
         batch.job_first[batch.group_job[g_idx]] + union_local, minlength=n_ranks

@@ -1,0 +1,114 @@
+"""Peak memory and time of one very long one-line pair (issue 15, defect 1).
+
+    .venv/bin/python benchmarks/bench_memory.py                  # n = 100,000 and 200,000
+    .venv/bin/python benchmarks/bench_memory.py 20000 50000      # other sizes
+
+For each n, a fresh subprocess scores ``rouge([w(n)], [w(n)])`` with the four default types,
+where ``w = lambda n: " ".join(f"w{r.randrange(5000)}" for _ in range(n))`` and
+``r = random.Random(0)``, and reports the wall time of that call and the process's peak RSS
+(``resource.getrusage``; the RSS before the call — interpreter, imports, the two texts — is shown
+too).  The numbers are then checked against ones computed independently of the library:
+
+- ROUGE-1 and ROUGE-2 from ``collections.Counter`` clipping of the whitespace tokens;
+- ROUGE-L from rapidfuzz's LCS length of the whitespace tokens;
+- ROUGE-Lsum equals ROUGE-L: one sentence a side, so the union-LCS hits are the LCS length.
+
+(The tokens ``w123`` are the same under the default Unicode tokenizer and ``str.split``.)
+Before the fix, 100,000 tokens a side peaked at 1.47 GB and 200,000 raised MemoryError.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def _f(hits: int, pred_total: int, ref_total: int) -> float:
+    precision, recall = hits / pred_total, hits / ref_total
+    return 0.0 if hits == 0 else 2 * precision * recall / (precision + recall)
+
+
+def child(n: int) -> dict[str, object]:
+    """Score one pair of ``n`` tokens a side in this process; return the measurements."""
+    import random
+    import resource
+    import time
+    from collections import Counter
+
+    from rapidfuzz.distance import LCSseq
+
+    from rouge_lcs import rouge
+
+    r = random.Random(0)
+
+    def w(n: int) -> str:
+        return " ".join(f"w{r.randrange(5000)}" for _ in range(n))
+
+    prediction, reference = w(n), w(n)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    start = time.perf_counter()
+    scores = rouge([prediction], [reference])
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    pred, ref = prediction.split(), reference.split()
+
+    def ngram_hits(k: int) -> int:
+        grams = [Counter(zip(*(t[i:] for i in range(k)))) for t in (pred, ref)]
+        return sum((grams[0] & grams[1]).values())
+
+    lcs = LCSseq.similarity(pred, ref)
+    expected = {
+        "rouge1": _f(ngram_hits(1), len(pred), len(ref)),
+        "rouge2": _f(ngram_hits(2), len(pred) - 1, len(ref) - 1),
+        "rougeL": _f(lcs, len(pred), len(ref)),
+        "rougeLsum": _f(lcs, len(pred), len(ref)),
+    }
+    return {
+        "n": n,
+        "seconds": seconds,
+        "rss_before_mb": before,
+        "peak_rss_mb": peak,
+        "scores": scores,
+        "expected": expected,
+        "lcs": lcs,
+        "lsum_equals_l": scores["rougeLsum"] == scores["rougeL"],
+        "max_abs_diff": max(abs(scores[k] - v) for k, v in expected.items()),
+    }
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--child"]:
+        print(json.dumps(child(int(argv[1]))))
+        return 0
+    sizes = [int(a) for a in argv] or [100_000, 200_000]
+    ok = True
+    print(f"{'n':>8} {'seconds':>8} {'RSS before':>11} {'peak RSS':>9}  LCS    Lsum==L  max|diff|")
+    for n in sizes:
+        run = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child", str(n)],
+            capture_output=True,
+            text=True,
+            cwd=HERE.parent,
+        )
+        if run.returncode:
+            print(f"{n:>8} failed:\n{run.stderr[-2000:]}")
+            ok = False
+            continue
+        m = json.loads(run.stdout)
+        good = m["lsum_equals_l"] and m["max_abs_diff"] <= 1e-12
+        ok = ok and good and m["peak_rss_mb"] < 300
+        print(
+            f"{n:>8} {m['seconds']:>8.1f} {m['rss_before_mb']:>8.0f} MB {m['peak_rss_mb']:>6.0f} MB"
+            f"  {m['lcs']:<6} {m['lsum_equals_l']!s:<8} {m['max_abs_diff']:.1e}"
+        )
+        print("         scores:", json.dumps(m["scores"]))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
