@@ -9,7 +9,6 @@ per store, which makes counting and rapidfuzz's LCS cheap and collision-free.
 from __future__ import annotations
 
 from rouge_lcs.sentences import Splitter
-from rouge_lcs.stemming import stem
 from rouge_lcs.tokenizers import Tokenizer
 
 
@@ -28,7 +27,7 @@ class DocumentStore:
 
     def __init__(self, tokenizer: Tokenizer, splitter: Splitter | None) -> None:
         self._tokenize = tokenizer.split
-        self._stem = stem if tokenizer.stemmed else None
+        self._stem = tokenizer.stemmer.stem if tokenizer.stemmed else None
         self._splitter = splitter
         # Where the splitter cuts only at boundaries that the tokenizer treats as separators,
         # the tokens of the sentences, put together, are the tokens of the whole text: one
