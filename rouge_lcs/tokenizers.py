@@ -215,8 +215,8 @@ _VERSIONED = {
 
 
 def _versioned_name(name: str) -> str:
-    """``jieba-0.42.1``, ``mecab-fugashi1.5.2-unidic-lite1.0.8``: the tokens of a dictionary
-    segmenter change with its package version, so the signature must name it."""
+    """``jieba-0.42.1``, ``mecab-fugashi1.5.2-unidic-lite1.0.8``, ``thai-newmm-pythainlp5.4.0``:
+    a dictionary segmenter's tokens change with its package version, so the signature names it."""
     packages = _VERSIONED.get(name)
     if packages is None:
         return name  # built-ins: versioned by rouge_lcs's own version in the signature
@@ -227,9 +227,10 @@ def _versioned_name(name: str) -> str:
         versions = [version(p) for p in packages]
     except PackageNotFoundError:
         versions = ["unknown"]
-    if len(packages) == 1:
+    if packages == (name,):
         return f"{name}-{versions[0]}"
-    return "-".join([name, *(f"{p}{v}" for p, v in zip(packages, versions))])
+    label = "thai-newmm" if name == "thai" else name  # the engine, of PyThaiNLP's several
+    return "-".join([label, *(f"{p}{v}" for p, v in zip(packages, versions))])
 
 
 @dataclass(frozen=True)

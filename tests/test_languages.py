@@ -443,3 +443,27 @@ def test_each_language_uses_its_own_punkt_model(code, text, sentences):
 
     assert resolve_splitter("auto", code).split(text) == sentences
     assert punkt.sent_tokenize(text, LANGUAGES[code].punkt) == sentences
+
+
+def test_trainer_helper_takes_the_language():
+    """make_compute_metrics stems by default (English recipes); for Chinese, which has no
+    stemmer, it scores unstemmed characters instead of failing."""
+    import numpy as np
+
+    from rouge_lcs.trainer import make_compute_metrics
+
+    class CharIds:
+        pad_token_id = 0
+        chars = "我喜欢吃苹果爱"
+
+        def batch_decode(self, batch, skip_special_tokens=True):
+            return ["".join(self.chars[i - 1] for i in row if i > 0) for row in np.asarray(batch)]
+
+    predictions = np.array([[1, 2, 3, 4, 5, 6]])  # 我喜欢吃苹果
+    labels = np.array([[1, 7, 4, 5, 6, 0]])  # 我爱吃苹果
+    metrics = make_compute_metrics(CharIds(), rouge_types=["rouge1"], language="zh", digits=None)(
+        (predictions, labels)
+    )
+    assert metrics["rouge1"] == pytest.approx(100 * 8 / 11)  # worked by hand above
+    with pytest.raises(ValueError, match="no stemmer"):
+        make_compute_metrics(CharIds(), language="zh", use_stemmer=True)
