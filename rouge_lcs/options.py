@@ -187,7 +187,13 @@ OPTIONS: dict[str, Option] = {
 
 #: What each ``compat`` value sets (the options it does not name keep their values).
 COMPAT_PRESETS: dict[str, dict[str, object]] = {
-    "rouge_score": {"tokenizer": "rouge_score", "lsum_split": "newline", "multi_ref": "max_f"},
+    # rouge_score knows no language: its tokens, Porter stemmer and newline sentences.
+    "rouge_score": {
+        "tokenizer": "rouge_score",
+        "lsum_split": "newline",
+        "multi_ref": "max_f",
+        "language": None,
+    },
 }
 
 

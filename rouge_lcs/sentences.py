@@ -276,6 +276,14 @@ class Splitter:
     name: str
     split: SplitFn
     kind: str  # "auto", "newline", "nltk" or "custom": the built-in it is, for fast paths
+    language: str | None = None  # the ISO 639-1 code whose sentence ends it knows
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Built-ins are pickled by what they are (spawned workers rebuild the per-language
+        # closures); custom splitters as they are.
+        if self.kind == "custom":
+            return Splitter, (self.name, self.split, self.kind, self.language)
+        return resolve_splitter, (self.kind, self.language)
 
     def cuts(self, text: str) -> frozenset[str]:
         """Boundary kinds of this split of ``text``."""
@@ -331,7 +339,8 @@ def resolve_splitter(lsum_split: object = "auto", language: object = None) -> Sp
             split = REGISTRY[lsum_split]
         elif lsum_split == "auto":
             split = _auto(split)
-        return Splitter(f"{lsum_split}-{name}", split, lsum_split)
+        code = lang.code if lang is not None else None
+        return Splitter(f"{lsum_split}-{name}", split, lsum_split, code)
     if callable(lsum_split):
         label = getattr(lsum_split, "__name__", type(lsum_split).__name__)
         return Splitter(f"custom:{label}", _checked(lsum_split, label), "custom")

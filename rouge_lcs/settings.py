@@ -82,12 +82,19 @@ def make_settings(
 ) -> Settings:
     """Check and resolve the scoring options (meanings: :data:`rouge_lcs.options.OPTIONS`)."""
     options = apply_compat(
-        compat, {"tokenizer": tokenizer, "lsum_split": lsum_split, "multi_ref": multi_ref}
+        compat,
+        {
+            "tokenizer": tokenizer,
+            "lsum_split": lsum_split,
+            "multi_ref": multi_ref,
+            "language": language,
+        },
     )
-    tokenizer, lsum_split, multi_ref = (
+    tokenizer, lsum_split, multi_ref, language = (
         options["tokenizer"],
         options["lsum_split"],
         options["multi_ref"],
+        options["language"],
     )
     return Settings(
         rouge_types=parse_rouge_types(rouge_types),

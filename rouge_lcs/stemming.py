@@ -70,6 +70,10 @@ class Stemmer:
     stem: Callable[[str], str]
     stem_all: Callable[[list[str]], list[str]]
 
+    def __reduce__(self) -> tuple[Callable[[str], Stemmer], tuple[str]]:
+        # Pickled by name (spawned worker processes rebuild it): the memo closures cannot be.
+        return stemmer_named, (self.name,)
+
 
 #: rouge_score's stemmer; its functions are the module-level ones above, unchanged.
 PORTER = Stemmer("porter", stem, stem_all)
@@ -108,3 +112,10 @@ def snowball(language: str) -> Stemmer:
         raise ValueError(f"no Snowball stemmer for {language!r}")
     stem_one, stem_many = _memoized(SnowballStemmer(language).stem)
     return Stemmer(f"snowball-{language}", stem_one, stem_many)
+
+
+def stemmer_named(name: str) -> Stemmer:
+    """The stemmer called ``name`` (``porter`` or ``snowball-<language>``)."""
+    if name == "porter":
+        return PORTER
+    return snowball(name.removeprefix("snowball-"))

@@ -14,6 +14,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -467,3 +468,43 @@ def test_trainer_helper_takes_the_language():
     assert metrics["rouge1"] == pytest.approx(100 * 8 / 11)  # worked by hand above
     with pytest.raises(ValueError, match="no stemmer"):
         make_compute_metrics(CharIds(), language="zh", use_stemmer=True)
+
+
+@needs["jieba"]
+def test_language_settings_survive_pickling():
+    """Spawned worker processes (num_proc on platforms without fork) receive pickled settings:
+    the per-language stemmer and splitter are rebuilt by name and give the same numbers."""
+    import pickle
+
+    for options in (
+        dict(language="fr", use_stemmer=True),
+        dict(language="zh", tokenizer="jieba"),
+        dict(language="hi"),
+    ):
+        settings = make_settings(**options)
+        copy = pickle.loads(pickle.dumps(settings))
+        assert copy.tokenizer.stemmer.name == settings.tokenizer.stemmer.name
+        assert copy.lsum_split == settings.lsum_split
+        text = "Les chats mangeaient. 我爱吃苹果。राम घर गया। सीता गई।"
+        assert copy.splitter(text) == settings.splitter(text)
+        assert copy.tokenizer.tokenize(text) == settings.tokenizer.tokenize(text)
+
+
+def test_compat_rouge_score_refuses_a_language():
+    """rouge_score has no language: compat="rouge_score" with one would not be its numbers."""
+    with pytest.raises(ValueError, match="language: expected None or nothing with compat"):
+        make_settings(compat="rouge_score", language="fr")
+
+
+def test_evaluate_module_takes_the_language():
+    import evaluate
+
+    script = Path(__file__).resolve().parent.parent / "rouge_lcs_metric.py"
+    metric = evaluate.load(str(script))
+    result = metric.compute(
+        predictions=["我喜欢吃苹果。"],
+        references=["我爱吃苹果。"],
+        language="zh",
+        rouge_types=["rouge1"],
+    )
+    assert result["rouge1"] == pytest.approx(8 / 11, abs=1e-15)  # worked by hand above
