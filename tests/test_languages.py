@@ -400,6 +400,36 @@ def test_agrees_with_multilingual_rouge_where_its_tokens_are_right(
             assert got == pytest.approx(expected, abs=1e-12), (code, pred, name)
 
 
+@needs["mr"]
+def test_korean_agrees_with_multilingual_rouge_where_tokens_agree(corpora):
+    """multilingual-rouge has no Korean segmenter: its default (OpenNMT aggressive + BERT basic)
+    gives our Unicode words on most real pairs (it splits 3월 into 3 / 월, we do not).  Where
+    both texts' tokens are the same, its independent n-gram and LCS code gives the same P, R, F."""
+    from multilingual_rouge import rouge_scorer
+
+    from rouge_lcs.tokenizers import unicode_tokenize
+
+    rows = corpora.rows("ko_klue_sts_dev")
+    preds = [r["prediction"] for r in rows]
+    refs = [r["references"][0] for r in rows]
+    types = ["rouge1", "rouge2", "rougeL"]
+    theirs = rouge_scorer.RougeScorer(types)
+    ours = score(preds, refs, types, language="ko")
+    compared = 0
+    for k, (pred, ref) in enumerate(zip(preds, refs)):
+        if theirs._tokenizer(pred.lower()) != unicode_tokenize(pred):
+            continue
+        if theirs._tokenizer(ref.lower()) != unicode_tokenize(ref):
+            continue
+        compared += 1
+        result = theirs.score(ref, pred)
+        for j, name in enumerate(types):
+            expected = (result[name].precision, result[name].recall, result[name].fmeasure)
+            got = (ours.precision[k, j], ours.recall[k, j], ours.fmeasure[k, j])
+            assert got == pytest.approx(expected, abs=1e-12), (pred, ref, name)
+    assert compared > 0.7 * len(rows)
+
+
 # ---- NLTK's Punkt models -----------------------------------------------------------------
 
 
