@@ -35,6 +35,9 @@ output keys, plus:
 - a Unicode tokenizer by default (NFKC, lowercase, letters and digits of every script; each CJK
   character a token; Hangul words whole), where the stock metric drops non-ASCII text and scores
   Korean, Chinese or Japanese as 0.0; `tokenizer="rouge_score"` reproduces the stock tokens;
+- `language="zh"` (ISO 639-1): that language's tokens (Chinese characters or jieba words,
+  Japanese MeCab morphemes, Korean Kiwi morphemes, Thai newmm words), Snowball stemmer and
+  sentence ends;
 - an exact, deterministic mean over examples instead of a random bootstrap median;
 - ROUGE-Lsum sentences by newline when the text has newlines, else NLTK Punkt (never downloaded);
 - several references per prediction combined by best F (default), best recall, pooled counts

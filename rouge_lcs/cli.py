@@ -287,7 +287,7 @@ def cmd_examples(argv: Sequence[str]) -> int:
     s = scorer.settings
     print(
         f"Per-example F ({s.tokenizer.name} tokenizer, "
-        f"{'Porter stemming' if s.tokenizer.stemmed else 'no stemming'}, "
+        f"{s.tokenizer.stemmer.name + ' stemming' if s.tokenizer.stemmed else 'no stemming'}, "
         f"multi_ref={s.multi_ref}):\n"
     )
     rows = [[e["id"], *scores.fmeasure[k].tolist()] for k, e in enumerate(examples)]

@@ -9,7 +9,6 @@ per store, which makes counting and rapidfuzz's LCS cheap and collision-free.
 from __future__ import annotations
 
 from rouge_lcs.sentences import Splitter
-from rouge_lcs.stemming import stem
 from rouge_lcs.tokenizers import Tokenizer
 
 
@@ -28,7 +27,7 @@ class DocumentStore:
 
     def __init__(self, tokenizer: Tokenizer, splitter: Splitter | None) -> None:
         self._tokenize = tokenizer.split
-        self._stem = stem if tokenizer.stemmed else None
+        self._stem = tokenizer.stemmer.stem if tokenizer.stemmed else None
         self._splitter = splitter
         # Where the splitter cuts only at boundaries that the tokenizer treats as separators,
         # the tokens of the sentences, put together, are the tokens of the whole text: one
@@ -69,9 +68,13 @@ class DocumentStore:
         if splitter is None:
             doc = Document(self._ids(text), None)
         else:
-            sentences = [self._ids(s) for s in splitter.split(text)]
+            texts = splitter.split(text)
+            sentences = [self._ids(s) for s in texts]
             if splitter.cuts(text) <= self._separators:
                 tokens = [t for s in sentences for t in s]
+            elif texts == [text]:
+                # One sentence, the text itself: the same tokens, whatever the tokenizer.
+                tokens = sentences[0]
             else:
                 tokens = self._ids(text)
             doc = Document(tokens, sentences)

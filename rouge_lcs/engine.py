@@ -80,7 +80,7 @@ Store = DocumentStore | native.NativeStore
 
 def _new_store(settings: Settings, num_threads: int) -> Store:
     """The per-call state of the engine in use (see :mod:`rouge_lcs.native`)."""
-    if native.active():
+    if native.active() and native.supports(settings):
         return native.NativeStore(settings, num_threads)
     splitter = settings.splitter_spec if settings.needs_sentences else None
     return DocumentStore(settings.tokenizer, splitter)

@@ -29,9 +29,10 @@ from typing import Any
 import numpy as np
 import regex
 
+from rouge_lcs.arrays import expand
 from rouge_lcs.sentences import auto_split, newline_split, nltk_split
 from rouge_lcs.settings import Settings
-from rouge_lcs.stemming import stem
+from rouge_lcs.stemming import PORTER, stem
 from rouge_lcs.tokenizers import JOINERS, rouge_score_tokenize, unicode_tokenize
 
 #: The environment variable that picks the engine.
@@ -116,6 +117,13 @@ def active() -> bool:
     return implementation() == "native"
 
 
+def supports(settings: Settings) -> bool:
+    """Whether the native engine can score with these settings: its encoder stems ASCII words
+    with its own Porter port, so another stemmer (Snowball for a language) keeps the Python
+    engine (same numbers either way)."""
+    return not settings.tokenizer.stemmed or settings.tokenizer.stemmer is PORTER
+
+
 def default_num_threads() -> int:
     """Counting threads when none are given: ``ROUGE_LCS_NUM_THREADS`` (a number, or ``auto``
     for every core), else 1.  Results never depend on it."""
@@ -157,6 +165,17 @@ def _normalize(form: Any, text: str) -> str:
 def _ids(encoded: tuple[bytes, bytes]) -> tuple[np.ndarray, np.ndarray]:
     ids, offsets = encoded
     return np.frombuffer(ids, dtype=np.int32), np.frombuffer(offsets, dtype=np.int64)
+
+
+def _gather(
+    ids: np.ndarray, starts: np.ndarray, index: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The token ids of strings ``index`` (into ``starts``), concatenated, with their starts."""
+    picked = np.asarray(index, dtype=np.int64)
+    lengths = (starts[1:] - starts[:-1])[picked]
+    new_starts = np.zeros(picked.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=new_starts[1:])
+    return ids[expand(starts[:-1][picked], lengths)], new_starts
 
 
 class NativeStore:
@@ -219,14 +238,20 @@ class NativeStore:
             sentences = splitter(text)
             sentence_texts.extend(sentences)
             n_sentences[k] = len(sentences)
-        sent_ids, sent_starts = _ids(encode(sentence_texts))
+        separate = [k for k, text in enumerate(texts) if not self._concatenates(text)]
+        # Some texts are tokenized whole as well (their sentences' tokens may differ from
+        # their tokens); a string that is both a sentence and a text is tokenized once.
+        strings = {s: None for s in sentence_texts}
+        strings.update((texts[k], None) for k in separate)
+        unique = list(strings)
+        position = {s: k for k, s in enumerate(unique)}
+        all_ids, all_starts = _ids(encode(unique))
+        sent_ids, sent_starts = _gather(all_ids, all_starts, [position[s] for s in sentence_texts])
         doc_sent = np.zeros(len(texts) + 1, dtype=np.int64)
         np.cumsum(n_sentences, out=doc_sent[1:])
-        separate = [k for k, text in enumerate(texts) if not self._concatenates(text)]
         if not separate:
             return sent_ids, sent_starts[doc_sent], sent_ids, sent_starts, doc_sent
-        # Some texts are tokenized whole (their sentence tokens may differ from their tokens).
-        own_ids, own_starts = _ids(encode([texts[k] for k in separate]))
+        own_ids, own_starts = _gather(all_ids, all_starts, [position[texts[k]] for k in separate])
         pieces = [
             sent_ids[sent_starts[doc_sent[k]] : sent_starts[doc_sent[k + 1]]]
             for k in range(len(texts))

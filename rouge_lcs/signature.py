@@ -1,7 +1,9 @@
 """A sacrebleu-style signature naming every setting that changes a ROUGE number.
 
-Example: ``rouge_lcs:v<version>|tok:unicode|norm:nfkc|case:lower|stem:porter|lsum:auto-builtin|
-multi:max_f|beta:1|refs:1|agg:mean``.  Two runs with the same signature give the same numbers;
+Example: ``rouge_lcs:v<version>|tok:unicode|norm:nfkc|case:lower|stem:porter-nltk<v>|
+lsum:auto-punkt_tab.english|multi:max_f|beta:1|refs:1|agg:mean``; with ``language="zh"`` a
+``lang:zh`` part follows ``rouge_lcs``, and an optional segmenter names its package versions
+(``tok:jieba-0.42.1``).  Two runs with the same signature give the same numbers;
 any option that changes a score changes the signature.  Report it next to the scores.
 """
 
@@ -15,6 +17,17 @@ from rouge_lcs.version import __version__
 
 def _number(value: float) -> str:
     return f"{value:g}"
+
+
+def _stemmer(name: str) -> str:
+    """``porter-nltk3.9.1``, ``snowball-french-nltk3.9.1``: NLTK's stemmers change between
+    releases (Porter's NLTK_EXTENSIONS did), so the version is part of the name."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{name}-nltk{version('nltk')}"
+    except PackageNotFoundError:  # pragma: no cover - nltk is a dependency
+        return name
 
 
 def _refs(n_refs: Sequence[int]) -> str:
@@ -35,12 +48,15 @@ def make_signature(
 ) -> str:
     """The signature of a scoring run with ``settings`` over examples with ``n_refs`` references."""
     tokenizer = settings.tokenizer
+    # No "lang:" part without a language, so signatures of runs without one stay as they were.
+    language = [f"lang:{settings.language}"] if settings.language is not None else []
     parts = [
         f"rouge_lcs:v{__version__}",
+        *language,
         f"tok:{tokenizer.name}",
         f"norm:{tokenizer.normalization}",
         f"case:{tokenizer.case}",
-        f"stem:{'porter' if tokenizer.stemmed else 'no'}",
+        f"stem:{_stemmer(tokenizer.stemmer.name) if tokenizer.stemmed else 'no'}",
         f"lsum:{settings.lsum_split}",
         f"multi:{settings.multi_ref}",
         f"beta:{_number(settings.beta)}",

@@ -12,6 +12,14 @@ function, with stemming applied on top when asked, and a ``name`` used in the si
 - ``whitespace``: ``str.split()``, case kept, as in textbook exercises.
 - ``char``: one token per letter or digit (grapheme cluster), NFKC, lowercase; the unit of
   character-level ROUGE for Chinese.
+
+Language-specific segmenters, each an optional dependency (``pip install rouge-lcs[zh]`` …),
+imported on first use; tokens without a letter or digit (punctuation, spaces) are dropped, as
+every built-in tokenizer does:
+
+- ``jieba`` (Chinese words; extra ``zh``), ``mecab`` (Japanese morphemes, MeCab through fugashi
+  with the UniDic-lite dictionary; extra ``ja``), ``kiwi`` (Korean morphemes, Kiwi; extra
+  ``ko``), ``thai`` (Thai words, PyThaiNLP's dictionary-based ``newmm``; extra ``th``).
 """
 
 from __future__ import annotations
@@ -19,11 +27,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import import_module
+from typing import Any
 
 import regex
 
-from rouge_lcs.stemming import stem_all
+from rouge_lcs.languages import EXTRAS, get_language
+from rouge_lcs.stemming import PORTER, Stemmer, snowball
 
 TokenizeFn = Callable[[str], list[str]]
 
@@ -79,11 +91,93 @@ def whitespace_tokenize(text: str) -> list[str]:
     return text.split()
 
 
+# ---- Optional segmenters.  Each is built once per process (loading a dictionary takes from
+# 0.1 s to 2 s) and only when first asked for, so importing rouge_lcs never imports them.
+
+# A token worth counting has a letter or a digit; segmenters also return punctuation and spaces
+# as tokens (jieba returns " ", which would otherwise match other spaces: multilingual-rouge's
+# bug).
+_WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
+
+
+def _require(module: str, tokenizer: str) -> Any:
+    """Import an optional dependency, or fail with the one command that installs it."""
+    try:
+        return import_module(module)
+    except ImportError as error:
+        extra, packages = EXTRAS[tokenizer]
+        raise ImportError(
+            f"tokenizer={tokenizer!r} needs {' and '.join(packages)}: "
+            f"pip install 'rouge-lcs[{extra}]'"
+        ) from error
+
+
+def _normalized(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> Any:
+    jieba = _require("jieba", "jieba")
+    jieba.setLogLevel(60)  # silence "Building prefix dict ..." on stderr
+    jieba.initialize()
+    return jieba
+
+
+def jieba_tokenize(text: str) -> list[str]:
+    """Chinese words by jieba (its default mode: dictionary + HMM for unknown words)."""
+    return [t for t in _jieba().cut(_normalized(text)) if _WORDLIKE.search(t)]
+
+
+@lru_cache(maxsize=1)
+def _mecab() -> Any:
+    fugashi = _require("fugashi", "mecab")
+    unidic_lite = _require("unidic_lite", "mecab")
+    # The dictionary is named explicitly: with the full `unidic` package installed but its
+    # dictionary not downloaded, fugashi's own lookup would fail.
+    rc = f"{unidic_lite.DICDIR}/mecabrc"
+    return fugashi.Tagger(f'-r "{rc}" -d "{unidic_lite.DICDIR}"')
+
+
+def mecab_tokenize(text: str) -> list[str]:
+    """Japanese morphemes (surface forms) by MeCab with UniDic-lite."""
+    return [w.surface for w in _mecab()(_normalized(text)) if _WORDLIKE.search(w.surface)]
+
+
+@lru_cache(maxsize=1)
+def _kiwi() -> Any:
+    return _require("kiwipiepy", "kiwi").Kiwi()
+
+
+def kiwi_tokenize(text: str) -> list[str]:
+    """Korean morphemes (surface forms) by Kiwi: 서울은 -> 서울 / 은, so particles and endings
+    no longer keep the same noun from matching."""
+    return [t.form for t in _kiwi().tokenize(_normalized(text)) if _WORDLIKE.search(t.form)]
+
+
+@lru_cache(maxsize=1)
+def _newmm() -> Any:
+    return _require("pythainlp.tokenize", "thai").word_tokenize
+
+
+def thai_tokenize(text: str) -> list[str]:
+    """Thai words by PyThaiNLP's ``newmm`` (maximal matching on its bundled dictionary).
+
+    Lowercased but not NFKC-normalized: NFKC decomposes SARA AM (ำ) into two characters, after
+    which dictionary words no longer match."""
+    words = _newmm()(text.lower().translate(JOINERS), engine="newmm", keep_whitespace=False)
+    return [w for w in words if _WORDLIKE.search(w)]
+
+
 REGISTRY: dict[str, TokenizeFn] = {
     "unicode": unicode_tokenize,
     "rouge_score": rouge_score_tokenize,
     "whitespace": whitespace_tokenize,
     "char": char_tokenize,
+    "jieba": jieba_tokenize,
+    "mecab": mecab_tokenize,
+    "kiwi": kiwi_tokenize,
+    "thai": thai_tokenize,
 }
 #: The built-in tokenizer names, in the order shown to users.
 TOKENIZER_NAMES: tuple[str, ...] = tuple(REGISTRY)
@@ -100,7 +194,43 @@ _TRAITS: dict[str, tuple[str, str, frozenset[str]]] = {
     "rouge_score": ("none", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
     "whitespace": ("none", "kept", frozenset({NEWLINE, WHITESPACE})),
     "char": ("nfkc", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
+    # jieba segments runs of Han characters, letters, digits and a few joiners (. % - ...);
+    # whitespace and 。！？ end such a run, so no word spans a sentence boundary.
+    "jieba": ("nfkc", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
+    # MeCab, Kiwi and newmm choose the best path through the whole text (Kiwi even joins words
+    # across spaces), so a sentence's tokens may differ from the same words inside the text:
+    # sentences are tokenized on their own, for ROUGE-Lsum only.
+    "mecab": ("nfkc", "lower", frozenset()),
+    "kiwi": ("nfkc", "lower", frozenset()),
+    "thai": ("none", "lower", frozenset()),
 }
+
+# The PyPI packages whose versions decide an optional tokenizer's tokens (for the signature).
+_VERSIONED = {
+    "jieba": ("jieba",),
+    "mecab": ("fugashi", "unidic-lite"),
+    "kiwi": ("kiwipiepy", "kiwipiepy_model"),
+    "thai": ("pythainlp",),
+}
+
+
+def _versioned_name(name: str) -> str:
+    """``jieba-0.42.1``, ``mecab-fugashi1.5.2-unidic-lite1.0.8``, ``thai-newmm-pythainlp5.4.0``:
+    a dictionary segmenter's tokens change with its package version, so the signature names it."""
+    packages = _VERSIONED.get(name)
+    if packages is None:
+        return name  # built-ins: versioned by rouge_lcs's own version in the signature
+    # Imported here: importlib.metadata costs ~20 ms, paid only when a segmenter is used.
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        versions = [version(p) for p in packages]
+    except PackageNotFoundError:
+        versions = ["unknown"]
+    if packages == (name,):
+        return f"{name}-{versions[0]}"
+    label = "thai-newmm" if name == "thai" else name  # the engine, of PyThaiNLP's several
+    return "-".join([label, *(f"{p}{v}" for p, v in zip(packages, versions))])
 
 
 @dataclass(frozen=True)
@@ -110,13 +240,15 @@ class Tokenizer:
     Attributes:
         name: ``unicode``, ``rouge_score``, ``whitespace`` or ``custom:<name>``.
         split: the function from text to raw tokens.
-        stemmed: whether tokens are Porter-stemmed (the document store memoizes that step).
+        stemmed: whether tokens are stemmed (the document store memoizes that step).
         normalization: ``nfkc``, ``none`` or ``custom`` (unknown), for the signature.
         case: ``lower``, ``kept`` or ``custom``, for the signature.
         separators: the sentence-boundary kinds at which no token of this tokenizer can
             continue.  When every boundary of a split is one of them, the tokens of the
             sentences, put together, are the tokens of the whole text, so one tokenization
             serves ROUGE-N/L and ROUGE-Lsum.  Custom tokenizers promise nothing.
+        stemmer: the stemmer applied when ``stemmed`` (Porter unless a language chose another).
+        language: the ISO 639-1 code the settings were made for, or ``None``.
     """
 
     name: str
@@ -125,11 +257,13 @@ class Tokenizer:
     normalization: str = "custom"
     case: str = "custom"
     separators: frozenset[str] = frozenset()
+    stemmer: Stemmer = field(default=PORTER)
+    language: str | None = None
 
     def tokenize(self, text: str) -> list[str]:
         """Tokens of ``text``, stemmed when asked."""
         tokens = self.split(text)
-        return stem_all(tokens) if self.stemmed else tokens
+        return self.stemmer.stem_all(tokens) if self.stemmed else tokens
 
 
 def _checked(fn: Callable[[str], object], name: str) -> TokenizeFn:
@@ -152,23 +286,45 @@ def _checked(fn: Callable[[str], object], name: str) -> TokenizeFn:
     return tokenize
 
 
-def resolve_tokenizer(tokenizer: object = None, use_stemmer: bool = False) -> Tokenizer:
+def resolve_stemmer(language: object = None) -> Stemmer:
+    """The stemmer ``use_stemmer=True`` means for ``language``: Porter for ``None`` and English
+    (rouge_score's), Snowball where NLTK has one, else a ``ValueError`` — an English stemmer
+    would quietly mangle another language's words."""
+    lang = get_language(language)
+    if lang is None or lang.stemmer == "porter":
+        return PORTER
+    if lang.stemmer is None:
+        raise ValueError(
+            f"use_stemmer: no stemmer for language={lang.code!r} ({lang.name}); score without "
+            f"stemming, or pass a tokenizer callable that returns stems"
+        )
+    return snowball(lang.stemmer)
+
+
+def resolve_tokenizer(
+    tokenizer: object = None, use_stemmer: bool = False, language: object = None
+) -> Tokenizer:
     """Turn the ``tokenizer`` argument into a :class:`Tokenizer` (``use_stemmer`` is checked
     by the caller).
 
     Args:
-        tokenizer: ``None`` (meaning ``"unicode"``), a name from :data:`REGISTRY`, a callable
-            ``str -> list[str]``, or an object with a ``tokenize(str)`` method (rouge_score's
-            tokenizer interface).
-        use_stemmer: apply NLTK's Porter stemmer (rouge_score's mode, tokens longer than 3
-            characters) to the tokens, whichever tokenizer produced them.
+        tokenizer: ``None`` (the language's default, ``"unicode"`` without a language), a name
+            from :data:`REGISTRY`, a callable ``str -> list[str]``, or an object with a
+            ``tokenize(str)`` method (rouge_score's tokenizer interface).
+        use_stemmer: stem the tokens, whichever tokenizer produced them: NLTK's Porter stemmer
+            (rouge_score's mode, tokens longer than 3 characters), or the language's Snowball
+            stemmer (same rule).
+        language: an ISO 639-1 code (see :mod:`rouge_lcs.languages`) or ``None``.
     """
+    lang = get_language(language)
+    stemmer = resolve_stemmer(language) if use_stemmer else PORTER
+    code = lang.code if lang is not None else None
 
     def _case(case: str) -> str:
         return "lower" if use_stemmer else case  # stemming lowercases every token
 
     if tokenizer is None:
-        tokenizer = "unicode"
+        tokenizer = lang.tokenizer if lang is not None else "unicode"
     if isinstance(tokenizer, str):
         if tokenizer not in REGISTRY:
             raise ValueError(
@@ -176,18 +332,40 @@ def resolve_tokenizer(tokenizer: object = None, use_stemmer: bool = False) -> To
                 f"an object with a .tokenize(str) method, got {tokenizer!r}"
             )
         normalization, case, separators = _TRAITS[tokenizer]
+        if tokenizer in _VERSIONED:
+            # Fail now, naming the extra, rather than on the first text.
+            {"jieba": _jieba, "mecab": _mecab, "kiwi": _kiwi, "thai": _newmm}[tokenizer]()
         return Tokenizer(
-            tokenizer, REGISTRY[tokenizer], use_stemmer, normalization, _case(case), separators
+            _versioned_name(tokenizer),
+            REGISTRY[tokenizer],
+            use_stemmer,
+            normalization,
+            _case(case),
+            separators,
+            stemmer,
+            code,
         )
     method = getattr(tokenizer, "tokenize", None)
     if callable(method):
         label = f"{type(tokenizer).__name__}.tokenize"
         name = f"custom:{type(tokenizer).__name__}"
-        return Tokenizer(name, _checked(method, label), use_stemmer, case=_case("custom"))
+        return Tokenizer(
+            name,
+            _checked(method, label),
+            use_stemmer,
+            case=_case("custom"),
+            stemmer=stemmer,
+            language=code,
+        )
     if callable(tokenizer):
         label = getattr(tokenizer, "__name__", type(tokenizer).__name__)
         return Tokenizer(
-            f"custom:{label}", _checked(tokenizer, label), use_stemmer, case=_case("custom")
+            f"custom:{label}",
+            _checked(tokenizer, label),
+            use_stemmer,
+            case=_case("custom"),
+            stemmer=stemmer,
+            language=code,
         )
     raise TypeError(
         f"tokenizer: expected None, one of {list(REGISTRY)}, a callable, or an object with "

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from rouge_lcs.languages import get_language
 from rouge_lcs.options import OPTIONS
 from rouge_lcs.options import names as option_names
 from rouge_lcs.scorer import Rouge
@@ -57,7 +58,7 @@ def make_compute_metrics(
     tokenizer: Any,
     *,
     rouge_types: Sequence[str] | str | None = None,
-    use_stemmer: bool = True,
+    use_stemmer: bool | None = None,
     scale: float = 100.0,
     digits: int | None = 4,
     metric: Any = None,
@@ -69,7 +70,9 @@ def make_compute_metrics(
     Args:
         tokenizer: anything with ``batch_decode`` and ``pad_token_id`` (a transformers tokenizer).
         rouge_types: as in :func:`rouge_lcs.rouge` (default: rouge1, rouge2, rougeL, rougeLsum).
-        use_stemmer: Porter stemming, on by default as in ``run_summarization.py``.
+        use_stemmer: stemming; ``None`` (default): on, as in ``run_summarization.py``, unless
+            ``language`` names a language without a stemmer (Chinese, Japanese, Korean, Thai …),
+            where it would be an error.
         scale: multiply every score by this (100 gives the usual percentages).
         digits: round to this many decimals (``None``: no rounding).
         metric: optionally a loaded evaluate module (``evaluate.load(path)``) to compute with
@@ -91,6 +94,9 @@ def make_compute_metrics(
         raise TypeError(
             f"make_compute_metrics: unexpected options {unknown}; see rouge_lcs.options"
         )
+    if use_stemmer is None:
+        language = get_language(metric_kwargs.get("language"))
+        use_stemmer = language is None or language.stemmer is not None
     scorer = None
     if metric is None:  # built (and checked) now, not after a whole evaluation loop
         scoring = {k: metric_kwargs[k] for k in option_names("scoring") if k in metric_kwargs}

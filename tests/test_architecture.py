@@ -22,6 +22,7 @@ PACKAGE = Path(rouge_lcs.__file__).parent
 LAYERS = [
     {
         "version",
+        "languages",
         "arrays",
         "validation",
         "stemming",

