@@ -900,9 +900,9 @@ def _guard(what: str, call: Callable[[], Any]) -> tuple[Any, str]:
 PAIR_PLACEHOLDER = '<p class="placeholder">Scores appear here after <b>Score</b>.</p>'
 
 
-def pair_page(*args: Any) -> tuple[str, str, str, str]:
+def pair_page(*args: Any, **kwargs: Any) -> tuple[str, str, str, str]:
     """The One pair tab: message, score table, signature, explanation."""
-    result, message = _guard("score", lambda: score_pair(*args))
+    result, message = _guard("score", lambda: score_pair(*args, **kwargs))
     if result is None:
         return message, "", "", ""
     return "", render_pair_scores(result), result.signature, result.explanation_html
