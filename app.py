@@ -1075,7 +1075,7 @@ table.rt ol { margin: 0; padding-left: 1.2em; }
 .example-card { text-align: left; line-height: 1.35; }
 .example-card .ex-label { color: #666; font-size: .85em; margin-top: .25em; }
 .example-card ol { margin: 0; padding-left: 1.3em; }
-/* Phone: a table row becomes a card and each cell says what it is, so nothing scrolls
+/* Phone: a wide table's row becomes a card and each cell says what it is, so nothing scrolls
    sideways and every number stays readable. */
 @media (max-width: 640px) {
   table.rt th, table.rt td { padding: .3em .25em; }
@@ -1283,50 +1283,48 @@ with gr.Blocks(
         )
 
     with gr.Tab("Compare", id="compare"):
+        # Inputs above, results below at full width: the comparison has seven columns.
+        gr.Markdown(
+            "### Compare two systems\n"
+            "Two systems' outputs on the same examples: upload one file per system in the batch "
+            "format (same rows, same references), or paste three columns "
+            "`A<TAB>B<TAB>reference` (more reference columns may follow). Per type: both mean "
+            "F, the difference B − A with its 95% CI, paired bootstrap and approximate "
+            f"randomization p-values. {LIMITS}"
+        )
         with gr.Row(equal_height=False):
-            with gr.Column(scale=1, min_width=320):
-                gr.Markdown(
-                    "### Compare two systems\n"
-                    "Two systems' outputs on the same examples: upload one file per system in "
-                    "the batch format (same rows, same references), or paste three columns "
-                    "`A<TAB>B<TAB>reference` (more reference columns may follow). Per type: both "
-                    "mean F, the difference B − A with its 95% CI, paired bootstrap and "
-                    f"approximate randomization p-values. {LIMITS}"
-                )
-                with gr.Row():
-                    file_a = gr.File(
-                        label="System A (CSV or JSONL)",
-                        file_types=[".csv", ".jsonl", ".json"],
-                        elem_id="file-a",
-                        min_width=160,
-                    )
-                    file_b = gr.File(
-                        label="System B (CSV or JSONL)",
-                        file_types=[".csv", ".jsonl", ".json"],
-                        elem_id="file-b",
-                        min_width=160,
-                    )
-                compare_pasted = gr.Textbox(
-                    label="…or paste A<TAB>B<TAB>reference rows",
-                    lines=5,
-                    value="",
-                    elem_id="compare-pasted",
-                )
-                compare_options = _options("compare")
-                compare_button = gr.Button("Compare", variant="primary", elem_id="compare")
-            with gr.Column(
-                scale=1, min_width=320, elem_id="compare-results", elem_classes="results"
-            ):
-                compare_message = gr.HTML(elem_id="compare-message")
-                comparison = gr.HTML(
-                    '<p class="placeholder">The comparison appears here after <b>Compare</b>.</p>',
-                    elem_id="comparison",
-                )
-                compare_signature = gr.Textbox(
-                    label="Reproducibility signature",
-                    elem_id="compare-signature",
-                    interactive=False,
-                )
+            file_a = gr.File(
+                label="System A (CSV or JSONL)",
+                file_types=[".csv", ".jsonl", ".json"],
+                elem_id="file-a",
+                min_width=240,
+            )
+            file_b = gr.File(
+                label="System B (CSV or JSONL)",
+                file_types=[".csv", ".jsonl", ".json"],
+                elem_id="file-b",
+                min_width=240,
+            )
+            compare_pasted = gr.Textbox(
+                label="…or paste A<TAB>B<TAB>reference rows",
+                lines=5,
+                value="",
+                elem_id="compare-pasted",
+                min_width=240,
+            )
+        compare_options = _options("compare")
+        compare_button = gr.Button("Compare", variant="primary", elem_id="compare")
+        with gr.Column(elem_id="compare-results", elem_classes="results"):
+            compare_message = gr.HTML(elem_id="compare-message")
+            comparison = gr.HTML(
+                '<p class="placeholder">The comparison appears here after <b>Compare</b>.</p>',
+                elem_id="comparison",
+            )
+            compare_signature = gr.Textbox(
+                label="Reproducibility signature",
+                elem_id="compare-signature",
+                interactive=False,
+            )
         compare_button.click(
             compare_page,
             [file_a, file_b, compare_pasted, *compare_options],
