@@ -463,10 +463,19 @@ def trace(counts: np.ndarray, chosen: int, mode: str, n_refs: int, beta: float =
     )
 
 
+TEXT_COLUMNS = ("prediction", "references")
+
+
 def _table(headers: list[str], rows: list[str], css_class: str, elem_id: str = "") -> str:
     """A responsive table: on a phone each row becomes a card whose cells carry their header
     (``data-label``), so no number needs horizontal scrolling."""
-    head = "".join(f'<th scope="col">{esc(h)}</th>' for h in headers)
+    # Number columns' headers sit right, over their right-aligned numbers.
+    head = "".join(
+        f'<th scope="col">{esc(h)}</th>'
+        if k == 0 or h in TEXT_COLUMNS
+        else f'<th scope="col" class="num">{esc(h)}</th>'
+        for k, h in enumerate(headers)
+    )
     ident = f' id="{elem_id}"' if elem_id else ""
     return (
         f'<table class="rt {css_class}"{ident}><thead><tr>{head}</tr></thead>'
@@ -1057,11 +1066,13 @@ CSS = """
 .explanation .side { margin-top: .3em; }
 .sent { color: #777; }
 table.rt { border-collapse: collapse; width: 100%; margin: .3em 0 .6em; }
-.results table.rt { border: none; }
+.results table.rt, .results table.rt tr { border: none !important; }
+.results table.rt th.num { text-align: right; }
 /* Numbers and type names never break inside; only the texts and traces wrap. */
 .results table.rt th, .results table.rt td.num { white-space: nowrap; word-break: normal;
                                                  overflow-wrap: normal; }
-.results table.rt th, .results table.rt td { border: none; border-bottom: 1px solid #e3e3e3;
+.results table.rt th, .results table.rt td { border: none !important;
+    border-bottom: 1px solid #e3e3e3 !important;
     padding: .3em .45em; text-align: left; vertical-align: top; }
 table.rt td.num { font-variant-numeric: tabular-nums; white-space: nowrap; text-align: right; }
 table.rt tr.trace-row td { color: #444; font-size: .88em; padding-top: 0; }

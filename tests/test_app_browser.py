@@ -371,6 +371,16 @@ def test_api_two_argument_call_and_defaults(client):
     assert round(answer["scores"]["rouge1"]["fmeasure"], 4) == 0.4286
     assert answer["scores"]["rouge1"]["counts"] == [[3, 7, 7]]
     assert "tok:unicode" in answer["signature"]
+    named = client.predict(
+        KO_PREDICTION,
+        KO_REFERENCE + "\n\n서울의 인구",
+        rouge_types=["rougeL"],
+        extra_types="rouge3",
+        multi_ref="pooled",
+        api_name="/score",
+    )
+    assert list(named["scores"]) == ["rougeL", "rouge3"]
+    assert named["scores"]["rougeL"]["reference"] is None  # pooled: every reference counts
     info = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
     for name in ("/score", "/score_batch", "/compare"):
         missing = [
