@@ -1093,8 +1093,9 @@ table.rt ol { margin: 0; padding-left: 1.2em; }
   table.rt.wide thead { display: none; }
   table.rt.wide, table.rt.wide tbody, table.rt.wide tr, table.rt.wide th, table.rt.wide td {
       display: block; width: auto; }
-  table.rt.wide tr { border: 1px solid #ddd; border-radius: 6px; margin: .4em 0; padding: .2em; }
-  table.rt.wide th, table.rt.wide td { border: none; }
+  .results table.rt.wide tr { border: 1px solid #ddd !important; border-radius: 6px;
+                             margin: .4em 0; padding: .2em; }
+  .results table.rt.wide th, .results table.rt.wide td { border: none !important; }
   table.rt.wide td.num { display: flex; justify-content: space-between; gap: 1em;
                          white-space: normal; }
   table.rt.wide td::before { content: attr(data-label); color: #555; text-align: left; }
