@@ -71,13 +71,10 @@ def server(temp_dir) -> Iterator[str]:
         GRADIO_TEMP_DIR=str(temp_dir),
         HF_HUB_OFFLINE="1",
     )
+    # The server's output goes to a file: a pipe nobody reads would fill up and block it.
+    log = (temp_dir / "server.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "app.py"],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+        [sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
     )
     deadline = time.time() + 90
     while time.time() < deadline:
@@ -86,7 +83,7 @@ def server(temp_dir) -> Iterator[str]:
             break
         except OSError:
             if proc.poll() is not None:
-                pytest.fail(f"app.py exited: {proc.stdout.read() if proc.stdout else ''}")
+                pytest.fail(f"app.py exited: {(temp_dir / 'server.log').read_text()}")
             time.sleep(0.3)
     else:
         proc.kill()
@@ -94,6 +91,8 @@ def server(temp_dir) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}/"
     proc.terminate()
     proc.wait(timeout=20)
+    log.close()
+    print((temp_dir / "server.log").read_text()[-3000:])  # shown when a test failed
 
 
 @pytest.fixture(scope="module")
