@@ -170,6 +170,13 @@ def resolve_types(selected: Sequence[str] | None, extra: str | None) -> list[str
     """The checked standard types plus any typed in (comma or space separated)."""
     names = list(selected or [])
     names += [t for t in re.split(r"[\s,;]+", extra or "") if t]
+    # Spellings may repeat a type (rouge1, ROUGE-1), so allow some slack before the library
+    # collapses them; past it, do not even parse the names.
+    if len(names) > 4 * MAX_TYPES:
+        raise UserError(
+            f"ROUGE types: {len(names):,} given; this demo scores at most {MAX_TYPES} at once "
+            "(the library has no such limit)."
+        )
     if not names:
         raise UserError("ROUGE types: choose at least one (e.g. rouge1, rougeL).")
     return names
@@ -222,6 +229,11 @@ def parse_pasted(text: str, columns: int = 1, what: str = "Pasted data") -> list
     """Pasted tab-separated rows: ``columns`` prediction cells then one or more references.
 
     Returns the rows' cells (empty trailing references dropped)."""
+    if len(text) > MAX_UPLOAD_BYTES:  # the same bound as a file
+        raise UserError(
+            f"{what}: {len(text):,} characters; this demo takes at most "
+            f"{MAX_UPLOAD_BYTES // 2**20} MB (upload a file, or use the library or CLI)."
+        )
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

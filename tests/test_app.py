@@ -224,6 +224,14 @@ def test_parse_batch_limits(tmp_path, monkeypatch):
         app.parse_batch(str(big), None)
 
 
+def test_pasted_text_and_type_names_are_bounded(monkeypatch):
+    monkeypatch.setattr(app, "MAX_UPLOAD_BYTES", 100)
+    with pytest.raises(app.UserError, match="Pasted data: 120 characters; .* at most"):
+        app.parse_batch(None, "a\tb\n" * 30)
+    with pytest.raises(app.UserError, match="ROUGE types: 1,000 given"):
+        app.resolve_types([], "rouge1 " * 1000)
+
+
 def test_batch_time_budget_stops_between_chunks(monkeypatch):
     monkeypatch.setattr(app, "CHUNK", 2)
     monkeypatch.setattr(app, "TIME_BUDGET_S", -1.0)  # already spent
