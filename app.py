@@ -1403,13 +1403,17 @@ def _theme() -> gr.themes.Base:
 
 def launch_options() -> dict[str, Any]:
     """``demo.launch`` arguments: the server refuses uploads over the limit before they land
-    (``max_file_size``); run history is off (it would keep every result in the browser)."""
+    (``max_file_size``); run history is off (it would keep every result in the browser); the
+    sessions whose state is kept are capped."""
     return {
         "server_name": os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         "theme": _theme(),
         "css": CSS,
         "max_file_size": MAX_UPLOAD_BYTES,
         "run_history": False,
+        # Each session's last batch (per-example F, up to 5,000 × 8 floats) is kept for the
+        # histogram; cap how many sessions are remembered so memory stays bounded.
+        "state_session_capacity": 500,
         "show_error": False,
     }
 
