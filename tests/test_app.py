@@ -110,6 +110,7 @@ def test_extra_types_and_library_equality():
         (("a", "a", []), {"extra_types": "rouge" + "1" + "0" * 20}, "rouge_types: expected"),
         (("a", "a", []), {"extra_types": "rouge50"}, "N = 20"),
         (("a\n" * 300, "a"), {}, "more than 200 sentences"),
+        (("The cat sat. " * 300, "a"), {}, "more than 200 sentences"),  # Punkt, no newline
         # issue 15.14: a lone surrogate is named, not a crash in the JSON encoder
         (("abc \ud800 def", "a"), {}, "lone surrogate U\\+D800 at character 5"),
     ],
