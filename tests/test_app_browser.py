@@ -388,6 +388,25 @@ def test_api_two_argument_call_and_defaults(client):
         assert missing == [], (name, missing)
 
 
+def test_api_lone_surrogate_is_a_message(server):
+    """gradio_client cannot even encode a lone surrogate; raw JSON (``\\ud800``) can."""
+    import httpx
+
+    # Raw calls pass every input (gradio_client fills in the defaults for its callers).
+    options = '["rouge1"], "", "unicode", false, "auto", 1.0, "max_f"'
+    body = '{"data": ["abc \\ud800 def", "abc", ' + options + "]}"
+    started = httpx.post(
+        server + "gradio_api/call/score",
+        content=body,
+        headers={"Content-Type": "application/json"},
+        timeout=30,
+    )
+    event_id = started.json()["event_id"]
+    stream = httpx.get(server + f"gradio_api/call/score/{event_id}", timeout=60).text
+    assert "event: error" in stream
+    assert "lone surrogate U+D800 at character 5" in stream
+
+
 def test_api_batch_and_compare(client, tmp_path):
     from gradio_client import handle_file
 
