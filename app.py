@@ -1076,6 +1076,9 @@ CSS = """
 /* Hangul (and any spaced script) wraps between words, never inside one; a token longer than
    the line still breaks rather than pushing the page sideways. */
 .gradio-container textarea, .results, #examples { word-break: keep-all; overflow-wrap: anywhere; }
+/* No message, no space: the results start at the top of their column. */
+#pair-message:has(.prose:empty), #batch-message:has(.prose:empty),
+#compare-message:has(.prose:empty) { display: none; }
 .msg { padding: .6em .8em; border-radius: 6px; margin: .2em 0; }
 .msg-error { background: #fde8e8; border: 1px solid #f5a3a3; color: #7a1010; }
 .msg-note { background: #eef6ee; border: 1px solid #b9dcb9; }
