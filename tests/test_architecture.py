@@ -36,8 +36,8 @@ LAYERS = [
     {"engine", "signature"},
     {"parallel", "results"},
     {"output", "explain", "io"},
-    {"scorer"},
-    {"api", "trainer", "datasets_scoring"},
+    {"scorer", "scoring"},
+    {"api", "trainer", "datasets_scoring", "rouge_scorer", "distributed"},
     {"cli", "__init__", "__main__"},
 ]
 LAYER = {name: k for k, names in enumerate(LAYERS) for name in names}
