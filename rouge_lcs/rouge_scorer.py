@@ -35,10 +35,12 @@ from itertools import chain
 from typing import Any
 
 from rouge_lcs import scoring
-from rouge_lcs.lcs import Candidate, lcs_indices
+from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length
 from rouge_lcs.results import Score
 from rouge_lcs.scorer import Rouge
+from rouge_lcs.settings import Settings
 from rouge_lcs.tokenizers import resolve_tokenizer
+from rouge_lcs.validation import check_texts
 
 __all__ = ["DefaultTokenizer", "RougeScorer"]
 
@@ -127,12 +129,26 @@ class RougeScorer(scoring.BaseScorer):
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """Scores of ``prediction`` against ``target``: ``{type: Score(precision, recall,
         fmeasure)}`` (note the order: the reference first, as in rouge_score)."""
-        return self.score_batch([target], [prediction])[0]
+        rouge = self._engine()
+        if rouge is None:
+            return {}
+        check_texts([prediction], [target])  # the batch path's checks and messages
+        return _score_pair(rouge.settings, target, prediction)
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, Score]:
         """Scores against several targets: per type, those of the target with the best F (the
         first one on ties)."""
-        return self.score_batch([list(targets)], [prediction])[0]
+        rouge = self._engine()
+        if rouge is None:
+            return {}
+        batch = check_texts([prediction], [targets])
+        scores = [_score_pair(rouge.settings, t, prediction) for t in batch.references[0]]
+        best: dict[str, Score] = {}
+        for name in scores[0]:
+            for candidate in scores:
+                if name not in best or candidate[name].fmeasure > best[name].fmeasure:
+                    best[name] = candidate[name]
+        return best
 
     def score_batch(
         self,
@@ -161,6 +177,49 @@ class RougeScorer(scoring.BaseScorer):
             for k, name in enumerate(scores.rouge_types)
         ]  # fmt: skip
         return [{name: Score(p[i], r[i], f[i]) for name, p, r, f in columns} for i in range(n)]
+
+
+def _score_pair(settings: Settings, target: str, prediction: str) -> dict[str, Score]:
+    """One pair without the batch machinery, whose fixed set-up (~1 ms) dwarfs a short pair.
+
+    The same counts as the engine (tests/test_rouge_score_compat.py compares both paths, and
+    rouge_score, on the shared corpora): clipped n-gram hits, the LCS of the whole token
+    sequences (rapidfuzz, on token ids interned per pair), and the union-LCS over sentences
+    with ROUGE-1.5.5's clipping (:func:`_summary_level_lcs`).
+    """
+    tokenize = settings.tokenizer.tokenize
+    result: dict[str, Score] = {}
+    if any(t.kind != "Lsum" for t in settings.rouge_types):
+        target_tokens, prediction_tokens = tokenize(target), tokenize(prediction)
+    if settings.needs_sentences:
+        split = settings.splitter
+        target_sents = [tokenize(s) for s in split(target)]
+        prediction_sents = [tokenize(s) for s in split(prediction)]
+    for rouge_type in settings.rouge_types:
+        if rouge_type.kind == "Lsum":
+            result[rouge_type.name] = _summary_level_lcs(target_sents, prediction_sents)
+            continue
+        if rouge_type.kind == "L":
+            ids: dict[str, int] = {}
+            hits = lcs_length(
+                [ids.setdefault(t, len(ids)) for t in target_tokens],
+                [ids.setdefault(t, len(ids)) for t in prediction_tokens],
+            )
+            target_total, prediction_total = len(target_tokens), len(prediction_tokens)
+        else:
+            target_ngrams = _ngrams(target_tokens, rouge_type.n)
+            prediction_ngrams = _ngrams(prediction_tokens, rouge_type.n)
+            hits = sum((target_ngrams & prediction_ngrams).values())
+            target_total = sum(target_ngrams.values())
+            prediction_total = sum(prediction_ngrams.values())
+        precision = hits / max(prediction_total, 1)
+        recall = hits / max(target_total, 1)
+        result[rouge_type.name] = Score(precision, recall, scoring.fmeasure(precision, recall))
+    return result
+
+
+def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
 # rouge_score's module-level helpers, for code that reaches into them (its tests do).  Tokens are
