@@ -236,3 +236,26 @@ def test_space_files_run_with_the_installed_package(clean_python, tmp_path):
     assert "rouge-lcs==" in out and "already satisfied" in out
     result = json.loads(_run([clean_python, "-c", _SPACE], space, env).splitlines()[-1])
     assert {k: round(v, 4) for k, v in result.items()} == KOREAN_ROUNDED
+
+
+def test_docs_linked_from_the_readme_exist_and_the_card_names_every_option():
+    import re
+
+    from rouge_lcs.options import OPTIONS
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for link in re.findall(r"\]\((docs/[^)#]+)", readme):
+        assert (ROOT / link).exists(), link
+    card = (ROOT / "docs" / "metric_card.md").read_text("utf-8")
+    for section in (
+        "## Metric description",
+        "## How to use",
+        "### Inputs",
+        "### Output values",
+        "### Values from popular papers",
+        "## Limitations and bias",
+        "## Citation",
+    ):
+        assert section in card
+    for name in OPTIONS:
+        assert f"**{name}**" in card, name
