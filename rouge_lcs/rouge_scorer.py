@@ -1,4 +1,4 @@
-"""rouge_score's ``rouge_scorer`` module on this library's engine: switch by changing one import.
+"""rouge_score's ``rouge_scorer`` module on this library's kernels: switch by changing one import.
 
 >>> from rouge_lcs import rouge_scorer  # was: from rouge_score import rouge_scorer
 >>> scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
@@ -24,6 +24,8 @@ Where it differs, on purpose:
 - Bad input (``None``, a number) is a ``TypeError`` naming the argument, not an
   ``AttributeError`` from deep inside.
 - :meth:`RougeScorer.score_batch` is new: a whole batch through the batched engine.
+  ``score`` / ``score_multi`` count their one pair directly (the batch set-up would cost more
+  than a short pair); both paths are compared with rouge_score in the tests.
 """
 
 from __future__ import annotations
