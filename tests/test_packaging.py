@@ -1,10 +1,28 @@
-"""Packaging: ``python -m build`` gives an sdist and a platform wheel with the compiled core, and
-the wheel, installed into a clean virtual environment, scores the seed examples natively with
-the same output as the Python engine here."""
+"""The published artefacts work on their own: sdist + wheel, the metric script alone, the Space.
+
+The slow tests build the sdist and, from it, the wheel (``python -m build --no-isolation``, so no
+build dependency is fetched), check both with ``twine check --strict``, and install the wheel
+(not editable) into a fresh virtual environment with ``pip install --no-index``.
+
+Offline dependencies: the fresh environment sees this environment's installed packages
+through a ``.pth`` line naming a directory of symlinks to them — every entry of our
+site-packages *except* this project's own (its editable-install hook and metadata), so
+``rouge_lcs`` can come only from the wheel, and pip still finds numpy, evaluate, gradio …
+already satisfied and needs no index.  (``.pth`` files inside that directory are not run: it
+is on ``sys.path`` as a plain path, not a site directory.)
+
+Then, each from an empty folder holding only the published files, with the Hub offline:
+``evaluate.load`` of ``rouge_lcs_metric.py`` copied alone (as a file, and as a folder named
+``rouge_lcs_metric``) gives the Korean example's 0.4286 / 0.1667 / 0.2857 / 0.2857, and the
+Space's ``app.py`` + ``requirements.txt`` install and score the same example.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import site
 import subprocess
 import sys
 import venv
@@ -12,65 +30,232 @@ from pathlib import Path
 
 import pytest
 
-from rouge_lcs import native
+import rouge_lcs
 
-REPO = Path(__file__).resolve().parent.parent
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not native.available(), reason="no compiled core here: no compiler?"),
-]
-
-
-def _has_build() -> bool:
-    try:
-        import build  # noqa: F401
-    except ImportError:
-        return False
-    return True
+ROOT = Path(__file__).resolve().parent.parent
+KOREAN = (
+    ["서울은 대한민국의 수도이며 인구는 약 구백만 명이다"],
+    ["서울의 인구는 약 천만 명이고 대한민국의 수도이다"],
+)
+# The README's numbers for the Korean example (hand-worked in tests/test_seeds.py).
+KOREAN_ROUNDED = {"rouge1": 0.4286, "rouge2": 0.1667, "rougeL": 0.2857, "rougeLsum": 0.2857}
 
 
-@pytest.mark.skipif(not _has_build(), reason="the 'build' package is not installed")
-def test_wheel_in_a_clean_venv_scores_the_seed_examples(tmp_path):
-    dist = tmp_path / "dist"
-    subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(dist), str(REPO)],
-        check=True,
-        capture_output=True,
+def test_requirements_pin_the_released_package_at_this_version():
+    lines = [
+        line.strip()
+        for line in (ROOT / "requirements.txt").read_text("utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert f"rouge-lcs=={rouge_lcs.__version__}" in lines
+    assert not any(line.startswith(("-e", ".")) for line in lines)  # no local path
+    assert "-e .[app]" in (ROOT / "requirements-dev.txt").read_text("utf-8")
+    # The Space's gradio is the README header's sdk_version.
+    header = (ROOT / "README.md").read_text("utf-8").split("---")[1]
+    sdk = next(line.split(":")[1].strip() for line in header.splitlines() if "sdk_version" in line)
+    assert f"gradio=={sdk}" in lines
+
+
+def _offline_env(tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env.update(
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        HF_EVALUATE_OFFLINE="1",
+        HF_HOME=str(tmp / "hf_home"),  # a fresh cache: nothing found there by accident
+        PIP_NO_INDEX="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        PYTHONNOUSERSITE="1",
+        GRADIO_ANALYTICS_ENABLED="False",
     )
-    wheels = list(dist.glob("rouge_lcs-*.whl"))
-    assert len(list(dist.glob("rouge_lcs-*.tar.gz"))) == 1
-    assert len(wheels) == 1 and "none-any" not in wheels[0].name  # a platform wheel
+    return env
 
-    env_dir = tmp_path / "venv"
+
+def _run(args: list[str | Path], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, f"{args}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    """sdist and wheel, built from a copy of the sources (the worktree stays clean)."""
+    tmp = tmp_path_factory.mktemp("build")
+    src = tmp / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(
+        ROOT / "rouge_lcs", src / "rouge_lcs", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    out = tmp / "dist"
+    env = _offline_env(tmp)
+    # No target: the sdist first, then the wheel built from the unpacked sdist, so a file
+    # missing from the sdist breaks the wheel too.
+    _run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src], tmp, env)
+    return out
+
+
+@pytest.fixture(scope="module")
+def clean_python(dist, tmp_path_factory) -> Path:
+    """A fresh venv with the wheel installed (dependencies seen through a filtered .pth)."""
+    tmp = tmp_path_factory.mktemp("venv")
+    env_dir = tmp / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
-    python = env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(wheels[0])],
-        check=True,
-        capture_output=True,
+    python = env_dir / "bin" / "python"
+    purelib = Path(
+        _run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            tmp,
+            os.environ.copy(),
+        ).strip()
     )
-    # Run outside the repository, so that the installed package is the one imported.
-    forced = {**os.environ, native.ENV: "native"}
-    ours = subprocess.run(
-        [str(python), "-m", "rouge_lcs"], cwd=tmp_path, env=forced, capture_output=True, text=True
+    deps = tmp / "deps"
+    deps.mkdir()
+    for site_dir in site.getsitepackages():
+        for entry in Path(site_dir).iterdir():
+            own = entry.name.lower().replace("-", "_")
+            if own.startswith(("rouge_lcs", "__editable__")) or entry.suffix == ".pth":
+                continue
+            if not (deps / entry.name).exists():
+                (deps / entry.name).symlink_to(entry)
+    (purelib / "zz_offline_deps.pth").write_text(f"{deps}\n")
+    env = _offline_env(tmp)
+    wheel = next(dist.glob("*.whl"))
+    _run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--no-index",
+            "--find-links",
+            dist,
+            f"rouge-lcs=={rouge_lcs.__version__}",
+        ],
+        tmp,
+        env,
     )
-    assert ours.returncode == 0, ours.stderr
-    where = subprocess.run(
-        [str(python), "-c", "import rouge_lcs._native as m; print(m.__file__)"],
+    where = _run([python, "-c", "import rouge_lcs; print(rouge_lcs.__file__)"], tmp, env)
+    assert Path(where.strip()).is_relative_to(env_dir), where  # the wheel's copy, not ours
+    assert wheel.name.startswith(f"rouge_lcs-{rouge_lcs.__version__}-")
+    return python
+
+
+@pytest.mark.slow
+def test_sdist_and_wheel_pass_twine_check(dist):
+    names = sorted(p.name for p in dist.iterdir())
+    version = rouge_lcs.__version__
+    assert names == [f"rouge_lcs-{version}-py3-none-any.whl", f"rouge_lcs-{version}.tar.gz"]
+    out = _run(
+        [sys.executable, "-m", "twine", "check", "--strict", *sorted(dist.iterdir())],
+        dist,
+        os.environ.copy(),
+    )
+    assert out.count("PASSED") == 2
+
+
+@pytest.mark.slow
+def test_wheel_contents(dist):
+    import zipfile
+
+    names = set(zipfile.ZipFile(next(dist.glob("*.whl"))).namelist())
+    expected = {p.relative_to(ROOT).as_posix() for p in (ROOT / "rouge_lcs").glob("*.py")}
+    assert expected <= names
+    assert {"rouge_lcs/py.typed", "rouge_lcs/data/examples.jsonl"} <= names
+    assert not any(n.startswith(("tests/", "app.py", "rouge_lcs_metric.py")) for n in names)
+
+
+_LOAD = """
+import json, sys, evaluate
+module = evaluate.load(sys.argv[1])
+predictions, references = json.loads(sys.argv[2]), json.loads(sys.argv[3])
+print(json.dumps(module.compute(predictions=predictions, references=references)))
+"""
+
+
+@pytest.mark.slow
+def test_metric_script_alone_loads_offline_from_the_wheel(clean_python, tmp_path):
+    env = _offline_env(tmp_path)
+    as_file = tmp_path / "only_the_script"
+    as_folder = (
+        tmp_path / "rouge_lcs_metric"
+    )  # evaluate.load(<folder>) reads <folder>/<folder name>.py
+    for folder in (as_file, as_folder):
+        folder.mkdir()
+        shutil.copy(ROOT / "rouge_lcs_metric.py", folder)
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    preds, refs = (json.dumps(x, ensure_ascii=False) for x in KOREAN)
+    for target in (as_file / "rouge_lcs_metric.py", as_folder):
+        result = json.loads(_run([clean_python, "-c", _LOAD, target, preds, refs], elsewhere, env))
+        assert {k: round(v, 4) for k, v in result.items()} == KOREAN_ROUNDED
+
+
+@pytest.mark.slow
+def test_a_folder_not_named_like_the_script_does_not_load(clean_python, tmp_path):
+    # The README's folder-name rule: a clone named anything else is not found (offline: an
+    # error, not a download).
+    clone = tmp_path / "my-clone"
+    clone.mkdir()
+    shutil.copy(ROOT / "rouge_lcs_metric.py", clone)
+    done = subprocess.run(
+        [clean_python, "-c", _LOAD, clone, '["a"]', '["a"]'],
         cwd=tmp_path,
+        env=_offline_env(tmp_path),
         capture_output=True,
         text=True,
-        check=True,
+        timeout=600,
     )
-    assert str(env_dir) in where.stdout
-    reference = subprocess.run(
-        [sys.executable, "-m", "rouge_lcs"],
-        cwd=REPO,
-        env={**os.environ, native.ENV: "python"},
-        capture_output=True,
-        text=True,
-        check=True,
+    assert done.returncode != 0
+    assert f"Couldn't find a module script at {clone / 'my-clone.py'}" in done.stderr
+
+
+_SPACE = """
+import json, app
+table, page, signature, scores = app.score_pair(app.KO_PREDICTION, app.KO_REFERENCE,
+    ["rouge1", "rouge2", "rougeL", "rougeLsum"], "", "unicode", False, "auto", 1.0, "max_f")
+assert app.demo is not None  # the Blocks the Space serves were built
+print(json.dumps({k: v["fmeasure"] for k, v in scores.items()}))
+"""
+
+
+@pytest.mark.slow
+def test_space_files_run_with_the_installed_package(clean_python, tmp_path):
+    space = tmp_path / "space"
+    space.mkdir()
+    for name in ("app.py", "requirements.txt"):
+        shutil.copy(ROOT / name, space)
+    env = _offline_env(tmp_path)
+    # What the Space does first: every requirement is met (the pinned rouge-lcs by the wheel).
+    out = _run(
+        [clean_python, "-m", "pip", "install", "--no-index", "-r", "requirements.txt"], space, env
     )
-    assert ours.stdout == reference.stdout
-    assert "seed003-ko" in ours.stdout
+    assert "rouge-lcs==" in out and "already satisfied" in out
+    result = json.loads(_run([clean_python, "-c", _SPACE], space, env).splitlines()[-1])
+    assert {k: round(v, 4) for k, v in result.items()} == KOREAN_ROUNDED
+
+
+def test_docs_linked_from_the_readme_exist_and_the_card_names_every_option():
+    import re
+
+    from rouge_lcs.options import OPTIONS
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for link in re.findall(r"\]\((docs/[^)#]+)", readme):
+        assert (ROOT / link).exists(), link
+    card = (ROOT / "docs" / "metric_card.md").read_text("utf-8")
+    for section in (
+        "## Metric description",
+        "## How to use",
+        "### Inputs",
+        "### Output values",
+        "### Values from popular papers",
+        "## Limitations and bias",
+        "## Citation",
+    ):
+        assert section in card
+    for name in OPTIONS:
+        assert f"**{name}**" in card, name

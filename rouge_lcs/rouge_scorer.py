@@ -1,0 +1,285 @@
+"""rouge_score's ``rouge_scorer`` module on this library's kernels: switch by changing one import.
+
+>>> from rouge_lcs import rouge_scorer  # was: from rouge_score import rouge_scorer
+>>> scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
+>>> scorer.score("The quick brown fox jumps over the lazy dog",
+...              "The quick brown dog jumps on the log.")["rouge1"]
+Score(precision=0.75, recall=0.6666666666666666, fmeasure=0.7058823529411765)
+>>> [s["rougeL"].fmeasure for s in scorer.score_batch(["a b c", ["x", "a c"]], ["a c", "a c"])]
+[0.8, 1.0]
+
+The numbers are rouge-score 0.1.2's to the bit: its tokenizer, its Porter stemming, sentences
+one a line for ROUGE-Lsum, the reference with the best F in ``score_multi``, F = 2PR/(P+R).
+rouge_score's own test modules run against this module (tests/test_rouge_score_compat.py).
+
+Where it differs, on purpose:
+
+- ``split_summaries=True`` splits ROUGE-Lsum sentences with this library's offline Punkt
+  (``lsum_split="nltk"``) instead of ``nltk.sent_tokenize``, which needs a downloaded model.
+  When NLTK's ``punkt_tab`` English model is installed the splits are ``nltk.sent_tokenize``'s;
+  otherwise Punkt runs with built-in parameters (common English abbreviations, and 。！？ as
+  sentence ends even without a following space), which can cut some texts differently: rare
+  abbreviations and initials that the trained model knows, and CJK text.
+- A custom tokenizer must return a list of ``str`` (rouge_score accepts any hashable tokens).
+- Bad input (``None``, a number) is a ``TypeError`` naming the argument, not an
+  ``AttributeError`` from deep inside.
+- :meth:`RougeScorer.score_batch` is new: a whole batch through the batched engine.
+  ``score`` / ``score_multi`` count their one pair directly (the batch set-up would cost more
+  than a short pair); both paths are compared with rouge_score in the tests.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import chain
+from typing import Any
+
+from rouge_lcs import scoring
+from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length
+from rouge_lcs.results import Score
+from rouge_lcs.scorer import Rouge
+from rouge_lcs.settings import Settings
+from rouge_lcs.tokenizers import resolve_tokenizer
+from rouge_lcs.validation import check_texts
+
+__all__ = ["DefaultTokenizer", "RougeScorer"]
+
+# rouge_score accepts exactly these names: one digit after "rouge" (rouge10 is an error there,
+# so it is here too, though the library itself computes any rougeN).
+_NGRAM_TYPE = re.compile(r"rouge[0-9]")
+
+
+def _check_rouge_type(rouge_type: object) -> None:
+    """rouge_score's check, with its messages (it checks when scoring, not in ``__init__``)."""
+    if rouge_type in ("rougeL", "rougeLsum"):
+        return
+    if isinstance(rouge_type, str) and _NGRAM_TYPE.fullmatch(rouge_type):
+        if rouge_type == "rouge0":
+            raise ValueError(f"rougen requires positive n: {rouge_type}")
+        return
+    raise ValueError(f"Invalid rouge type: {rouge_type}")
+
+
+class DefaultTokenizer:
+    """rouge_score's default tokenizer: lowercase ``[a-z0-9]`` runs, Porter-stemmed if asked."""
+
+    def __init__(self, use_stemmer: bool = False) -> None:
+        self._tokenizer = resolve_tokenizer("rouge_score", bool(use_stemmer))
+
+    def tokenize(self, text: str) -> list[str]:
+        """The tokens of ``text``."""
+        return self._tokenizer.tokenize(text)
+
+
+class RougeScorer(scoring.BaseScorer):
+    """rouge_score's ``RougeScorer``: same arguments, same results, the batched engine inside.
+
+    Args:
+        rouge_types: any of ``rouge1`` … ``rouge9``, ``rougeL``, ``rougeLsum``; a wrong name is
+            a ``ValueError`` when scoring, as in rouge_score.
+        use_stemmer: Porter stemming in the default tokenizer (ignored with a custom
+            ``tokenizer``, as in rouge_score).
+        split_summaries: ROUGE-Lsum sentences by offline Punkt instead of by newline (see the
+            module docstring for where that can differ from ``nltk.sent_tokenize``).
+        tokenizer: an object with ``tokenize(str) -> list[str]``; ``None`` (or anything falsy)
+            for the default tokenizer.
+    """
+
+    def __init__(
+        self,
+        rouge_types: Iterable[str],
+        use_stemmer: bool = False,
+        split_summaries: bool = False,
+        tokenizer: Any = None,
+    ) -> None:
+        self.rouge_types = rouge_types
+        self._split_summaries = split_summaries
+        if tokenizer:
+            # rouge_score hands use_stemmer to its default tokenizer only; a custom tokenizer
+            # is used exactly as given.
+            self._tokenizer = tokenizer
+            engine_tokenizer: object = tokenizer
+            stem = False
+        else:
+            self._tokenizer = DefaultTokenizer(use_stemmer)
+            engine_tokenizer, stem = "rouge_score", bool(use_stemmer)
+        self._types = list(dict.fromkeys(rouge_types))  # rouge_score's result dict: one key each
+        self._error: ValueError | None = None
+        self._rouge: Rouge | None = None
+        try:
+            for rouge_type in self._types:
+                _check_rouge_type(rouge_type)
+        except ValueError as error:
+            self._error = error  # raised by score(), like rouge_score
+            return
+        if self._types:
+            self._rouge = Rouge(
+                self._types,
+                use_stemmer=stem,
+                tokenizer=engine_tokenizer,
+                lsum_split="nltk" if split_summaries else "newline",
+                multi_ref="max_f",
+            )
+
+    def _engine(self) -> Rouge | None:
+        if self._error is not None:
+            raise ValueError(*self._error.args)
+        return self._rouge
+
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
+        """Scores of ``prediction`` against ``target``: ``{type: Score(precision, recall,
+        fmeasure)}`` (note the order: the reference first, as in rouge_score)."""
+        rouge = self._engine()
+        if rouge is None:
+            return {}
+        check_texts([prediction], [target])  # the batch path's checks and messages
+        return _score_pair(rouge.settings, target, prediction)
+
+    def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, Score]:
+        """Scores against several targets: per type, those of the target with the best F (the
+        first one on ties)."""
+        rouge = self._engine()
+        if rouge is None:
+            return {}
+        batch = check_texts([prediction], [targets])
+        scores = [_score_pair(rouge.settings, t, prediction) for t in batch.references[0]]
+        best: dict[str, Score] = {}
+        for name in scores[0]:
+            for candidate in scores:
+                if name not in best or candidate[name].fmeasure > best[name].fmeasure:
+                    best[name] = candidate[name]
+        return best
+
+    def score_batch(
+        self,
+        targets: Sequence[str | Sequence[str]],
+        predictions: Sequence[str],
+        *,
+        num_proc: int = 1,
+    ) -> list[dict[str, Score]]:
+        """``[score(t, p) for t, p in zip(targets, predictions)]``, computed in one batch.
+
+        Each target is a text or a list of texts (then as :meth:`score_multi`).  Every
+        distinct text is tokenized once, and n-grams and LCS are counted for the whole batch
+        at once, which is much faster than a loop of :meth:`score`.  ``num_proc`` > 1 scores
+        large batches in that many processes (identical results).
+        """
+        rouge = self._engine()
+        n = len(predictions)
+        if rouge is None or (n == 0 and len(targets) == 0):
+            return [{} for _ in range(n)]
+        if num_proc != 1:
+            rouge = Rouge.from_settings(rouge.settings, num_proc)
+        scores = rouge.score(predictions, targets)
+        columns = [
+            (name, scores.precision[:, k].tolist(), scores.recall[:, k].tolist(),
+             scores.fmeasure[:, k].tolist())
+            for k, name in enumerate(scores.rouge_types)
+        ]  # fmt: skip
+        return [{name: Score(p[i], r[i], f[i]) for name, p, r, f in columns} for i in range(n)]
+
+
+def _score_pair(settings: Settings, target: str, prediction: str) -> dict[str, Score]:
+    """One pair without the batch machinery, whose fixed set-up (~1 ms) dwarfs a short pair.
+
+    The same counts as the engine (tests/test_rouge_score_compat.py compares both paths, and
+    rouge_score, on the shared corpora): clipped n-gram hits, the LCS of the whole token
+    sequences (rapidfuzz, on token ids interned per pair), and the union-LCS over sentences
+    with ROUGE-1.5.5's clipping (:func:`_summary_level_lcs`).
+    """
+    tokenize = settings.tokenizer.tokenize
+    result: dict[str, Score] = {}
+    if any(t.kind != "Lsum" for t in settings.rouge_types):
+        target_tokens, prediction_tokens = tokenize(target), tokenize(prediction)
+    if settings.needs_sentences:
+        split = settings.splitter
+        target_sents = [tokenize(s) for s in split(target)]
+        prediction_sents = [tokenize(s) for s in split(prediction)]
+    for rouge_type in settings.rouge_types:
+        if rouge_type.kind == "Lsum":
+            result[rouge_type.name] = _summary_level_lcs(target_sents, prediction_sents)
+            continue
+        if rouge_type.kind == "L":
+            ids: dict[str, int] = {}
+            hits = lcs_length(
+                [ids.setdefault(t, len(ids)) for t in target_tokens],
+                [ids.setdefault(t, len(ids)) for t in prediction_tokens],
+            )
+            target_total, prediction_total = len(target_tokens), len(prediction_tokens)
+        else:
+            target_ngrams = _ngrams(target_tokens, rouge_type.n)
+            prediction_ngrams = _ngrams(prediction_tokens, rouge_type.n)
+            hits = sum((target_ngrams & prediction_ngrams).values())
+            target_total = sum(target_ngrams.values())
+            prediction_total = sum(prediction_ngrams.values())
+        precision = hits / max(prediction_total, 1)
+        recall = hits / max(target_total, 1)
+        result[rouge_type.name] = Score(precision, recall, scoring.fmeasure(precision, recall))
+    return result
+
+
+def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+# rouge_score's module-level helpers, for code that reaches into them (its tests do).  Tokens are
+# any hashable values here.
+
+
+def _lcs_table(ref: Sequence[Any], can: Sequence[Any]) -> list[list[int]]:
+    """The (len(ref)+1) × (len(can)+1) table of LCS lengths of all prefixes (textbook DP)."""
+    table = [[0] * (len(can) + 1)]
+    for i, token in enumerate(ref, 1):
+        above, row = table[i - 1], [0]
+        for j, other in enumerate(can, 1):
+            row.append(above[j - 1] + 1 if token == other else max(above[j], row[j - 1]))
+        table.append(row)
+    return table
+
+
+def _backtrack_norec(t: Any, ref: Sequence[Any], can: Sequence[Any]) -> list[int]:
+    """Positions in ``ref`` of the LCS that rouge_score's backtrack picks.
+
+    ``t`` (the table) is accepted for compatibility and not read: the bit-parallel kernel
+    finds the same LCS without it.
+    """
+    return lcs_indices(ref, Candidate(can))
+
+
+def lcs_ind(ref: Sequence[Any], can: Sequence[Any]) -> list[int]:
+    """Positions in ``ref`` of one LCS of ``ref`` and ``can`` (rouge_score's choice)."""
+    return lcs_indices(ref, Candidate(can))
+
+
+def _find_union(lcs_list: Iterable[Iterable[int]]) -> list[int]:
+    """Sorted union of several lists of positions."""
+    return sorted(set().union(*lcs_list))
+
+
+def _union_lcs(ref: Sequence[Any], c_list: Sequence[Sequence[Any]]) -> list[Any]:
+    """Tokens of ``ref`` in the union of its LCS with each candidate sentence."""
+    return [ref[i] for i in _find_union(lcs_ind(ref, c) for c in c_list)]
+
+
+def _summary_level_lcs(
+    ref_sent: Sequence[Sequence[Any]], can_sent: Sequence[Sequence[Any]]
+) -> Score:
+    """Summary-level LCS (Lin 2004, section 3.2) with ROUGE-1.5.5's clipping: a token counts
+    as a hit only while both summaries still have an unused occurrence of it."""
+    m = sum(map(len, ref_sent))
+    n = sum(map(len, can_sent))
+    if not m or not n:
+        return Score(0.0, 0.0, 0.0)
+    ref_left = Counter(chain.from_iterable(ref_sent))
+    can_left = Counter(chain.from_iterable(can_sent))
+    hits = 0
+    for sentence in ref_sent:
+        for token in _union_lcs(sentence, can_sent):
+            if ref_left[token] > 0 and can_left[token] > 0:
+                hits += 1
+                ref_left[token] -= 1
+                can_left[token] -= 1
+    precision, recall = hits / n, hits / m
+    return Score(precision, recall, scoring.fmeasure(precision, recall))
