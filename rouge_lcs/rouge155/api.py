@@ -1,0 +1,213 @@
+"""``score()``: ROUGE-1.5.5's numbers for lists of texts, without Perl.
+
+Statistics are computed once per (example, metric, reference) by :mod:`.counts`; combination
+over references, rounding and the bootstrap average are arithmetic on them (:mod:`.report`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rouge_lcs.rouge155.counts import Metric, Summary, pair_stats, prepare
+from rouge_lcs.rouge155.report import (
+    Report,
+    _drand48_indices,
+    bootstrap_average,
+    combine,
+    prf_strings,
+)
+from rouge_lcs.rouge155.tokenize import Terms, lines_of
+
+__all__ = ["Options", "score", "score_lines", "metrics_for"]
+
+Text = str | Sequence[str]
+
+
+def _perl_number(value: float | int | str) -> str:
+    """How Perl prints a number the user gave (kept verbatim when given as a string)."""
+    if isinstance(value, str):
+        return value
+    return f"{value:.15g}"  # Perl's default number format
+
+
+@dataclass(frozen=True)
+class Options:
+    """The script's flags.  Field comments name the flag."""
+
+    n: int = 2  # -n N (0: no ROUGE-N)
+    rouge_l: bool = True  # not -x
+    weight: float | str | None = None  # -w W
+    skip: int | str | None = None  # -2 D (negative: any distance)
+    unigrams: bool | str = False  # -u (True) / -U ("both": ROUGE-S and ROUGE-SU)
+    stem: bool = False  # -m
+    stopwords: bool = False  # -s
+    length_limit: int | None = None  # -l N (words)
+    byte_limit: int | None = None  # -b N (bytes)
+    multi_ref: str = "A"  # -f A|B
+    alpha: float = 0.5  # -p
+    confidence: float | str = 95  # -c
+    resamples: int = 1000  # -r
+
+    def validate(self) -> None:
+        """Reject what the script rejects (it dies) plus what it silently misreads."""
+        if self.n < 0:
+            raise ValueError(f"n must be >= 0, got {self.n}")
+        if self.length_limit and self.byte_limit:
+            raise ValueError("length_limit (-l) and byte_limit (-b) are exclusive")
+        for name in ("length_limit", "byte_limit"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be >= 0, got {value}")
+        if self.multi_ref not in ("A", "B"):
+            raise ValueError(f"multi_ref (-f) must be 'A' or 'B', got {self.multi_ref!r}")
+        if not 0 <= self.alpha <= 1:
+            raise ValueError(f"alpha (-p) must be in [0, 1], got {self.alpha}")
+        if self.weight is not None and float(self.weight) <= 0:
+            raise ValueError(f"weight (-w) must be > 0, got {self.weight}")
+        if not 0 <= float(self.confidence) <= 100:
+            raise ValueError(f"confidence (-c) must be in [0, 100], got {self.confidence}")
+        if self.resamples < 1:
+            raise ValueError(f"resamples (-r) must be >= 1, got {self.resamples}")
+        if self.unigrams not in (False, True, "both"):
+            raise ValueError(f"unigrams must be False, True or 'both', got {self.unigrams!r}")
+        if not metrics_for(self):
+            raise ValueError("no metric selected (n=0, rouge_l=False, no weight, no skip)")
+
+
+def metrics_for(opts: Options) -> list[Metric]:
+    """The metrics the script prints for these flags, in its order."""
+    metrics = [Metric("N", n=k) for k in range(1, opts.n + 1)]
+    if opts.rouge_l:
+        metrics.append(Metric("L"))
+    if opts.weight is not None:
+        metrics.append(Metric("W", weight=float(opts.weight), weight_text=_perl_number(opts.weight)))
+    if opts.skip is not None:
+        skip, text = int(opts.skip), _perl_number(opts.skip)
+        if opts.unigrams == "both":  # -U: ROUGE-S then ROUGE-SU
+            metrics.append(Metric("S", skip=skip, skip_text=text))
+            metrics.append(Metric("S", skip=skip, skip_text=text, unigrams=True))
+        else:
+            metrics.append(Metric("S", skip=skip, skip_text=text, unigrams=bool(opts.unigrams)))
+    return metrics
+
+
+def score_lines(
+    peers: Sequence[list[bytes]],
+    models: Sequence[Sequence[list[bytes]]],
+    opts: Options,
+    *,
+    eval_ids: Sequence[str] | None = None,
+    peer_id: str = "1",
+    details: bool = True,
+) -> Report:
+    """Score summaries given as the lines the script reads (see :func:`.tokenize.lines_of`)."""
+    opts.validate()
+    if len(peers) != len(models):
+        raise ValueError(f"{len(peers)} predictions but {len(models)} reference lists")
+    if not peers:
+        raise ValueError("no examples")
+    metrics = metrics_for(opts)
+    terms = Terms(stem=opts.stem, remove_stopwords=opts.stopwords)
+    limits = (opts.length_limit or 0, opts.byte_limit or 0)
+    cache: dict[tuple[bytes, ...], Summary] = {}
+
+    def summary(lines: list[bytes]) -> Summary:
+        key = tuple(lines)
+        s = cache.get(key)
+        if s is None:
+            s = cache[key] = prepare(lines, terms, *limits)
+        return s
+
+    per_example: list[list[tuple[str, str, str]]] = [[] for _ in metrics]
+    for i, (peer_lines, model_lines) in enumerate(zip(peers, models)):
+        if not model_lines:
+            raise ValueError(f"example {i}: no reference")
+        stats = pair_stats(summary(peer_lines), [summary(m) for m in model_lines], metrics)
+        for m, metric in enumerate(metrics):
+            hit, model_count, peer_count = combine(stats[m], opts.multi_ref)
+            weight = metric.weight if metric.kind == "W" else None
+            per_example[m].append(prf_strings(hit, model_count, peer_count, opts.alpha, weight))
+    ids = [str(i + 1) for i in range(len(peers))] if eval_ids is None else list(eval_ids)
+    if len(ids) != len(peers):
+        raise ValueError("eval_ids must have one id per example")
+    test_ids = [f"{e}.{peer_id}" for e in ids]
+    indices = _drand48_indices(len(peers), opts.resamples)
+    confidence = float(opts.confidence)
+    averages = [
+        bootstrap_average(values, test_ids, opts.resamples, confidence, indices)
+        for values in per_example
+    ]
+    return Report(
+        metrics=metrics,
+        eval_ids=ids,
+        peer_id=peer_id,
+        per_example=per_example,
+        averages=averages,
+        confidence=confidence,
+        confidence_text=_perl_number(opts.confidence),
+        details=details,
+    )
+
+
+def _reference_list(refs: Text | Sequence[Text]) -> list[Text]:
+    return [refs] if isinstance(refs, str) else list(refs)
+
+
+def score(
+    predictions: Sequence[Text],
+    references: Sequence[Text | Sequence[Text]],
+    *,
+    n: int = 2,
+    rouge_l: bool = True,
+    stem: bool = False,
+    stopwords: bool = False,
+    length_limit: int | None = None,
+    byte_limit: int | None = None,
+    multi_ref: str = "A",
+    alpha: float = 0.5,
+    weight: float | str | None = None,
+    skip: int | str | None = None,
+    unigrams: bool | str = False,
+    confidence: float | str = 95,
+    resamples: int = 1000,
+    peer_id: str = "1",
+) -> Report:
+    """ROUGE-1.5.5's per-example and average numbers, as the script prints them.
+
+    ``predictions[i]`` is a text (sentences separated by ``"\\n"``, as in the script's SPL files:
+    ROUGE-L is the union LCS over these sentences) or a list of sentences.  ``references[i]``
+    is one reference (a text) or a list of references (each a text or a list of sentences).
+
+    Flags: ``n`` -n, ``rouge_l=False`` -x, ``stem`` -m, ``stopwords`` -s, ``length_limit`` -l,
+    ``byte_limit`` -b, ``multi_ref`` -f, ``alpha`` -p, ``weight`` -w, ``skip`` -2,
+    ``unigrams=True`` -u, ``unigrams="both"`` -U, ``confidence`` -c, ``resamples`` -r.
+
+    Returns a :class:`~rouge_lcs.rouge155.report.Report`: ``.per_example_dicts()`` (``-d``
+    numbers with pyrouge keys), ``.to_dict()`` (the printed averages as pyrouge's
+    ``output_to_dict``), ``.text()`` (the script's stdout).
+
+    >>> r = score(["Police killed the gunman"], ["The gunman killed the policeman"])
+    >>> r.per_example_dicts()[0]["rouge_1_f_score"], r.to_dict()["rouge_2_recall"]
+    (0.66667, 0.5)
+    """
+    if isinstance(predictions, str) or isinstance(references, str):
+        raise TypeError("predictions and references must be lists (one item per example)")
+    opts = Options(
+        n=n,
+        rouge_l=rouge_l,
+        weight=weight,
+        skip=skip,
+        unigrams=unigrams,
+        stem=stem,
+        stopwords=stopwords,
+        length_limit=length_limit,
+        byte_limit=byte_limit,
+        multi_ref=multi_ref,
+        alpha=alpha,
+        confidence=confidence,
+        resamples=resamples,
+    )
+    peers = [lines_of(p) for p in predictions]
+    models = [[lines_of(r) for r in _reference_list(refs)] for refs in references]
+    return score_lines(peers, models, opts, peer_id=peer_id)
