@@ -51,7 +51,7 @@ def write_config(
             names.append(f'<M ID="{j}">{name}</M>')
         parts.append(
             f'<EVAL ID="{i + 1}"><PEER-ROOT>{_xml(str(workdir / "p"))}</PEER-ROOT>'
-            f'<MODEL-ROOT>{_xml(str(workdir / "m"))}</MODEL-ROOT>'
+            f"<MODEL-ROOT>{_xml(str(workdir / 'm'))}</MODEL-ROOT>"
             f'<INPUT-FORMAT TYPE="{fmt}"></INPUT-FORMAT>'
             f'<PEERS><P ID="1">p{i}.txt</P></PEERS><MODELS>{"".join(names)}</MODELS></EVAL>'
         )

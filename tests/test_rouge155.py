@@ -128,7 +128,7 @@ def test_realsumm_sample(flags: str) -> None:
 def test_chen2018_tokenized() -> None:
     _need_oracle()
     preds, refs = _corpus("en_cnndm_chen2018_sacrerouge")
-    flags = "-n 4 -m -2 4 -u -w 1.2".split()
+    flags = ["-n", "4", "-m", "-2", "4", "-u", "-w", "1.2"]
     assert _assert_same(_ours(preds, refs, flags), _perl(preds, refs, flags))
 
 
@@ -186,7 +186,7 @@ def test_generated_texts_rouge_w(batch) -> None:
     _need_oracle()
     preds = [p for p, _ in batch]
     refs = [r for _, r in batch]
-    flags = "-n 1 -w 1.2 -f B".split()
+    flags = ["-n", "1", "-w", "1.2", "-f", "B"]
     try:
         ours = _ours(preds, refs, flags)
     except ValueError:
@@ -268,16 +268,26 @@ def test_pyrouge_class_equals_the_script_with_pyrouge_defaults(tmp_path: Path) -
     r.model_filename_pattern = "summary.[A-Z].#ID#.txt"
     ours = r.convert_and_evaluate()
     peers = [_pyrouge_html(p) for p in preds]
-    models = [
-        [_pyrouge_html(x if isinstance(x, str) else "\n".join(x)) for x in rs] for rs in refs
-    ]
-    flags = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2".split()
+    models = [[_pyrouge_html(x if isinstance(x, str) else "\n".join(x)) for x in rs] for rs in refs]
+    flags = ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2"]
     perl = oracle.run(peers, models, flags, fmt="SEE")[0]
     # pyrouge runs without -d: drop the per-example block of the oracle's -d run.
-    perl = "\n".join(line for line in perl.splitlines() if " Eval " not in line and
-                     not line.startswith(".....")) + "\n"
+    perl = (
+        "\n".join(
+            line
+            for line in perl.splitlines()
+            if " Eval " not in line and not line.startswith(".....")
+        )
+        + "\n"
+    )
     assert ours == perl
     d = r.output_to_dict(ours)
-    assert {"rouge_1_recall", "rouge_l_f_score", "rouge_w_1.2_precision", "rouge_su*_f_score",
-            "rouge_s*_recall", "rouge_4_f_score_cb"} <= set(d)
+    assert {
+        "rouge_1_recall",
+        "rouge_l_f_score",
+        "rouge_w_1.2_precision",
+        "rouge_su*_f_score",
+        "rouge_s*_recall",
+        "rouge_4_f_score_cb",
+    } <= set(d)
     assert d == Rouge155.output_to_dict(perl)

@@ -9,14 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rouge_lcs.rouge155.counts import Metric, Summary, pair_stats, prepare
-from rouge_lcs.rouge155.report import (
-    Report,
-    _drand48_indices,
-    bootstrap_average,
-    combine,
-    prf_strings,
-)
+import numpy as np
+
+from rouge_lcs.rouge155.counts import Batch, Metric, batch_stats, prepare
+from rouge_lcs.rouge155.report import Report, bootstrap_averages, combine_arrays, prf_arrays
 from rouge_lcs.rouge155.tokenize import Terms, lines_of
 
 __all__ = ["Options", "score", "score_lines", "metrics_for"]
@@ -81,7 +77,8 @@ def metrics_for(opts: Options) -> list[Metric]:
     if opts.rouge_l:
         metrics.append(Metric("L"))
     if opts.weight is not None:
-        metrics.append(Metric("W", weight=float(opts.weight), weight_text=_perl_number(opts.weight)))
+        weight, text = float(opts.weight), _perl_number(opts.weight)
+        metrics.append(Metric("W", weight=weight, weight_text=text))
     if opts.skip is not None:
         skip, text = int(opts.skip), _perl_number(opts.skip)
         if opts.unigrams == "both":  # -U: ROUGE-S then ROUGE-SU
@@ -100,51 +97,71 @@ def score_lines(
     eval_ids: Sequence[str] | None = None,
     peer_id: str = "1",
     details: bool = True,
+    exact_average: bool = False,
 ) -> Report:
-    """Score summaries given as the lines the script reads (see :func:`.tokenize.lines_of`)."""
+    """Score summaries given as the lines the script reads (see :func:`.tokenize.lines_of`).
+
+    ``exact_average=True`` recomputes every average with the script's own float sums (the
+    default takes that path only where it can change a printed digit; see
+    :func:`.report.bootstrap_averages`).
+    """
     opts.validate()
     if len(peers) != len(models):
         raise ValueError(f"{len(peers)} predictions but {len(models)} reference lists")
     if not peers:
         raise ValueError("no examples")
-    metrics = metrics_for(opts)
-    terms = Terms(stem=opts.stem, remove_stopwords=opts.stopwords)
-    limits = (opts.length_limit or 0, opts.byte_limit or 0)
-    cache: dict[tuple[bytes, ...], Summary] = {}
-
-    def summary(lines: list[bytes]) -> Summary:
-        key = tuple(lines)
-        s = cache.get(key)
-        if s is None:
-            s = cache[key] = prepare(lines, terms, *limits)
-        return s
-
-    per_example: list[list[tuple[str, str, str]]] = [[] for _ in metrics]
-    for i, (peer_lines, model_lines) in enumerate(zip(peers, models)):
+    for i, model_lines in enumerate(models):
         if not model_lines:
             raise ValueError(f"example {i}: no reference")
-        stats = pair_stats(summary(peer_lines), [summary(m) for m in model_lines], metrics)
-        for m, metric in enumerate(metrics):
-            hit, model_count, peer_count = combine(stats[m], opts.multi_ref)
-            weight = metric.weight if metric.kind == "W" else None
-            per_example[m].append(prf_strings(hit, model_count, peer_count, opts.alpha, weight))
     ids = [str(i + 1) for i in range(len(peers))] if eval_ids is None else list(eval_ids)
     if len(ids) != len(peers):
         raise ValueError("eval_ids must have one id per example")
+    metrics = metrics_for(opts)
+    terms = Terms(stem=opts.stem, remove_stopwords=opts.stopwords)
+    limits = (opts.length_limit or 0, opts.byte_limit or 0)
+
+    # Each distinct summary is read once.
+    index: dict[tuple[bytes, ...], int] = {}
+    summaries = []
+
+    def summary_id(lines: list[bytes]) -> int:
+        key = tuple(lines)
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(summaries)
+            summaries.append(prepare(lines, terms, *limits))
+        return k
+
+    pair_peer, pair_model, starts = [], [], []
+    for peer_lines, model_lines in zip(peers, models):
+        p = summary_id(peer_lines)
+        starts.append(len(pair_peer))
+        for m in model_lines:
+            pair_peer.append(p)
+            pair_model.append(summary_id(m))
+    stats = batch_stats(
+        Batch(summaries), np.array(pair_peer), np.array(pair_model), metrics, limits[1]
+    )
+    first = np.array(starts)
+    per_example = []
+    for metric, (hit, model_count, peer_count, select) in zip(metrics, stats):
+        weighted = metric.kind == "W"
+        combined = combine_arrays(
+            hit, model_count, peer_count, select, first, opts.multi_ref, sequential=weighted
+        )
+        per_example.append(prf_arrays(*combined, opts.alpha, metric.weight if weighted else None))
+    columns = np.stack([column for rpf in per_example for column in rpf], axis=1)
     test_ids = [f"{e}.{peer_id}" for e in ids]
-    indices = _drand48_indices(len(peers), opts.resamples)
-    confidence = float(opts.confidence)
-    averages = [
-        bootstrap_average(values, test_ids, opts.resamples, confidence, indices)
-        for values in per_example
-    ]
+    flat = bootstrap_averages(
+        columns, test_ids, opts.resamples, float(opts.confidence), exact=exact_average
+    )
+    averages = [flat[3 * m : 3 * m + 3] for m in range(len(metrics))]
     return Report(
         metrics=metrics,
         eval_ids=ids,
         peer_id=peer_id,
         per_example=per_example,
         averages=averages,
-        confidence=confidence,
         confidence_text=_perl_number(opts.confidence),
         details=details,
     )

@@ -26,10 +26,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
+import numpy as np
+
+from rouge_lcs.lcs_batch import union_lcs_hits_batch
 from rouge_lcs.rouge155.tokenize import Terms, raw_tokens, read_text, read_text_lcs
 
-__all__ = ["Metric", "Summary", "prepare", "pair_stats", "PairStat"]
+__all__ = [
+    "Metric",
+    "Summary",
+    "prepare",
+    "pair_stats",
+    "PairStat",
+    "Batch",
+    "batch_stats",
+    "clipped_hits",
+]
 
 #: ``(hit, model_count, peer_count, select)`` of one (peer, model) pair for one metric.
 PairStat = tuple[float, float, float, float]
@@ -49,7 +62,7 @@ class Metric:
 
     @property
     def tag(self) -> str:
-        """The script's name: ``ROUGE-2``, ``ROUGE-L``, ``ROUGE-W-1.2``, ``ROUGE-SU4``, ``ROUGE-S*``."""
+        """The script's name: ``ROUGE-2``, ``ROUGE-L``, ``ROUGE-W-1.2``, ``ROUGE-SU4``, …"""
         if self.kind == "N":
             return f"ROUGE-{self.n}"
         if self.kind == "L":
@@ -102,10 +115,11 @@ def prepare(
     lines: Sequence[bytes], terms: Terms, length_limit: int = 0, byte_limit: int = 0
 ) -> Summary:
     """Read one summary the way the script does (see :mod:`rouge_lcs.rouge155.tokenize`)."""
-    whole = terms(raw_tokens(read_text(lines, length_limit, byte_limit)))
-    sentences = [
-        terms(raw_tokens(s)) for s in read_text_lcs(lines, length_limit, byte_limit)
-    ]
+    sentences = [terms(raw_tokens(s)) for s in read_text_lcs(lines, length_limit, byte_limit)]
+    if byte_limit:  # only -b cuts the whole text and the sentences differently
+        whole = terms(raw_tokens(read_text(lines, length_limit, byte_limit)))
+    else:  # readText joins the same (cut) lines with spaces: the same tokens in order
+        whole = [t for sentence in sentences for t in sentence]
     return Summary(whole, sentences)
 
 
@@ -313,4 +327,159 @@ def pair_stats(
         else:
             raise ValueError(f"unknown metric kind {metric.kind!r}")
         out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------- a whole batch at once
+
+
+class Batch:
+    """Distinct summaries of a call as integer token ids, flat, for the numpy kernels."""
+
+    def __init__(self, summaries: Sequence[Summary]) -> None:
+        vocab: dict[str, int] = {}
+        ids = [[vocab.setdefault(t, len(vocab)) for t in s.terms] for s in summaries]
+        self.summaries = summaries
+        self.vocab_size = max(len(vocab), 1)
+        self.lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        total = int(self.lengths.sum())
+        self.flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=total)
+        self.starts = np.cumsum(self.lengths) - self.lengths
+        self.doc = np.repeat(np.arange(len(ids)), self.lengths)
+        self.pos = np.arange(self.flat.size) - self.starts[self.doc]
+        self._vocab = vocab
+        self._sentence_ids: dict[int, list[list[int]]] = {}
+
+    def sentence_ids(self, k: int) -> list[list[int]]:
+        """Summary ``k``'s LCS sentences as token ids (without -b every one is a text token)."""
+        ids = self._sentence_ids.get(k)
+        if ids is None:
+            vocab = self._vocab
+            ids = [[vocab[t] for t in sentence] for sentence in self.summaries[k].sentences]
+            self._sentence_ids[k] = ids
+        return ids
+
+    def ngram_keys(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Integer keys of every n-gram and the summary each belongs to."""
+        keep = self.pos + n - 1 < self.lengths[self.doc]
+        first = np.flatnonzero(keep)
+        keys = self.flat[first]
+        for k in range(1, n):
+            if k > 1:  # re-rank so that keys stay below vocab**2 whatever n is
+                keys = np.unique(keys, return_inverse=True)[1].reshape(-1)
+            keys = keys * self.vocab_size + self.flat[first + k]
+        return keys, self.doc[first]
+
+    def skip_keys(self, skip: int, unigrams: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Keys of every skip bigram (and, with ``-u``, of every token but the last)."""
+        v = self.vocab_size
+        end = self.lengths[self.doc]
+        longest = int(self.lengths.max()) if self.lengths.size else 0
+        top = longest - 1 if skip < 0 else min(skip + 1, longest - 1)
+        keys, docs = [], []
+        if unigrams:  # the script's loop stops before the last token
+            first = np.flatnonzero(self.pos + 1 < end)
+            keys.append(v * v + self.flat[first])
+            docs.append(self.doc[first])
+        for offset in range(1, top + 1):
+            first = np.flatnonzero(self.pos + offset < end)
+            keys.append(self.flat[first] * v + self.flat[first + offset])
+            docs.append(self.doc[first])
+        if not keys:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(keys), np.concatenate(docs)
+
+
+def clipped_hits(
+    keys: np.ndarray, docs: np.ndarray, n_docs: int, pair_a: np.ndarray, pair_b: np.ndarray
+) -> np.ndarray:
+    """``sum_k min(count_a[k], count_b[k])`` for each pair of summaries, in numpy."""
+    n_pairs = pair_a.size
+    if keys.size == 0:
+        return np.zeros(n_pairs, dtype=np.int64)
+    keys = np.unique(keys, return_inverse=True)[1].reshape(-1)
+    span = int(keys.max()) + 1
+    entry, count = np.unique(docs * span + keys, return_counts=True)
+    entry_doc = entry // span
+    doc_first = np.searchsorted(entry_doc, np.arange(n_docs))
+    doc_size = np.bincount(entry_doc, minlength=n_docs)
+
+    def side(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        sizes = doc_size[d]
+        index = np.repeat(doc_first[d], sizes) + (
+            np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        )
+        pair = np.repeat(np.arange(n_pairs), sizes)
+        return pair * span + entry[index] % span, count[index]
+
+    a_key, a_count = side(pair_a)  # sorted: pairs in order, keys ascending within a pair
+    b_key, b_count = side(pair_b)
+    if a_key.size == 0 or b_key.size == 0:
+        return np.zeros(n_pairs, dtype=np.int64)
+    at = np.minimum(np.searchsorted(a_key, b_key), a_key.size - 1)
+    shared = a_key[at] == b_key
+    clipped = np.minimum(a_count[at[shared]], b_count[shared])
+    return np.bincount(b_key[shared] // span, weights=clipped, minlength=n_pairs).astype(np.int64)
+
+
+#: ``(hit, model_count, peer_count, select)`` arrays over the pairs of a batch, for one metric.
+PairArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _round5_array(x: np.ndarray) -> np.ndarray:
+    return np.array([_round5(v) for v in x.tolist()], dtype=np.float64)
+
+
+def batch_stats(
+    batch: Batch,
+    pair_peer: np.ndarray,
+    pair_model: np.ndarray,
+    metrics: Sequence[Metric],
+    byte_limit: int = 0,
+) -> list[PairArrays]:
+    """Per-pair statistics of every metric for pairs ``(pair_peer[k], pair_model[k])``.
+
+    ROUGE-N and ROUGE-S run as numpy joins over the whole batch; ROUGE-L uses the project's
+    batched union-LCS kernel (:mod:`rouge_lcs.lcs_batch`, same backtrack as the script) except
+    under ``-b``, where the script clips the sentence LCS with differently cut unigram counts and
+    the per-pair path is taken; ROUGE-W is per pair.
+    """
+    n_docs = len(batch.summaries)
+    lengths = batch.lengths
+    out: list[PairArrays] = []
+    for metric in metrics:
+        if metric.kind in ("N", "S"):
+            if metric.kind == "N":
+                keys, docs = batch.ngram_keys(metric.n)
+                totals = np.maximum(lengths - metric.n + 1, 0)
+            else:
+                keys, docs = batch.skip_keys(metric.skip, metric.unigrams)
+                totals = np.bincount(docs, minlength=n_docs)
+            hit = clipped_hits(keys, docs, n_docs, pair_peer, pair_model).astype(np.float64)
+            model_count = totals[pair_model].astype(np.float64)
+            peer_count = totals[pair_peer].astype(np.float64)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                recall = np.where(model_count > 0, hit / model_count, 0.0)
+            out.append((hit, model_count, peer_count, _round5_array(recall)))
+        elif metric.kind == "L" and not byte_limit:
+            s = batch.summaries
+            jobs = [
+                (batch.sentence_ids(m), batch.sentence_ids(p))
+                for p, m in zip(pair_peer.tolist(), pair_model.tolist())
+            ]
+            hit = union_lcs_hits_batch(jobs).astype(np.float64)
+            base = np.array(
+                [sum(map(len, s[m].sentences)) for m in pair_model.tolist()], dtype=np.float64
+            )
+            with np.errstate(divide="ignore", invalid="ignore"):
+                select = np.where(base > 0, hit / base, 0.0)
+            out.append((hit, base, lengths[pair_peer].astype(np.float64), select))
+        else:
+            s = batch.summaries
+            rows = [
+                pair_stats(s[p], [s[m]], [metric])[0][0]
+                for p, m in zip(pair_peer.tolist(), pair_model.tolist())
+            ]
+            arr = np.array(rows, dtype=np.float64).reshape(-1, 4)
+            out.append((arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]))
     return out

@@ -204,7 +204,8 @@ class Rouge155:
     def _run(self, system_id, rouge_args: str | None) -> str:
         args = rouge_args or self.args or PYROUGE_DEFAULT_ARGS
         opts, details = parse_args(args)
-        for name in ("system_dir", "model_dir", "system_filename_pattern", "model_filename_pattern"):
+        required = ("system_dir", "model_dir", "system_filename_pattern", "model_filename_pattern")
+        for name in required:
             if getattr(self, name) is None:
                 raise ValueError(f"Rouge155.{name} is not set")
         self.report = evaluate_dirs(

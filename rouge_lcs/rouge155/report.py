@@ -18,13 +18,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from rouge_lcs.rouge155.counts import Metric, PairStat
 
-__all__ = ["combine", "prf_strings", "bootstrap_average", "Average", "Report", "pyrouge_key"]
+__all__ = [
+    "combine",
+    "combine_arrays",
+    "prf_strings",
+    "prf_arrays",
+    "round5",
+    "bootstrap_averages",
+    "Report",
+    "pyrouge_key",
+]
 
 _MASK48 = (1 << 48) - 1
 _A48 = 0x5DEECE66D
@@ -70,66 +79,219 @@ def prf_strings(
     return r, p, f
 
 
-def _drand48_indices(n_instances: int, n_samples: int) -> np.ndarray:
-    """``int(rand(n))`` draws of every bootstrap sample: row ``s`` is seeded by ``srand(s)``."""
+def _drand48_draws(n_instances: int, samples: np.ndarray) -> np.ndarray:
+    """``int(rand(n))`` draws of the given bootstrap samples: row ``k`` is sample
+    ``samples[k]``, seeded by ``srand(samples[k])``.
+
+    Perl's ``rand`` is drand48: ``x0 = s << 16 | 0x330E``, ``x' = A·x + C mod 2^48``, and
+    ``rand(n) = n · x / 2^48``.  Draw ``k`` of seed ``s`` is ``A^k·x0 + C_k mod 2^48``, so every
+    draw of every sample is one vectorized multiply-add.
+    """
     steps = np.empty(n_instances, dtype=np.uint64)
     adds = np.empty(n_instances, dtype=np.uint64)
     a, c = 1, 0
-    for k in range(n_instances):  # state_k = A^k * x0 + C_k (mod 2^48), k = 1..n
+    for k in range(n_instances):
         a, c = (a * _A48) & _MASK48, (c * _A48 + _C48) & _MASK48
         steps[k], adds[k] = a, c
-    seeds = (np.arange(n_samples, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
+    seeds = (np.asarray(samples, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
     # uint64 products wrap modulo 2^64, a multiple of 2^48, so the mask gives the exact state.
-    states = (seeds[:, None] * steps[None, :] + adds[None, :]) & np.uint64(_MASK48)
-    uniform = states.astype(np.float64) * 2.0**-48  # exact: states have 48 bits
-    return (float(n_instances) * uniform).astype(np.int64)  # Perl: int(n * drand48())
+    states = np.multiply(seeds[:, None], steps[None, :])
+    states += adds
+    states &= np.uint64(_MASK48)
+    uniform = states.astype(np.float64)
+    # n·(x·2^-48) and x·(n·2^-48) are the same single rounding of the exact product.
+    uniform *= float(n_instances) * 2.0**-48
+    return uniform.astype(np.int64)  # int() of a positive number: truncation
 
 
-@dataclass
-class Average:
-    """``Average_X`` and its confidence interval, as printed strings, for R, P and F."""
-
-    values: tuple[str, str, str]
-    low: tuple[str, str, str]
-    high: tuple[str, str, str]
+def _sample_blocks(n: int, resamples: int) -> list[tuple[int, int]]:
+    # bounds memory to a few million cells of (sample, draw) whatever n is
+    size = max(1, 2_000_000 // max(n, 1))
+    return [(a, min(a + size, resamples)) for a in range(0, resamples, size)]
 
 
-def bootstrap_average(
-    per_example: Sequence[tuple[str, str, str]],
-    ids: Sequence[str],
-    resamples: int = 1000,
-    confidence: float = 95,
-    indices: np.ndarray | None = None,
-) -> Average:
-    """``computeAverages`` of the script for one metric (``-t`` not given)."""
-    order = sorted(range(len(ids)), key=lambda k: ids[k].encode())  # Perl's sort: byte order
-    n = len(order)
-    if indices is None:
-        indices = _drand48_indices(n, resamples)
+def round5(x: np.ndarray) -> np.ndarray:
+    """``sprintf("%7.5f")`` of every value, as the nearest double to the printed decimal.
+
+    ``x * 1e5`` is within about 1e-11 of its exact value, so the half-way test is safe except
+    right at a tie; those few values are formatted one by one, as printf rounds them.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = x * 1e5
+    whole = np.floor(y)
+    frac = y - whole
+    out = (whole + (frac > 0.5)) / 1e5  # k / 1e5 is the double nearest to the decimal k·10^-5
+    near = np.abs(frac - 0.5) < 1e-6
+    if near.any():
+        out[near] = [float(_fmt(v)) for v in x[near].tolist()]
+    return out
+
+
+def combine_arrays(
+    hit: np.ndarray,
+    model_count: np.ndarray,
+    peer_count: np.ndarray,
+    select: np.ndarray,
+    starts: np.ndarray,
+    mode: str,
+    sequential: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`combine` for every example at once; example ``i`` owns pairs ``starts[i]…``.
+
+    ``sequential``: add in model order one by one (ROUGE-W's float counts); integer counts are
+    exact in any order.
+    """
+    n_pairs = hit.size
+    sizes = np.diff(np.r_[starts, n_pairs])
+    if mode == "B":
+        owner = np.repeat(np.arange(starts.size), sizes)
+        best = np.maximum.reduceat(select, starts)
+        candidates = np.flatnonzero(select == best[owner])
+        _, first = np.unique(owner[candidates], return_index=True)
+        chosen = candidates[first]  # the first model with the best score, as the script keeps
+        return hit[chosen], model_count[chosen], peer_count[chosen]
+    if sequential:
+        rows = [
+            combine(list(zip(hit[a:b], model_count[a:b], peer_count[a:b], select[a:b])), "A")
+            for a, b in zip(starts.tolist(), (starts + sizes).tolist())
+        ]
+        arr = np.array(rows, dtype=np.float64).reshape(-1, 3)
+        return arr[:, 0], arr[:, 1], arr[:, 2]
+    return (
+        np.add.reduceat(hit, starts),
+        np.add.reduceat(model_count, starts),
+        np.add.reduceat(peer_count, starts),
+    )
+
+
+def prf_arrays(
+    hit: np.ndarray,
+    model_count: np.ndarray,
+    peer_count: np.ndarray,
+    alpha: float,
+    weight: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`prf_strings` for every example, as doubles of the printed decimals."""
+
+    def ratio(count: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = np.where(count != 0, hit / count, 0.0)
+        if weight is not None:  # Perl's ** is C's pow, as Python's is
+            inverse = 1 / weight
+            value = np.array([v**inverse for v in value.tolist()], dtype=np.float64)
+        return round5(value)
+
+    r, p = ratio(model_count), ratio(peer_count)
+    # the script's expression, operation for operation
+    denominator = (1 - alpha) * p + alpha * r
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(denominator > 0, (p * r) / denominator, 0.0)
+    return r, p, round5(f)
+
+
+def _ci_indices(resamples: int, confidence: float) -> tuple[int, int, float]:
     delta = resamples * ((100 - confidence) / 2.0) / 100.0
     ci_ua = int(resamples - delta - 1)
     ci_la = int(delta)
     ci_r = resamples - delta - 1 - ci_ua
-    avg, low, high = [], [], []
-    for column in range(3):
-        values = np.array([float(per_example[k][column]) for k in order], dtype=np.float64)
-        if n:
-            # A sequential left-to-right sum like the script's loop (cumsum never reassociates).
-            sums = np.cumsum(values[indices], axis=1)[:, -1] / n
-        else:
-            sums = np.zeros(resamples)
-        ranked = sorted(sums.tolist())
-        total = 0.0
-        for x in ranked:
-            total += x
-        avg.append(_fmt(total / len(ranked)))
+    return ci_la, ci_ua, ci_r
 
-        def at(k: int) -> float:  # Perl: negative indices count from the end, past the end is 0
-            return ranked[k] if -len(ranked) <= k < len(ranked) else 0.0
 
-        low.append(_fmt(at(ci_la) + (at(ci_la + 1) - at(ci_la)) * ci_r))
-        high.append(_fmt(at(ci_ua) + (at(ci_ua + 1) - at(ci_ua)) * ci_r))
-    return Average(tuple(avg), tuple(low), tuple(high))  # type: ignore[arg-type]
+def _at(ranked: np.ndarray, k: int) -> float:
+    # Perl arrays: a negative index counts from the end, one past the end reads as 0.
+    return float(ranked[k]) if -ranked.size <= k < ranked.size else 0.0
+
+
+def _summaries(ranked: np.ndarray, resamples: int, confidence: float) -> tuple[float, ...]:
+    """Mean of the sorted sample means (a sequential sum) and the two interpolated bounds."""
+    ci_la, ci_ua, ci_r = _ci_indices(resamples, confidence)
+    mean = float(np.cumsum(ranked)[-1]) / ranked.size
+    low = _at(ranked, ci_la) + (_at(ranked, ci_la + 1) - _at(ranked, ci_la)) * ci_r
+    high = _at(ranked, ci_ua) + (_at(ranked, ci_ua + 1) - _at(ranked, ci_ua)) * ci_r
+    return mean, low, high
+
+
+def _emulated_means(values: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """The script's means of the given samples: a left-to-right float sum, divided by n."""
+    n = values.size
+    means = np.zeros(samples.size)
+    if n == 0:
+        return means
+    for a, b in _sample_blocks(n, samples.size):
+        draws = _drand48_draws(n, samples[a:b])
+        # cumsum adds strictly left to right (np.sum would reassociate pairwise)
+        means[a:b] = np.cumsum(values[draws], axis=1)[:, -1] / n
+    return means
+
+
+def _near_tie(x: float, tolerance: float) -> bool:
+    y = x * 1e5
+    return bool(abs(y - np.floor(y) - 0.5) < tolerance)
+
+
+def bootstrap_averages(
+    columns: np.ndarray,
+    ids: Sequence[str],
+    resamples: int = 1000,
+    confidence: float = 95,
+    exact: bool = False,
+) -> list[tuple[str, str, str]]:
+    """``computeAverages`` of the script for many value columns (``-t`` not given).
+
+    ``columns[:, c]`` holds one per-example value (a 5-decimal number) per example.  Returns
+    ``(average, low, high)`` strings per column.
+
+    The fast path sums each sample exactly in integers (the values are k/10^5) with one matrix
+    product.  The script's float sums differ from those exact means by less than ``n·2^-52``,
+    so a printed digit can only differ when a result lies that close to a half-way point:
+
+    - a bound that is one order statistic (the default ``-c 95 -r 1000``) is then settled by
+      redoing the script's float sums for just the samples whose means are that close to it;
+    - anything else (the average, interpolated bounds), and everything with ``exact=True``, is
+      redone with the script's float sums for all samples.
+    """
+    n = len(ids)
+    order = sorted(range(n), key=lambda k: ids[k].encode())  # Perl's sort: byte order
+    values = np.asarray(columns, dtype=np.float64)[order]
+    tolerance = max(1e-6, 1e5 * (n + 2) * 1e-15)  # in units of the 5th decimal
+    all_samples = np.arange(resamples)
+    ci_la, ci_ua, ci_r = _ci_indices(resamples, confidence)
+    results: list[tuple[str, str, str]] = []
+    means = None
+    if not exact and n:
+        scaled = np.rint(values * 1e5)  # the exact integers k of the values k / 10^5
+        sums = np.empty((resamples, values.shape[1]))
+        for a, b in _sample_blocks(n, resamples):
+            draws = _drand48_draws(n, all_samples[a:b])
+            draws += (np.arange(b - a) * n)[:, None]
+            counts = np.bincount(draws.reshape(-1), minlength=(b - a) * n).reshape(b - a, n)
+            # integer-valued float64 products and sums below 2^53: exact in any order
+            sums[a:b] = counts.astype(np.float64) @ scaled
+        means = sums / 1e5 / n
+    for c in range(values.shape[1]):
+        if means is not None:
+            column = means[:, c]
+            ranked = np.sort(column)
+            summary = list(_summaries(ranked, resamples, confidence))
+            settled = not _near_tie(summary[0], tolerance)
+            for slot, k in ((1, ci_la), (2, ci_ua)):
+                if not settled or not _near_tie(summary[slot], tolerance):
+                    continue
+                if ci_r != 0 or not -resamples <= k < resamples:
+                    settled = False
+                    continue
+                k %= resamples
+                close = np.abs(column - ranked[k]) * 1e5 <= tolerance
+                below = int(np.count_nonzero(column < ranked[k] - tolerance / 1e5))
+                exact_close = np.sort(_emulated_means(values[:, c], np.flatnonzero(close)))
+                summary[slot] = float(exact_close[k - below])
+            if settled:
+                results.append(tuple(_fmt(x) for x in summary))  # type: ignore[arg-type]
+                continue
+        ranked = np.sort(_emulated_means(values[:, c], all_samples))
+        summary = _summaries(ranked, resamples, confidence)
+        results.append(tuple(_fmt(x) for x in summary))  # type: ignore[arg-type]
+    return results
 
 
 def pyrouge_key(tag: str) -> str:
@@ -147,13 +309,12 @@ class Report:
     metrics: list[Metric]
     eval_ids: list[str]
     peer_id: str
-    #: ``per_example[metric_index][example] = (R, P, F)`` as the script prints them.
-    per_example: list[list[tuple[str, str, str]]]
-    averages: list[Average]
-    confidence: float = 95
+    #: ``per_example[metric] = (R, P, F)`` arrays over examples: doubles of printed decimals.
+    per_example: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+    #: ``averages[metric][k] = (average, low, high)`` strings for k = R, P, F.
+    averages: list[list[tuple[str, str, str]]]
     confidence_text: str = "95"
     details: bool = True
-    extras: dict = field(default_factory=dict)
 
     @property
     def tags(self) -> list[str]:
@@ -166,20 +327,19 @@ class Report:
         c = self.confidence_text
         ordered = sorted(range(len(self.eval_ids)), key=lambda k: _eval_sort_key(self.eval_ids[k]))
         for m, tag in enumerate(self.tags):
-            a = self.averages[m]
             out.append("---------------------------------------------")
             for k, letter in enumerate("RPF"):
+                avg, low, high = self.averages[m][k]
                 out.append(
-                    f"{self.peer_id} {tag} Average_{letter}: {a.values[k]} "
-                    f"({c}%-conf.int. {a.low[k]} - {a.high[k]})"
+                    f"{self.peer_id} {tag} Average_{letter}: {avg} ({c}%-conf.int. {low} - {high})"
                 )
             if self.details:
                 out.append(".............................................")
+                r, p, f = (a.tolist() for a in self.per_example[m])
                 for k in ordered:
-                    r, p, f = self.per_example[m][k]
                     out.append(
                         f"{self.peer_id} {tag} Eval {self.eval_ids[k]}.{self.peer_id} "
-                        f"R:{r} P:{p} F:{f}"
+                        f"R:{r[k]:.5f} P:{p[k]:.5f} F:{f[k]:.5f}"
                     )
         return "\n".join(out) + "\n"
 
@@ -188,11 +348,11 @@ class Report:
         out: dict[str, float] = {}
         for m, tag in enumerate(self.tags):
             stem = pyrouge_key(tag)
-            a = self.averages[m]
             for k, name in enumerate(_MEASURES):
-                out[f"{stem}_{name}"] = float(a.values[k])
-                out[f"{stem}_{name}_cb"] = float(a.low[k])
-                out[f"{stem}_{name}_ce"] = float(a.high[k])
+                avg, low, high = self.averages[m][k]
+                out[f"{stem}_{name}"] = float(avg)
+                out[f"{stem}_{name}_cb"] = float(low)
+                out[f"{stem}_{name}_ce"] = float(high)
         return out
 
     def per_example_dicts(self) -> list[dict[str, float]]:
@@ -200,10 +360,18 @@ class Report:
         rows: list[dict[str, float]] = [{} for _ in self.eval_ids]
         for m, tag in enumerate(self.tags):
             stem = pyrouge_key(tag)
-            for k, values in enumerate(self.per_example[m]):
-                for name, v in zip(_MEASURES, values):
-                    rows[k][f"{stem}_{name}"] = float(v)
+            for name, values in zip(_MEASURES, self.per_example[m]):
+                for k, v in enumerate(values.tolist()):
+                    rows[k][f"{stem}_{name}"] = v
         return rows
+
+    def mean(self) -> dict[str, float]:
+        """Plain means of the per-example numbers (not printed by the script), pyrouge keys."""
+        out: dict[str, float] = {}
+        for m, tag in enumerate(self.tags):
+            for name, values in zip(_MEASURES, self.per_example[m]):
+                out[f"{pyrouge_key(tag)}_{name}"] = float(np.mean(values)) if values.size else 0.0
+        return out
 
 
 def _eval_sort_key(eval_id: str) -> tuple:

@@ -14,7 +14,7 @@ Only tokens longer than 3 characters are stemmed (the caller checks, as the scri
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 __all__ = ["porter", "morph_stem", "exceptions"]
@@ -61,7 +61,7 @@ _RE_SION = re.compile("(s|t)(ion)$")
 _RE_E = re.compile("e$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def porter(word: str) -> str:
     """The Porter stemmer of ROUGE-1.5.5.pl (``sub stem``), step for step."""
     w = word

@@ -39,7 +39,9 @@ __all__ = [
 
 # Perl's \s on a byte string: ASCII space, \t, \n, \v, \f, \r (not \x85 or \xa0).
 _PERL_SPACE = re.compile(rb"[ \t\n\x0b\f\r]+")
-_TOKEN = re.compile(rb"[a-z0-9]+")  # step 3 then the [a-z0-9$] filter of step 4
+# Step 3 then the [a-z0-9$] filter of step 4, on the bytes decoded as Latin-1 (one character
+# per byte, so no token ever spans a non-ASCII byte and no decoding per token is needed).
+_TOKEN = re.compile("[a-z0-9]+")
 _UPPER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 
 
@@ -92,7 +94,9 @@ def read_text(lines: Sequence[bytes], length_limit: int = 0, byte_limit: int = 0
     return b" ".join(parts)
 
 
-def read_text_lcs(lines: Sequence[bytes], length_limit: int = 0, byte_limit: int = 0) -> list[bytes]:
+def read_text_lcs(
+    lines: Sequence[bytes], length_limit: int = 0, byte_limit: int = 0
+) -> list[bytes]:
     """The sentences as ``readText_LCS`` keeps them (its ``-b`` never accumulates: see above)."""
     if not length_limit and not byte_limit:
         return list(lines)
@@ -117,7 +121,7 @@ def read_text_lcs(lines: Sequence[bytes], length_limit: int = 0, byte_limit: int
 
 def raw_tokens(text: bytes) -> list[str]:
     """Tokens the script keeps from a text before stop words and stemming."""
-    return [t.decode("ascii") for t in _TOKEN.findall(text)]
+    return _TOKEN.findall(text.decode("latin-1"))
 
 
 @lru_cache(maxsize=1)
