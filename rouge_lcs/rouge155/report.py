@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
-from rouge_lcs.rouge155.counts import Metric, PairStat
+from rouge_lcs.rouge155.counts import Metric, PairStat, _round5_array
 
 __all__ = [
     "combine",
@@ -79,6 +80,18 @@ def prf_strings(
     return r, p, f
 
 
+@lru_cache(maxsize=8)
+def _drand48_jumps(n_instances: int) -> tuple[np.ndarray, np.ndarray]:
+    """``A^k mod 2^48`` and ``C_k`` (so that ``x_k = A^k·x0 + C_k``) for k = 1 … n."""
+    steps = np.empty(n_instances, dtype=np.int64)
+    adds = np.empty(n_instances, dtype=np.int64)
+    a, c = 1, 0
+    for k in range(n_instances):
+        a, c = (a * _A48) & _MASK48, (c * _A48 + _C48) & _MASK48
+        steps[k], adds[k] = a, c
+    return steps, adds
+
+
 def _drand48_draws(n_instances: int, samples: np.ndarray) -> np.ndarray:
     """``int(rand(n))`` draws of the given bootstrap samples: row ``k`` is sample
     ``samples[k]``, seeded by ``srand(samples[k])``.
@@ -87,17 +100,13 @@ def _drand48_draws(n_instances: int, samples: np.ndarray) -> np.ndarray:
     ``rand(n) = n · x / 2^48``.  Draw ``k`` of seed ``s`` is ``A^k·x0 + C_k mod 2^48``, so every
     draw of every sample is one vectorized multiply-add.
     """
-    steps = np.empty(n_instances, dtype=np.uint64)
-    adds = np.empty(n_instances, dtype=np.uint64)
-    a, c = 1, 0
-    for k in range(n_instances):
-        a, c = (a * _A48) & _MASK48, (c * _A48 + _C48) & _MASK48
-        steps[k], adds[k] = a, c
-    seeds = (np.asarray(samples, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
-    # uint64 products wrap modulo 2^64, a multiple of 2^48, so the mask gives the exact state.
+    steps, adds = _drand48_jumps(n_instances)
+    seeds = (np.asarray(samples, dtype=np.int64) << 16) + 0x330E
+    # int64 products wrap modulo 2^64 (two's complement), a multiple of 2^48, so the mask
+    # gives the exact 48-bit state; int64 (not uint64) because its float conversion is fast.
     states = np.multiply(seeds[:, None], steps[None, :])
     states += adds
-    states &= np.uint64(_MASK48)
+    states &= _MASK48
     uniform = states.astype(np.float64)
     # n·(x·2^-48) and x·(n·2^-48) are the same single rounding of the exact product.
     uniform *= float(n_instances) * 2.0**-48
@@ -110,21 +119,37 @@ def _sample_blocks(n: int, resamples: int) -> list[tuple[int, int]]:
     return [(a, min(a + size, resamples)) for a in range(0, resamples, size)]
 
 
+def _count_draws(n: int, resamples: int) -> tuple[np.ndarray, ...]:
+    """How often each instance is drawn in each sample (float64), per block of samples."""
+    blocks = []
+    for a, b in _sample_blocks(n, resamples):
+        draws = _drand48_draws(n, np.arange(a, b))
+        draws += (np.arange(b - a) * n)[:, None]
+        counts = np.bincount(draws.reshape(-1), minlength=(b - a) * n).reshape(b - a, n)
+        block = counts.astype(np.float64)
+        block.flags.writeable = False
+        blocks.append(block)
+    return tuple(blocks)
+
+
+_cached_count_draws = lru_cache(maxsize=1)(_count_draws)
+
+
+def _draw_counts(n: int, resamples: int) -> tuple[np.ndarray, ...]:
+    """:func:`_count_draws`, kept for the next call when at most 3M cells (24 MB): they depend
+    on ``(n, resamples)`` only, so scoring many systems on one test set redraws nothing."""
+    if n * resamples <= 3_000_000:
+        return _cached_count_draws(n, resamples)
+    return _count_draws(n, resamples)
+
+
 def round5(x: np.ndarray) -> np.ndarray:
     """``sprintf("%7.5f")`` of every value, as the nearest double to the printed decimal.
 
     ``x * 1e5`` is within about 1e-11 of its exact value, so the half-way test is safe except
     right at a tie; those few values are formatted one by one, as printf rounds them.
     """
-    x = np.asarray(x, dtype=np.float64)
-    y = x * 1e5
-    whole = np.floor(y)
-    frac = y - whole
-    out = (whole + (frac > 0.5)) / 1e5  # k / 1e5 is the double nearest to the decimal k·10^-5
-    near = np.abs(frac - 0.5) < 1e-6
-    if near.any():
-        out[near] = [float(_fmt(v)) for v in x[near].tolist()]
-    return out
+    return _round5_array(x)
 
 
 def combine_arrays(
@@ -261,12 +286,9 @@ def bootstrap_averages(
     if not exact and n:
         scaled = np.rint(values * 1e5)  # the exact integers k of the values k / 10^5
         sums = np.empty((resamples, values.shape[1]))
-        for a, b in _sample_blocks(n, resamples):
-            draws = _drand48_draws(n, all_samples[a:b])
-            draws += (np.arange(b - a) * n)[:, None]
-            counts = np.bincount(draws.reshape(-1), minlength=(b - a) * n).reshape(b - a, n)
+        for (a, b), counts in zip(_sample_blocks(n, resamples), _draw_counts(n, resamples)):
             # integer-valued float64 products and sums below 2^53: exact in any order
-            sums[a:b] = counts.astype(np.float64) @ scaled
+            sums[a:b] = counts @ scaled
         means = sums / 1e5 / n
     for c in range(values.shape[1]):
         if means is not None:
