@@ -337,15 +337,14 @@ class Batch:
     """Distinct summaries of a call as integer token ids, flat, for the numpy kernels."""
 
     def __init__(self, summaries: Sequence[Summary]) -> None:
-        vocab: dict[str, int] = {}
-        ids = [[vocab.setdefault(t, len(vocab)) for t in s.terms] for s in summaries]
+        terms = list(chain.from_iterable(s.terms for s in summaries))
+        vocab = {t: i for i, t in enumerate(dict.fromkeys(terms))}
         self.summaries = summaries
         self.vocab_size = max(len(vocab), 1)
-        self.lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
-        total = int(self.lengths.sum())
-        self.flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=total)
+        self.lengths = np.fromiter((len(s.terms) for s in summaries), dtype=np.int64)
+        self.flat = np.fromiter(map(vocab.__getitem__, terms), dtype=np.int64, count=len(terms))
         self.starts = np.cumsum(self.lengths) - self.lengths
-        self.doc = np.repeat(np.arange(len(ids)), self.lengths)
+        self.doc = np.repeat(np.arange(len(summaries)), self.lengths)
         self.pos = np.arange(self.flat.size) - self.starts[self.doc]
         self._vocab = vocab
         self._sentence_ids: dict[int, list[list[int]]] = {}
@@ -354,8 +353,8 @@ class Batch:
         """Summary ``k``'s LCS sentences as token ids (without -b every one is a text token)."""
         ids = self._sentence_ids.get(k)
         if ids is None:
-            vocab = self._vocab
-            ids = [[vocab[t] for t in sentence] for sentence in self.summaries[k].sentences]
+            get = self._vocab.__getitem__
+            ids = [list(map(get, sentence)) for sentence in self.summaries[k].sentences]
             self._sentence_ids[k] = ids
         return ids
 

@@ -286,9 +286,13 @@ def bootstrap_averages(
     if not exact and n:
         scaled = np.rint(values * 1e5)  # the exact integers k of the values k / 10^5
         sums = np.empty((resamples, values.shape[1]))
+        # Small products in int64 (numpy's own loop); large ones through BLAS in float64, where
+        # integer-valued products and sums below 2^53 are exact in any order too.  (BLAS threads
+        # cost more than they save on small matrices.)
+        small = n * values.shape[1] <= 20_000
+        operand = scaled.astype(np.int64) if small else scaled
         for (a, b), counts in zip(_sample_blocks(n, resamples), _draw_counts(n, resamples)):
-            # integer-valued float64 products and sums below 2^53: exact in any order
-            sums[a:b] = counts @ scaled
+            sums[a:b] = (counts.astype(np.int64) if small else counts) @ operand
         means = sums / 1e5 / n
     for c in range(values.shape[1]):
         if means is not None:
