@@ -115,7 +115,7 @@ def prepare(
     lines: Sequence[bytes], terms: Terms, length_limit: int = 0, byte_limit: int = 0
 ) -> Summary:
     """Read one summary the way the script does (see :mod:`rouge_lcs.rouge155.tokenize`)."""
-    sentences = [terms(raw_tokens(s)) for s in read_text_lcs(lines, length_limit, byte_limit)]
+    sentences = [terms.of_line(s) for s in read_text_lcs(lines, length_limit, byte_limit)]
     if byte_limit:  # only -b cuts the whole text and the sentences differently
         whole = terms(raw_tokens(read_text(lines, length_limit, byte_limit)))
     else:  # readText joins the same (cut) lines with spaces: the same tokens in order

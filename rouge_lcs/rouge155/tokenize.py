@@ -138,12 +138,20 @@ class Terms:
         self.stem = stem
         self.stop = stopwords() if remove_stopwords else frozenset()
         self._memo: dict[str, str] = {}
+        self._lines: dict[bytes, list[str]] = {}
+
+    def of_line(self, line: bytes) -> list[str]:
+        """Terms of one line (sentence), memoized: summaries of one document share sentences."""
+        out = self._lines.get(line)
+        if out is None:
+            out = self._lines[line] = self(raw_tokens(line))
+        return out
 
     def __call__(self, tokens: Iterable[str]) -> list[str]:
         """Drop stop words, stem tokens longer than 3 characters when ``-m`` is on."""
         stop = self.stop
         if not self.stem:
-            return [t for t in tokens if t not in stop]
+            return [t for t in tokens if t not in stop] if stop else list(tokens)
         memo = self._memo
         out = []
         for t in tokens:
