@@ -1,4 +1,6 @@
-"""Per-pair statistics of ROUGE-1.5.5: one (peer, model) pair at a time, no rounding.
+"""Per-pair statistics of ROUGE-1.5.5, no rounding: :func:`pair_stats` states the script's rules
+for one (peer, model) pair; :func:`batch_stats` computes the same numbers for a whole batch in
+numpy (ROUGE-W, and ROUGE-L under ``-b``, fall back to the per-pair code).
 
 For every metric and every model (reference) of an example we keep the script's four numbers:
 ``hit``, ``model_count``, ``peer_count`` and ``select`` — the per-model score that ``-f B`` uses
