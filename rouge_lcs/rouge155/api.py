@@ -124,12 +124,20 @@ def score_lines(
     index: dict[tuple[bytes, ...], int] = {}
     summaries = []
 
+    # The same list object (a reference shared by many examples) is looked up by identity
+    # first; the lists are alive for the whole call, so ids are not reused meanwhile.
+    by_object: dict[int, int] = {}
+
     def summary_id(lines: list[bytes]) -> int:
+        k = by_object.get(id(lines))
+        if k is not None:
+            return k
         key = tuple(lines)
         k = index.get(key)
         if k is None:
             k = index[key] = len(summaries)
             summaries.append(prepare(lines, terms, *limits))
+        by_object[id(lines)] = k
         return k
 
     pair_peer, pair_model, starts = [], [], []
@@ -225,6 +233,15 @@ def score(
         confidence=confidence,
         resamples=resamples,
     )
-    peers = [lines_of(p) for p in predictions]
-    models = [[lines_of(r) for r in _reference_list(refs)] for refs in references]
+    memo: dict[object, list[bytes]] = {}
+
+    def lines(text: Text) -> list[bytes]:  # each distinct text converted once
+        key = text if isinstance(text, str) else tuple(text)
+        out = memo.get(key)
+        if out is None:
+            out = memo[key] = lines_of(text)
+        return out
+
+    peers = [lines(p) for p in predictions]
+    models = [[lines(r) for r in _reference_list(refs)] for refs in references]
     return score_lines(peers, models, opts, peer_id=peer_id)
