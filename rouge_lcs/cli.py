@@ -338,6 +338,7 @@ COMMANDS = {
     "examples": cmd_examples,
     "l-f1": cmd_l_f1,
     "n-recall": cmd_n_recall,
+    "rouge155": lambda rest: __import__("rouge_lcs.rouge155.cli").rouge155.cli.main(rest),
 }
 
 

@@ -1,0 +1,105 @@
+"""rouge_lcs.rouge155 vs the original ROUGE-1.5.5.pl, side by side, with the outputs compared.
+
+    .venv/bin/python benchmarks/bench_rouge155.py [--repeats 3] [--flags "-n 2 -m" ...]
+
+Needs the oracle (``../shared/tools/rouge155/install.sh``, ``ROUGE155_HOME``, default
+``/opt/rouge155``).  For each corpus and flag set the script runs once with ``-a -d``: its input
+files and XML config are written *before* the clock starts, and its time is the wall time of the
+``perl`` process alone (start-up, XML parsing and DB tie included — that is what a user waits
+for) plus its CPU time (user + sys of the child, less sensitive to other load on the machine).
+Ours is ``rouge155.score`` on the same texts, in-process: the first (cold) call, then the best
+of ``--repeats`` more; CPU time is ``time.process_time``.  The report texts must be equal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+from corpora import load_pairs
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+import rouge155_oracle as oracle  # noqa: E402
+
+from rouge_lcs.rouge155 import score  # noqa: E402
+from rouge_lcs.rouge155.pyrouge import parse_args  # noqa: E402
+from rouge_lcs.rouge155.stem import porter  # noqa: E402
+
+CORPORA = ["en_headlines_rougemetric", "en_cnndm_realsumm"]
+FLAGS = ["-n 2", "-n 2 -m", "-n 4 -m -s -2 4 -u -f B"]
+
+
+def ours(preds, refs, flags: list[str]) -> str:
+    opts, _ = parse_args(flags)
+    return score(
+        preds,
+        refs,
+        n=opts.n,
+        rouge_l=opts.rouge_l,
+        stem=opts.stem,
+        stopwords=opts.stopwords,
+        length_limit=opts.length_limit,
+        byte_limit=opts.byte_limit,
+        multi_ref=opts.multi_ref,
+        alpha=opts.alpha,
+        weight=opts.weight,
+        skip=opts.skip,
+        unigrams=opts.unigrams,
+    ).text()
+
+
+def perl(preds, refs, flags: list[str]) -> tuple[str, float, float]:
+    peers = [oracle.file_bytes(p) for p in preds]
+    models = [[oracle.file_bytes(r) for r in rs] for rs in refs]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    text, wall = oracle.run(peers, models, flags)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return text, wall, cpu
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--flags", nargs="+", default=FLAGS)
+    ap.add_argument("--corpora", nargs="+", default=CORPORA)
+    args = ap.parse_args()
+    if not oracle.available():
+        print(f"ROUGE-1.5.5 not installed at {oracle.SCRIPT}", file=sys.stderr)
+        return 2
+    print(f"cpus: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}")
+    header = (
+        f"{'corpus':26} {'flags':26} {'perl wall':>9} {'perl cpu':>9} "
+        f"{'ours cold':>9} {'ours best':>9} {'ours cpu':>9} {'x wall':>7} {'x cpu':>7} same"
+    )
+    print(header)
+    for corpus in args.corpora:
+        preds, refs = load_pairs(corpus)
+        for flag_text in args.flags:
+            flags = flag_text.split()
+            expected, perl_wall, perl_cpu = perl(preds, refs, flags)
+            porter.cache_clear()  # cold stemming memo
+            t0 = time.perf_counter()
+            got = ours(preds, refs, flags)
+            cold = time.perf_counter() - t0
+            walls, cpus = [], []
+            for _ in range(args.repeats):
+                t0, c0 = time.perf_counter(), time.process_time()
+                ours(preds, refs, flags)
+                walls.append(time.perf_counter() - t0)
+                cpus.append(time.process_time() - c0)
+            best, cpu = min(walls), min(cpus)
+            print(
+                f"{corpus:26} {flag_text:26} {perl_wall:9.3f} {perl_cpu:9.3f} {cold:9.4f} "
+                f"{best:9.4f} {cpu:9.4f} {perl_wall / best:7.0f} {perl_cpu / cpu:7.0f} "
+                f"{got == expected}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,250 @@
+"""``score()``: ROUGE-1.5.5's numbers for lists of texts, without Perl.
+
+Statistics are computed once per (example, metric, reference) by :mod:`.counts`; combination
+over references, rounding and the bootstrap average are arithmetic on them (:mod:`.report`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rouge_lcs.rouge155.counts import Batch, Metric, batch_stats, prepare
+from rouge_lcs.rouge155.report import Report, bootstrap_averages, combine_arrays, prf_arrays
+from rouge_lcs.rouge155.tokenize import Terms, lines_of
+
+__all__ = ["Options", "score", "score_lines", "metrics_for"]
+
+Text = str | Sequence[str]
+
+
+def _perl_number(value: float | int | str) -> str:
+    """How Perl prints a number the user gave (kept verbatim when given as a string)."""
+    if isinstance(value, str):
+        return value
+    return f"{value:.15g}"  # Perl's default number format
+
+
+@dataclass(frozen=True)
+class Options:
+    """The script's flags.  Field comments name the flag."""
+
+    n: int = 2  # -n N (0: no ROUGE-N)
+    rouge_l: bool = True  # not -x
+    weight: float | str | None = None  # -w W
+    skip: int | str | None = None  # -2 D (negative: any distance)
+    unigrams: bool | str = False  # -u (True) / -U ("both": ROUGE-S and ROUGE-SU)
+    stem: bool = False  # -m
+    stopwords: bool = False  # -s
+    length_limit: int | None = None  # -l N (words)
+    byte_limit: int | None = None  # -b N (bytes)
+    multi_ref: str = "A"  # -f A|B
+    alpha: float = 0.5  # -p
+    confidence: float | str = 95  # -c
+    resamples: int = 1000  # -r
+
+    def validate(self) -> None:
+        """Reject what the script rejects (it dies) plus what it silently misreads."""
+        if self.n < 0:
+            raise ValueError(f"n must be >= 0, got {self.n}")
+        if self.length_limit and self.byte_limit:
+            raise ValueError("length_limit (-l) and byte_limit (-b) are exclusive")
+        for name in ("length_limit", "byte_limit"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be >= 0, got {value}")
+        if self.multi_ref not in ("A", "B"):
+            raise ValueError(f"multi_ref (-f) must be 'A' or 'B', got {self.multi_ref!r}")
+        if not 0 <= self.alpha <= 1:
+            raise ValueError(f"alpha (-p) must be in [0, 1], got {self.alpha}")
+        if self.weight is not None and float(self.weight) <= 0:
+            raise ValueError(f"weight (-w) must be > 0, got {self.weight}")
+        if not 0 <= float(self.confidence) <= 100:
+            raise ValueError(f"confidence (-c) must be in [0, 100], got {self.confidence}")
+        if self.resamples < 1:
+            raise ValueError(f"resamples (-r) must be >= 1, got {self.resamples}")
+        if self.unigrams not in (False, True, "both"):
+            raise ValueError(f"unigrams must be False, True or 'both', got {self.unigrams!r}")
+        if not metrics_for(self):
+            raise ValueError("no metric selected (n=0, rouge_l=False, no weight, no skip)")
+
+
+def metrics_for(opts: Options) -> list[Metric]:
+    """The metrics the script prints for these flags, in its order."""
+    metrics = [Metric("N", n=k) for k in range(1, opts.n + 1)]
+    if opts.rouge_l:
+        metrics.append(Metric("L"))
+    if opts.weight is not None:
+        weight, text = float(opts.weight), _perl_number(opts.weight)
+        metrics.append(Metric("W", weight=weight, weight_text=text))
+    if opts.skip is not None:
+        skip, text = int(opts.skip), _perl_number(opts.skip)
+        if opts.unigrams == "both":  # -U: ROUGE-S then ROUGE-SU
+            metrics.append(Metric("S", skip=skip, skip_text=text))
+            metrics.append(Metric("S", skip=skip, skip_text=text, unigrams=True))
+        else:
+            metrics.append(Metric("S", skip=skip, skip_text=text, unigrams=bool(opts.unigrams)))
+    return metrics
+
+
+def score_lines(
+    peers: Sequence[list[bytes]],
+    models: Sequence[Sequence[list[bytes]]],
+    opts: Options,
+    *,
+    eval_ids: Sequence[str] | None = None,
+    peer_id: str = "1",
+    details: bool = True,
+    exact_average: bool = False,
+) -> Report:
+    """Score summaries given as the lines the script reads (see :func:`.tokenize.lines_of`).
+
+    ``exact_average=True`` recomputes every average with the script's own float sums (the
+    default takes that path only where it can change a printed digit; see
+    :func:`.report.bootstrap_averages`).
+    """
+    opts.validate()
+    if len(peers) != len(models):
+        raise ValueError(f"{len(peers)} predictions but {len(models)} reference lists")
+    if not peers:
+        raise ValueError("no examples")
+    for i, model_lines in enumerate(models):
+        if not model_lines:
+            raise ValueError(f"example {i}: no reference")
+    ids = [str(i + 1) for i in range(len(peers))] if eval_ids is None else list(eval_ids)
+    if len(ids) != len(peers):
+        raise ValueError("eval_ids must have one id per example")
+    metrics = metrics_for(opts)
+    terms = Terms(stem=opts.stem, remove_stopwords=opts.stopwords)
+    limits = (opts.length_limit or 0, opts.byte_limit or 0)
+
+    # Each distinct summary is read once.
+    index: dict[tuple[bytes, ...], int] = {}
+    summaries: list[Any] = []
+
+    # The same list object (a reference shared by many examples) is looked up by identity
+    # first; the lists are alive for the whole call, so ids are not reused meanwhile.
+    by_object: dict[int, int] = {}
+
+    def summary_id(lines: list[bytes]) -> int:
+        k = by_object.get(id(lines))
+        if k is not None:
+            return k
+        key = tuple(lines)
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(summaries)
+            summaries.append(prepare(lines, terms, *limits))
+        by_object[id(lines)] = k
+        return k
+
+    pair_peer: list[int] = []
+    pair_model: list[int] = []
+    starts: list[int] = []
+    for peer_lines, model_lines in zip(peers, models):
+        p = summary_id(peer_lines)
+        starts.append(len(pair_peer))
+        for m in model_lines:
+            pair_peer.append(p)
+            pair_model.append(summary_id(m))
+    stats = batch_stats(
+        Batch(summaries), np.array(pair_peer), np.array(pair_model), metrics, limits[1]
+    )
+    first = np.array(starts)
+    per_example = []
+    for metric, (hit, model_count, peer_count, select) in zip(metrics, stats):
+        weighted = metric.kind == "W"
+        combined = combine_arrays(
+            hit, model_count, peer_count, select, first, opts.multi_ref, sequential=weighted
+        )
+        per_example.append(prf_arrays(*combined, opts.alpha, metric.weight if weighted else None))
+    columns = np.stack([column for rpf in per_example for column in rpf], axis=1)
+    test_ids = [f"{e}.{peer_id}" for e in ids]
+    flat = bootstrap_averages(
+        columns, test_ids, opts.resamples, float(opts.confidence), exact=exact_average
+    )
+    averages = [flat[3 * m : 3 * m + 3] for m in range(len(metrics))]
+    return Report(
+        metrics=metrics,
+        eval_ids=ids,
+        peer_id=peer_id,
+        per_example=per_example,
+        averages=averages,
+        confidence_text=_perl_number(opts.confidence),
+        details=details,
+    )
+
+
+def _reference_list(refs: Text | Sequence[Text]) -> list[Text]:
+    return [refs] if isinstance(refs, str) else list(refs)
+
+
+def score(
+    predictions: Sequence[Text],
+    references: Sequence[Text | Sequence[Text]],
+    *,
+    n: int = 2,
+    rouge_l: bool = True,
+    stem: bool = False,
+    stopwords: bool = False,
+    length_limit: int | None = None,
+    byte_limit: int | None = None,
+    multi_ref: str = "A",
+    alpha: float = 0.5,
+    weight: float | str | None = None,
+    skip: int | str | None = None,
+    unigrams: bool | str = False,
+    confidence: float | str = 95,
+    resamples: int = 1000,
+    peer_id: str = "1",
+) -> Report:
+    """ROUGE-1.5.5's per-example and average numbers, as the script prints them.
+
+    ``predictions[i]`` is a text (sentences separated by ``"\\n"``, as in the script's SPL files:
+    ROUGE-L is the union LCS over these sentences) or a list of sentences.  ``references[i]``
+    is one reference (a text) or a list of references (each a text or a list of sentences).
+
+    Flags: ``n`` -n, ``rouge_l=False`` -x, ``stem`` -m, ``stopwords`` -s, ``length_limit`` -l,
+    ``byte_limit`` -b, ``multi_ref`` -f, ``alpha`` -p, ``weight`` -w, ``skip`` -2,
+    ``unigrams=True`` -u, ``unigrams="both"`` -U, ``confidence`` -c, ``resamples`` -r.
+
+    Returns a :class:`~rouge_lcs.rouge155.report.Report`: ``.per_example_dicts()`` (``-d``
+    numbers with pyrouge keys), ``.to_dict()`` (the printed averages as pyrouge's
+    ``output_to_dict``), ``.text()`` (the script's stdout).
+
+    >>> r = score(["Police killed the gunman"], ["The gunman killed the policeman"])
+    >>> r.per_example_dicts()[0]["rouge_1_f_score"], r.to_dict()["rouge_2_recall"]
+    (0.66667, 0.5)
+    """
+    if isinstance(predictions, str) or isinstance(references, str):
+        raise TypeError("predictions and references must be lists (one item per example)")
+    opts = Options(
+        n=n,
+        rouge_l=rouge_l,
+        weight=weight,
+        skip=skip,
+        unigrams=unigrams,
+        stem=stem,
+        stopwords=stopwords,
+        length_limit=length_limit,
+        byte_limit=byte_limit,
+        multi_ref=multi_ref,
+        alpha=alpha,
+        confidence=confidence,
+        resamples=resamples,
+    )
+    memo: dict[object, list[bytes]] = {}
+
+    def lines(text: Text) -> list[bytes]:  # each distinct text converted once
+        key = text if isinstance(text, str) else tuple(text)
+        out = memo.get(key)
+        if out is None:
+            out = memo[key] = lines_of(text)
+        return out
+
+    peers = [lines(p) for p in predictions]
+    models = [[lines(r) for r in _reference_list(refs)] for refs in references]
+    return score_lines(peers, models, opts, peer_id=peer_id)

@@ -1,0 +1,87 @@
+"""``rouge-lcs rouge155``: the ROUGE-1.5.5 report for a system folder and a model folder.
+
+    rouge-lcs rouge155 --system-dir sys --model-dir gold \\
+        --system-pattern 'summary.(\\d+).txt' --model-pattern 'summary.[A-Z].#ID#.txt' \\
+        -n 2 -m -f A -d
+
+Files are matched as pyrouge matches them (see :mod:`rouge_lcs.rouge155.pyrouge`).  The
+script's flags follow the folder options, spelled as the script spells them; with no flag at all
+pyrouge's defaults are used (``-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a``).  The report goes to
+stdout in the script's format (``-d`` adds the per-example lines); ``--json`` prints pyrouge's
+``output_to_dict`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+
+from rouge_lcs.rouge155.pyrouge import PYROUGE_DEFAULT_ARGS, evaluate_dirs, parse_args
+
+USAGE = (
+    "usage: rouge-lcs rouge155 --system-dir DIR --model-dir DIR --system-pattern REGEX "
+    "--model-pattern REGEX [--json] [ROUGE-1.5.5 flags: -n N -m -s -l N -b N -f A|B -p A "
+    "-w W -2 D -u -U -d -x -c C -r R]"
+)
+
+_FOLDER_OPTIONS = ("--system-dir", "--model-dir", "--system-pattern", "--model-pattern")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; 0 on success, 2 with one error line on bad input."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__.strip())
+        print()
+        print(USAGE)
+        return 0
+    folders: dict[str, str] = {}
+    as_json = False
+    flags: list[str] = []
+    i = 0
+    # A hand-rolled split: argparse would read "-2 -1" (unlimited skip distance) as two options.
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if name in _FOLDER_OPTIONS:
+            if not eq:
+                if i + 1 >= len(args):
+                    return _fail(f"{name} needs a value")
+                value = args[i + 1]
+                i += 1
+            folders[name] = value
+        elif arg == "--json":
+            as_json = True
+        else:
+            flags.append(arg)
+        i += 1
+    missing = [o for o in _FOLDER_OPTIONS if o not in folders]
+    if missing:
+        return _fail(f"missing {', '.join(missing)}")
+    try:
+        opts, details = parse_args(flags if flags else PYROUGE_DEFAULT_ARGS)
+        report = evaluate_dirs(
+            folders["--system-dir"],
+            folders["--system-pattern"],
+            folders["--model-dir"],
+            folders["--model-pattern"],
+            opts,
+            details=details,
+        )
+    except (ValueError, OSError, UnicodeError) as error:
+        return _fail(str(error))
+    if as_json:
+        print(json.dumps(report.to_dict(), indent=1))
+    else:
+        sys.stdout.write(report.text())
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"rouge-lcs rouge155: error: {message}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,495 @@
+"""Per-pair statistics of ROUGE-1.5.5, no rounding: :func:`pair_stats` states the script's rules
+for one (peer, model) pair; :func:`batch_stats` computes the same numbers for a whole batch in
+numpy (ROUGE-W, and ROUGE-L under ``-b``, fall back to the per-pair code).
+
+For every metric and every model (reference) of an example we keep the script's four numbers:
+``hit``, ``model_count``, ``peer_count`` and ``select`` — the per-model score that ``-f B`` uses
+to pick the best model.  :mod:`rouge_lcs.rouge155.report` combines them (``-f A`` / ``-f B``),
+rounds and averages; nothing here depends on ``-f``, ``-p`` or the averaging.
+
+- ROUGE-N (``createNGram``/``ngramScore``): clipped n-gram hits; ``select`` is the recall rounded
+  to 5 decimals (the script compares ``sprintf("%07.5f")`` strings).
+- ROUGE-S/SU (``createSkipBigram``): pairs ``(i, j)``, ``i < j <= i + d + 1`` (any ``j`` when
+  ``d < 0``); with ``-u`` each token but the *last* also counts as a unigram (the script's loop
+  stops one short), so a one-token summary has no SU units at all.
+- ROUGE-L (``lcs``): for each model sentence the union of its LCS positions against every peer
+  sentence (the script's backtrack: diagonal on a match, else up when that keeps the length,
+  else left); a union token counts while the whole-summary unigram counts of both sides last.
+  ``model_count`` is the number of model LCS tokens, ``peer_count`` the peer's unigram count,
+  ``select`` the unrounded recall.
+- ROUGE-W (``wlcs``): the same walk on the weighted-LCS table with weight ``f(k) = k ** w``;
+  the script adds ``f(run)`` for each run of consecutive hits, and weights the model length
+  *twice*: ``model_count = (sum_s len(s) ** w) ** w``, ``peer_count = len(peer) ** w``, which
+  we reproduce.  A model without tokens makes the script die (division by zero): we raise.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import chain
+
+import numpy as np
+
+from rouge_lcs.lcs_batch import union_lcs_hits_batch
+from rouge_lcs.rouge155.tokenize import Terms, raw_tokens, read_text, read_text_lcs
+
+__all__ = [
+    "Metric",
+    "Summary",
+    "prepare",
+    "pair_stats",
+    "PairStat",
+    "Batch",
+    "batch_stats",
+    "clipped_hits",
+]
+
+#: ``(hit, model_count, peer_count, select)`` of one (peer, model) pair for one metric.
+PairStat = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One line of the script's report: ``kind`` N, L, W or S and its parameter."""
+
+    kind: str  # "N", "L", "W", "S"
+    n: int = 0  # ROUGE-N size
+    weight: float = 1.2  # ROUGE-W
+    weight_text: str = "1.2"  # how the script prints it (Perl's number as the user typed it)
+    skip: int = 4  # ROUGE-S skip distance, < 0 unlimited
+    skip_text: str = "4"
+    unigrams: bool = False  # ROUGE-SU
+
+    @property
+    def tag(self) -> str:
+        """The script's name: ``ROUGE-2``, ``ROUGE-L``, ``ROUGE-W-1.2``, ``ROUGE-SU4``, …"""
+        if self.kind == "N":
+            return f"ROUGE-{self.n}"
+        if self.kind == "L":
+            return "ROUGE-L"
+        if self.kind == "W":
+            return f"ROUGE-W-{self.weight_text}"
+        distance = self.skip_text if self.skip >= 0 else "*"
+        return f"ROUGE-{'SU' if self.unigrams else 'S'}{distance}"
+
+
+class Summary:
+    """A summary as the script sees it: whole-text terms and per-sentence terms."""
+
+    __slots__ = ("terms", "sentences", "_grams", "_skips")
+
+    def __init__(self, terms: list[str], sentences: list[list[str]]) -> None:
+        self.terms = terms
+        self.sentences = sentences
+        self._grams: dict[int, Counter] = {}
+        self._skips: dict[tuple[int, bool], Counter] = {}
+
+    def ngrams(self, n: int) -> Counter:
+        """``createNGram``: n-gram counts (the count total is ``max(0, len - n + 1)``)."""
+        grams = self._grams.get(n)
+        if grams is None:
+            t = self.terms
+            grams = Counter(t) if n == 1 else Counter(zip(*(t[i:] for i in range(n))))
+            self._grams[n] = grams
+        return grams
+
+    def skip_bigrams(self, skip: int, unigrams: bool) -> Counter:
+        """``createSkipBigram`` counts (with the script's missing last unigram under ``-u``)."""
+        key = (skip, unigrams)
+        grams = self._skips.get(key)
+        if grams is None:
+            t = self.terms
+            size = len(t)
+            grams = Counter()
+            for i in range(size - 1):
+                if unigrams:
+                    grams[t[i]] += 1
+                end = size if skip < 0 else min(size, i + skip + 2)
+                first = t[i]
+                grams.update((first, t[j]) for j in range(i + 1, end))
+            self._skips[key] = grams
+        return grams
+
+
+def prepare(
+    lines: Sequence[bytes], terms: Terms, length_limit: int = 0, byte_limit: int = 0
+) -> Summary:
+    """Read one summary the way the script does (see :mod:`rouge_lcs.rouge155.tokenize`)."""
+    sentences = [terms.of_line(s) for s in read_text_lcs(lines, length_limit, byte_limit)]
+    if byte_limit:  # only -b cuts the whole text and the sentences differently
+        whole = terms(raw_tokens(read_text(lines, length_limit, byte_limit)))
+    else:  # readText joins the same (cut) lines with spaces: the same tokens in order
+        whole = [t for sentence in sentences for t in sentence]
+    return Summary(whole, sentences)
+
+
+def _clipped_hits(model: Counter, peer: Counter) -> int:
+    if len(peer) < len(model):
+        model, peer = peer, model
+    return sum(min(c, peer[g]) for g, c in model.items() if g in peer)
+
+
+def _round5(x: float) -> float:
+    return float(f"{x:.5f}")
+
+
+# ---------------------------------------------------------------- LCS
+
+
+class _Sentence:
+    """A peer sentence prepared for bit-parallel LCS: per-token position masks."""
+
+    __slots__ = ("tokens", "masks", "full")
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        self.tokens = tokens
+        masks: dict[str, int] = {}
+        for position, token in enumerate(tokens):
+            masks[token] = masks.get(token, 0) | (1 << position)
+        self.masks = masks
+        self.full = (1 << len(tokens)) - 1
+
+
+def _prefix_parity(bits: int, width: int) -> int:
+    shift = 1
+    while shift < width:
+        bits ^= bits << shift
+        shift <<= 1
+    return bits
+
+
+def _lcs_positions(model: Sequence[str], peer: _Sentence) -> list[int]:
+    """Model positions that the script's ``markLCS`` marks for one sentence pair.
+
+    The script walks back from ``(m, n)``: diagonal on a token match, else up when
+    ``c[i-1][j] >= c[i][j-1]`` (the vertical step keeps the length), else left.  Rows of the DP
+    table are kept as Hyyrö bit vectors (a zero where the row steps up), so the vertical
+    difference is the running parity of two consecutive rows and each row is visited once.
+    The same walk as rouge_score's, which is why :mod:`rouge_lcs.lcs` has this kernel too.
+    """
+    masks, full = peer.masks, peer.full
+    width = len(peer.tokens)
+    row = full
+    rows = [row]
+    for token in model:
+        match = row & masks.get(token, 0)
+        row = ((row + match) | (row - match)) & full
+        rows.append(row)
+    length = width - row.bit_count()
+    found: list[int] = []
+    i, j = len(model), width
+    while j > 0 and len(found) < length:
+        match = masks.get(model[i - 1], 0)
+        flat = ~_prefix_parity(rows[i - 1] ^ rows[i], width)
+        stops = (match | flat) & ((1 << j) - 1)
+        if not stops:
+            break
+        column = stops.bit_length()
+        i -= 1
+        if match >> (column - 1) & 1:
+            j = column - 1
+            found.append(i)
+        else:
+            j = column
+    return found
+
+
+def _lcs_stat(model: Summary, peer_sentences: list[_Sentence], peer: Summary) -> PairStat:
+    union: Counter = Counter()
+    base = 0
+    for sentence in model.sentences:
+        base += len(sentence)
+        if not sentence:
+            continue
+        words = set(sentence)
+        positions: set[int] = set()
+        for cand in peer_sentences:
+            if cand.tokens and not words.isdisjoint(cand.masks):
+                positions.update(_lcs_positions(sentence, cand))
+        union.update(sentence[p] for p in positions)
+    # Each union position is a distinct model occurrence and the script decrements both unigram
+    # tables once per counted hit, so a term counts min(union, model, peer) times.
+    m1, p1 = model.ngrams(1), peer.ngrams(1)
+    hit = sum(min(c, m1.get(t, 0), p1.get(t, 0)) for t, c in union.items())
+    peer_count = len(peer.terms)
+    return hit, base, peer_count, (hit / base if base > 0 else 0.0)
+
+
+# ---------------------------------------------------------------- weighted LCS
+
+
+def _wlcs_marks(model: Sequence[str], peer: Sequence[str], w: float, mask: list[int]) -> None:
+    """``wlcs_inner`` + ``markLCS``: the weighted DP table and the script's walk back."""
+    m, n = len(model), len(peer)
+    if m == 0:
+        return
+    prev_c = [0.0] * (n + 1)
+    prev_l = [0] * (n + 1)
+    moves: list[bytes] = [b""]
+    for i in range(1, m + 1):
+        cur_c = [0.0] * (n + 1)
+        cur_l = [0] * (n + 1)
+        move = bytearray(n + 1)
+        token = model[i - 1]
+        for j in range(1, n + 1):
+            if token == peer[j - 1]:
+                k = prev_l[j - 1]
+                # the script's float expression, in its order
+                cur_c[j] = prev_c[j - 1] + (k + 1) ** w - k**w
+                cur_l[j] = k + 1
+                move[j] = 1
+            elif prev_c[j] >= cur_c[j - 1]:
+                cur_c[j] = prev_c[j]
+                move[j] = 2
+            else:
+                cur_c[j] = cur_c[j - 1]
+                move[j] = 3
+        moves.append(bytes(move))
+        prev_c, prev_l = cur_c, cur_l
+    i, j = m, n
+    while i and j:
+        step = moves[i][j]
+        if step == 1:
+            i -= 1
+            j -= 1
+            mask[i] = 1
+        elif step == 2:
+            i -= 1
+        else:
+            j -= 1
+
+
+def _wlcs_stat(model: Summary, peer: Summary, w: float) -> PairStat:
+    m1 = Counter(model.ngrams(1))
+    p1 = Counter(peer.ngrams(1))
+    hit = 0.0
+    base = 0.0
+    for sentence in model.sentences:
+        base += len(sentence) ** w
+        mask = [0] * len(sentence)
+        for peer_sentence in peer.sentences:
+            _wlcs_marks(sentence, peer_sentence, w, mask)
+        run = 0
+        size = len(sentence)
+        for j, token in enumerate(sentence):
+            # The script's loop, literally: a marked token that fails the unigram clip does not
+            # end the current run, so the run can continue after it.
+            if mask[j] == 1 and m1.get(token, 0) > 0 and p1.get(token, 0) > 0:
+                run += 1
+                if j + 1 < size and mask[j + 1] == 0 or j + 1 == size:
+                    hit += run**w
+                    run = 0
+                m1[token] -= 1
+                p1[token] -= 1
+    if base == 0:
+        raise ValueError(
+            "ROUGE-W: a reference has no tokens; ROUGE-1.5.5 dies on it (division by zero)"
+        )
+    select = (hit / base) ** (1 / w)
+    return hit, base**w, len(peer.terms) ** w, select
+
+
+# ---------------------------------------------------------------- one pair, every metric
+
+
+def pair_stats(
+    peer: Summary, models: Sequence[Summary], metrics: Sequence[Metric]
+) -> list[list[PairStat]]:
+    """``stats[metric][model]`` for one example."""
+    out: list[list[PairStat]] = []
+    peer_sentences: list[_Sentence] | None = None
+    for metric in metrics:
+        row: list[PairStat] = []
+        if metric.kind == "N":
+            pg = peer.ngrams(metric.n)
+            p_count = max(0, len(peer.terms) - metric.n + 1)
+            for model in models:
+                mg = model.ngrams(metric.n)
+                m_count = max(0, len(model.terms) - metric.n + 1)
+                hit = _clipped_hits(mg, pg)
+                row.append((hit, m_count, p_count, _round5(hit / m_count) if m_count else 0.0))
+        elif metric.kind == "S":
+            pg = peer.skip_bigrams(metric.skip, metric.unigrams)
+            p_count = sum(pg.values())
+            for model in models:
+                mg = model.skip_bigrams(metric.skip, metric.unigrams)
+                m_count = sum(mg.values())
+                hit = _clipped_hits(mg, pg)
+                row.append((hit, m_count, p_count, _round5(hit / m_count) if m_count else 0.0))
+        elif metric.kind == "L":
+            if peer_sentences is None:
+                peer_sentences = [_Sentence(s) for s in peer.sentences]
+            for model in models:
+                row.append(_lcs_stat(model, peer_sentences, peer))
+        elif metric.kind == "W":
+            for model in models:
+                row.append(_wlcs_stat(model, peer, metric.weight))
+        else:
+            raise ValueError(f"unknown metric kind {metric.kind!r}")
+        out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------- a whole batch at once
+
+
+class Batch:
+    """Distinct summaries of a call as integer token ids, flat, for the numpy kernels."""
+
+    def __init__(self, summaries: Sequence[Summary]) -> None:
+        terms = list(chain.from_iterable(s.terms for s in summaries))
+        vocab = {t: i for i, t in enumerate(dict.fromkeys(terms))}
+        self.summaries = summaries
+        self.vocab_size = max(len(vocab), 1)
+        self.lengths = np.fromiter((len(s.terms) for s in summaries), dtype=np.int64)
+        self.flat = np.fromiter(map(vocab.__getitem__, terms), dtype=np.int64, count=len(terms))
+        self.starts = np.cumsum(self.lengths) - self.lengths
+        self.doc = np.repeat(np.arange(len(summaries)), self.lengths)
+        self.pos = np.arange(self.flat.size) - self.starts[self.doc]
+        self._vocab = vocab
+        self._sentence_ids: dict[int, list[list[int]]] = {}
+
+    def sentence_ids(self, k: int) -> list[list[int]]:
+        """Summary ``k``'s LCS sentences as token ids (without -b every one is a text token)."""
+        ids = self._sentence_ids.get(k)
+        if ids is None:
+            get = self._vocab.__getitem__
+            ids = [list(map(get, sentence)) for sentence in self.summaries[k].sentences]
+            self._sentence_ids[k] = ids
+        return ids
+
+    def ngram_keys(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Integer keys of every n-gram and the summary each belongs to."""
+        keep = self.pos + n - 1 < self.lengths[self.doc]
+        first = np.flatnonzero(keep)
+        keys = self.flat[first]
+        for k in range(1, n):
+            if k > 1:  # re-rank so that keys stay below vocab**2 whatever n is
+                keys = np.unique(keys, return_inverse=True)[1].reshape(-1)
+            keys = keys * self.vocab_size + self.flat[first + k]
+        return keys, self.doc[first]
+
+    def skip_keys(self, skip: int, unigrams: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Keys of every skip bigram (and, with ``-u``, of every token but the last)."""
+        v = self.vocab_size
+        end = self.lengths[self.doc]
+        longest = int(self.lengths.max()) if self.lengths.size else 0
+        top = longest - 1 if skip < 0 else min(skip + 1, longest - 1)
+        keys, docs = [], []
+        if unigrams:  # the script's loop stops before the last token
+            first = np.flatnonzero(self.pos + 1 < end)
+            keys.append(v * v + self.flat[first])
+            docs.append(self.doc[first])
+        for offset in range(1, top + 1):
+            first = np.flatnonzero(self.pos + offset < end)
+            keys.append(self.flat[first] * v + self.flat[first + offset])
+            docs.append(self.doc[first])
+        if not keys:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(keys), np.concatenate(docs)
+
+
+def clipped_hits(
+    keys: np.ndarray, docs: np.ndarray, n_docs: int, pair_a: np.ndarray, pair_b: np.ndarray
+) -> np.ndarray:
+    """``sum_k min(count_a[k], count_b[k])`` for each pair of summaries, in numpy."""
+    n_pairs = pair_a.size
+    if keys.size == 0:
+        return np.zeros(n_pairs, dtype=np.int64)
+    keys = np.unique(keys, return_inverse=True)[1].reshape(-1)
+    span = int(keys.max()) + 1
+    entry, count = np.unique(docs * span + keys, return_counts=True)
+    entry_doc = entry // span
+    doc_first = np.searchsorted(entry_doc, np.arange(n_docs))
+    doc_size = np.bincount(entry_doc, minlength=n_docs)
+
+    def side(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        sizes = doc_size[d]
+        index = np.repeat(doc_first[d], sizes) + (
+            np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        )
+        pair = np.repeat(np.arange(n_pairs), sizes)
+        return pair * span + entry[index] % span, count[index]
+
+    a_key, a_count = side(pair_a)  # sorted: pairs in order, keys ascending within a pair
+    b_key, b_count = side(pair_b)
+    if a_key.size == 0 or b_key.size == 0:
+        return np.zeros(n_pairs, dtype=np.int64)
+    at = np.minimum(np.searchsorted(a_key, b_key), a_key.size - 1)
+    shared = a_key[at] == b_key
+    clipped = np.minimum(a_count[at[shared]], b_count[shared])
+    return np.bincount(b_key[shared] // span, weights=clipped, minlength=n_pairs).astype(np.int64)
+
+
+#: ``(hit, model_count, peer_count, select)`` arrays over the pairs of a batch, for one metric.
+PairArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _round5_array(x: np.ndarray) -> np.ndarray:
+    """``sprintf("%07.5f")`` as a double, vectorized (see :func:`.report.round5`)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = x * 1e5
+    whole = np.floor(y)
+    frac = y - whole
+    out = (whole + (frac > 0.5)) / 1e5
+    near = np.abs(frac - 0.5) < 1e-6  # at a tie printf decides, on the exact double
+    if near.any():
+        out[near] = [_round5(v) for v in x[near].tolist()]
+    return out
+
+
+def batch_stats(
+    batch: Batch,
+    pair_peer: np.ndarray,
+    pair_model: np.ndarray,
+    metrics: Sequence[Metric],
+    byte_limit: int = 0,
+) -> list[PairArrays]:
+    """Per-pair statistics of every metric for pairs ``(pair_peer[k], pair_model[k])``.
+
+    ROUGE-N and ROUGE-S run as numpy joins over the whole batch; ROUGE-L uses the project's
+    batched union-LCS kernel (:mod:`rouge_lcs.lcs_batch`, same backtrack as the script) except
+    under ``-b``, where the script clips the sentence LCS with differently cut unigram counts and
+    the per-pair path is taken; ROUGE-W is per pair.
+    """
+    n_docs = len(batch.summaries)
+    lengths = batch.lengths
+    out: list[PairArrays] = []
+    for metric in metrics:
+        if metric.kind in ("N", "S"):
+            if metric.kind == "N":
+                keys, docs = batch.ngram_keys(metric.n)
+                totals = np.maximum(lengths - metric.n + 1, 0)
+            else:
+                keys, docs = batch.skip_keys(metric.skip, metric.unigrams)
+                totals = np.bincount(docs, minlength=n_docs)
+            hit = clipped_hits(keys, docs, n_docs, pair_peer, pair_model).astype(np.float64)
+            model_count = totals[pair_model].astype(np.float64)
+            peer_count = totals[pair_peer].astype(np.float64)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                recall = np.where(model_count > 0, hit / model_count, 0.0)
+            out.append((hit, model_count, peer_count, _round5_array(recall)))
+        elif metric.kind == "L" and not byte_limit:
+            s = batch.summaries
+            jobs = [
+                (batch.sentence_ids(m), batch.sentence_ids(p))
+                for p, m in zip(pair_peer.tolist(), pair_model.tolist())
+            ]
+            hit = union_lcs_hits_batch(jobs).astype(np.float64)
+            base = np.array(
+                [sum(map(len, s[m].sentences)) for m in pair_model.tolist()], dtype=np.float64
+            )
+            with np.errstate(divide="ignore", invalid="ignore"):
+                select = np.where(base > 0, hit / base, 0.0)
+            out.append((hit, base, lengths[pair_peer].astype(np.float64), select))
+        else:
+            s = batch.summaries
+            rows = [
+                pair_stats(s[p], [s[m]], [metric])[0][0]
+                for p, m in zip(pair_peer.tolist(), pair_model.tolist())
+            ]
+            arr = np.array(rows, dtype=np.float64).reshape(-1, 4)
+            out.append((arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]))
+    return out

@@ -1,0 +1,265 @@
+"""A ``Rouge155`` class shaped like pyrouge's, with no Perl behind it.
+
+    from rouge_lcs.rouge155.pyrouge import Rouge155
+    r = Rouge155()
+    r.system_dir, r.model_dir = "system", "gold"
+    r.system_filename_pattern = r"summary.(\\d+).txt"
+    r.model_filename_pattern = "summary.[A-Z].#ID#.txt"
+    output = r.convert_and_evaluate()      # the script's report text
+    r.output_to_dict(output)               # {"rouge_1_recall": …, "rouge_su*_f_score": …}
+
+Files are matched as pyrouge matches them: the system files in sorted name order whose name
+matches ``system_filename_pattern`` (``re.match``); the first group is the id that replaces
+``#ID#`` in ``model_filename_pattern``; the matching model files are taken in sorted order.
+Examples are numbered 1, 2, … in that order and the system id is 1, as in pyrouge's config.
+
+pyrouge writes each line of a plain-text summary as one sentence of an HTML ("SEE") file and the
+script reads a sentence as the text up to its first ``<``: so a line is cut at ``<`` and empty
+lines are dropped.  Files that already are pyrouge's HTML are read the same way the script reads
+them.  pyrouge's default arguments are ``-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Sequence
+
+from rouge_lcs.rouge155.api import Options, score_lines
+from rouge_lcs.rouge155.report import Report
+
+__all__ = ["Rouge155", "read_summary", "match_files", "parse_args", "PYROUGE_DEFAULT_ARGS"]
+
+PYROUGE_DEFAULT_ARGS = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a"
+
+# The script's two SEE sentence patterns (readText), on bytes.
+_SEE = (
+    re.compile(
+        rb'^<a size="[0-9]+" name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)'
+    ),
+    re.compile(rb'^<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)'),
+)
+_UPPER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+
+
+def _see_lines(data: bytes) -> list[bytes]:
+    out = []
+    for line in data.split(b"\n"):
+        for pattern in _SEE:
+            m = pattern.match(line)
+            if m:
+                out.append(m.group(2).translate(_UPPER))
+                break
+    return out
+
+
+def read_summary(path: str | os.PathLike) -> list[bytes]:
+    """The sentences the script reads from a summary file, as pyrouge would hand it over.
+
+    An HTML file in pyrouge's format is read as the script reads it; any other file is first
+    converted the way pyrouge's ``convert_summaries_to_rouge_format`` does (one sentence a
+    line), which amounts to the same rule on each line: text up to the first ``<``, empty
+    sentences dropped.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if any(p.match(line) for line in data.split(b"\n") for p in _SEE):
+        return _see_lines(data)
+    lines = []
+    for line in data.split(b"\n"):
+        # pyrouge wraps the line in <a …>line</a>; the script's [^<]+ stops at the first "<"
+        # and needs at least one character.
+        text = line.split(b"<", 1)[0]
+        if text:
+            lines.append(text.translate(_UPPER))
+    return lines
+
+
+def match_files(
+    system_dir: str, system_pattern: str, model_dir: str, model_pattern: str
+) -> list[tuple[str, list[str]]]:
+    """pyrouge's file matching: ``[(system file, [model files…]), …]`` (names, not paths)."""
+    for label, folder in (("system", system_dir), ("model", model_dir)):
+        if not folder or not os.path.isdir(folder):
+            raise ValueError(f"{label} directory {folder!r} does not exist")
+    try:
+        sys_re = re.compile(system_pattern)
+    except re.error as error:
+        raise ValueError(f"bad system filename pattern {system_pattern!r}: {error}") from None
+    if sys_re.groups < 1:
+        raise ValueError(f"system filename pattern {system_pattern!r} needs a group for the id")
+    model_names = sorted(os.listdir(model_dir))
+    pairs = []
+    for name in sorted(os.listdir(system_dir)):
+        m = sys_re.match(name)
+        if not m:
+            continue
+        ident = m.group(1)
+        try:
+            model_re = re.compile(model_pattern.replace("#ID#", ident))
+        except re.error as error:
+            raise ValueError(f"bad model filename pattern {model_pattern!r}: {error}") from None
+        models = [f for f in model_names if model_re.match(f)]
+        if not models:
+            raise ValueError(
+                f"no model summary for the system summary with id {ident!r} "
+                f"(pattern {model_pattern!r} in {model_dir})"
+            )
+        pairs.append((name, models))
+    if not pairs:
+        raise ValueError(f"no file matching {system_pattern!r} in {system_dir}")
+    return pairs
+
+
+_VALUE_FLAGS = {"-n", "-l", "-b", "-f", "-p", "-w", "-2", "-c", "-r", "-e", "-3", "-z", "-t"}
+
+
+def parse_args(args: str | Sequence[str]) -> tuple[Options, bool]:
+    """The script's flags (a string or a list) → :class:`Options` and whether ``-d`` is on.
+
+    ``-e DIR`` and ``-a`` are accepted and ignored (no data folder is needed; every system is
+    scored).  ``-t``, ``-z``, ``-3`` (BE), ``-M``, ``-v`` are not supported.
+    """
+    tokens = shlex.split(args) if isinstance(args, str) else list(args)
+    values: dict[str, str] = {}
+    switches: set[str] = set()
+    i = 0
+    while i < len(tokens):
+        flag = tokens[i]
+        if flag in _VALUE_FLAGS:
+            if i + 1 >= len(tokens):
+                raise ValueError(f"option {flag} needs a value")
+            values[flag] = tokens[i + 1]  # a later repetition wins, as with Getopt::Std
+            i += 2
+            continue
+        if flag in {"-m", "-s", "-u", "-U", "-d", "-x", "-a"}:
+            switches.add(flag)
+            i += 1
+            continue
+        raise ValueError(f"unsupported option {flag!r}")
+    for unsupported in ("-3", "-z", "-t"):
+        if unsupported in values:
+            raise ValueError(f"option {unsupported} is not supported by rouge_lcs.rouge155")
+
+    def number(flag: str, kind: type) -> int | float | None:
+        if flag not in values:
+            return None
+        try:
+            return kind(values[flag])
+        except ValueError:
+            raise ValueError(f"option {flag} needs a number, got {values[flag]!r}") from None
+
+    def integer(flag: str) -> int | None:
+        value = number(flag, int)
+        return None if value is None else int(value)
+
+    def real(flag: str) -> float | None:
+        value = number(flag, float)
+        return None if value is None else float(value)
+
+    unigrams: bool | str = "both" if "-U" in switches and "-u" not in switches else "-u" in switches
+    alpha = real("-p")
+    opts = Options(
+        n=integer("-n") or 0,
+        rouge_l="-x" not in switches,
+        weight=values["-w"] if number("-w", float) is not None else None,
+        skip=values["-2"] if number("-2", int) is not None else None,
+        unigrams=unigrams,
+        stem="-m" in switches,
+        stopwords="-s" in switches,
+        length_limit=integer("-l"),
+        byte_limit=integer("-b"),
+        multi_ref=values.get("-f", "A"),
+        alpha=0.5 if alpha is None else alpha,
+        confidence=values["-c"] if number("-c", float) is not None else 95,
+        resamples=integer("-r") or 1000,
+    )
+    opts.validate()
+    return opts, "-d" in switches
+
+
+def evaluate_dirs(
+    system_dir: str,
+    system_pattern: str,
+    model_dir: str,
+    model_pattern: str,
+    opts: Options,
+    *,
+    details: bool = False,
+    system_id: str = "1",
+) -> Report:
+    """Score a system folder against a model folder, matched as pyrouge matches them."""
+    pairs = match_files(system_dir, system_pattern, model_dir, model_pattern)
+    peers = [read_summary(os.path.join(system_dir, s)) for s, _ in pairs]
+    models = [[read_summary(os.path.join(model_dir, m)) for m in ms] for _, ms in pairs]
+    return score_lines(peers, models, opts, peer_id=system_id, details=details)
+
+
+class Rouge155:
+    """Drop-in for ``pyrouge.Rouge155``: same attributes and methods, no Perl, no temp files."""
+
+    def __init__(
+        self, rouge_dir: str | None = None, rouge_args: str | None = None, log_level=None
+    ) -> None:
+        # rouge_dir and log_level are accepted for compatibility; nothing is installed or logged.
+        self.system_dir: str | None = None
+        self.model_dir: str | None = None
+        self.system_filename_pattern: str | None = None
+        self.model_filename_pattern: str | None = None
+        self.args = rouge_args
+        self.report: Report | None = None
+
+    def _run(self, system_id, rouge_args: str | None) -> str:
+        args = rouge_args or self.args or PYROUGE_DEFAULT_ARGS
+        opts, details = parse_args(args)
+        required = ("system_dir", "model_dir", "system_filename_pattern", "model_filename_pattern")
+        for name in required:
+            if getattr(self, name) is None:
+                raise ValueError(f"Rouge155.{name} is not set")
+        self.report = evaluate_dirs(
+            self.system_dir,  # type: ignore[arg-type]
+            self.system_filename_pattern,  # type: ignore[arg-type]
+            self.model_dir,  # type: ignore[arg-type]
+            self.model_filename_pattern,  # type: ignore[arg-type]
+            opts,
+            details=details,
+            system_id=str(1 if system_id is None else system_id),
+        )
+        return self.report.text()
+
+    def convert_and_evaluate(
+        self, system_id: int | str = 1, split_sentences: bool = False, rouge_args: str | None = None
+    ) -> str:
+        """Score the folders and return the script's report text (pyrouge's return value)."""
+        if split_sentences:
+            raise ValueError(
+                "split_sentences=True is not supported: write one sentence a line instead"
+            )
+        return self._run(system_id, rouge_args)
+
+    def evaluate(self, system_id: int | str = 1, rouge_args: str | None = None) -> str:
+        """Same as :meth:`convert_and_evaluate` (files in pyrouge's HTML or plain text)."""
+        return self._run(system_id, rouge_args)
+
+    @staticmethod
+    def output_to_dict(output: str) -> dict[str, float]:
+        """pyrouge's parser of the report: ``rouge_1_recall``, ``rouge_1_recall_cb``, ….
+
+        Works on the script's own output too.  (pyrouge's pattern only knows "95%"; any
+        confidence level is accepted here.)
+        """
+        pattern = re.compile(
+            r"(\d+) (ROUGE-\S+) (Average_\w): (\d.\d+) \((\d+)%-conf.int. (\d.\d+) - (\d.\d+)\)"
+        )
+        measures = {"Average_R": "recall", "Average_P": "precision", "Average_F": "f_score"}
+        results: dict[str, float] = {}
+        for line in output.split("\n"):
+            m = pattern.match(line)
+            if m:
+                _, rouge_type, measure, value, _, low, high = m.groups()
+                key = f"{rouge_type.replace('-', '_').lower()}_{measures[measure]}"
+                results[key] = float(value)
+                results[f"{key}_cb"] = float(low)
+                results[f"{key}_ce"] = float(high)
+        return results

@@ -1,0 +1,167 @@
+"""ROUGE-1.5.5's reading and token rules (``readText``, ``readText_LCS``, ``createNGram``).
+
+What the script does to a summary, in order (all on bytes: the script reads files without any
+encoding, so a non-ASCII character is 2-4 bytes that each become a space, and ``-b`` counts bytes):
+
+1. each line (sentence) is chomped; empty lines are dropped, a line of spaces is kept;
+   ``A-Z`` are lower-cased (nothing else: ``İ`` or the Kelvin sign stay non-ASCII bytes);
+2. ``-l N`` / ``-b N`` cut the sentence list (words are ``split /\\s+/`` fields of the raw
+   line, so ``"end."`` is one word and a leading space makes an empty first word);
+3. ``-`` becomes `` - ``, every byte other than ``[A-Za-z0-9-]`` becomes a space, tokens are
+   the space-separated fields: runs of ``[a-z0-9]`` and lone hyphens;
+4. with ``-s`` tokens in the SMART list are dropped; only tokens starting with ``[a-z0-9$]`` are
+   kept, so hyphens never count; with ``-m`` tokens longer than 3 characters are stemmed.
+
+ROUGE-N, ROUGE-S and the unigram counts that clip ROUGE-L/W read the whole summary as one text
+(``readText``); ROUGE-L/W read it sentence by sentence (``readText_LCS``).  The two cut
+differently under ``-b``: ``readText_LCS`` never adds up the bytes it has kept (its running total
+stays 0), so it keeps every sentence shorter than the limit until the first one that is not, which
+it cuts to the limit.  We reproduce that.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from importlib import resources
+
+from rouge_lcs.rouge155.stem import morph_stem
+
+__all__ = [
+    "lines_of",
+    "read_text",
+    "read_text_lcs",
+    "raw_tokens",
+    "Terms",
+    "stopwords",
+]
+
+# Perl's \s on a byte string: ASCII space, \t, \n, \v, \f, \r (not \x85 or \xa0).
+_PERL_SPACE = re.compile(rb"[ \t\n\x0b\f\r]+")
+# Step 3 then the [a-z0-9$] filter of step 4, on the bytes decoded as Latin-1 (one character
+# per byte, so no token ever spans a non-ASCII byte and no decoding per token is needed).
+_TOKEN = re.compile("[a-z0-9]+")
+_UPPER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+
+
+def lines_of(text: str | Sequence[str]) -> list[bytes]:
+    """The lines the script reads from a summary file holding ``text``.
+
+    A string is the file's content (sentences separated by ``\\n``); a list holds one sentence
+    per item and is written one per line.  Lines are UTF-8 bytes, lower-cased A-Z only, and
+    empty lines are dropped as the script's SPL reader does.
+    """
+    if not isinstance(text, str):
+        text = "\n".join(text)
+    data = text.encode("utf-8", "surrogateescape").translate(_UPPER)
+    return [line for line in data.split(b"\n") if line]
+
+
+def _perl_split(line: bytes) -> list[bytes]:
+    """``split(/\\s+/, $line)``: a leading empty field is kept, trailing empty ones are not."""
+    fields = _PERL_SPACE.split(line)
+    while fields and not fields[-1]:
+        fields.pop()
+    return fields
+
+
+def read_text(lines: Sequence[bytes], length_limit: int = 0, byte_limit: int = 0) -> bytes:
+    """The whole summary as ``readText`` builds it before tokenizing (``b""`` when nothing)."""
+    if not length_limit and not byte_limit:
+        return b" ".join(lines)
+    parts: list[bytes] = []
+    kept = 0
+    for line in lines:
+        if length_limit:
+            words = _perl_split(line)
+            size = len(words)
+            if kept + size < length_limit:
+                parts.append(line)
+                kept += size
+                continue
+            parts.append(b" ".join(words[: length_limit - kept]))
+        else:
+            size = len(line)
+            if kept + size < byte_limit:
+                parts.append(line)
+                kept += size
+                continue
+            parts.append(line[: byte_limit - kept])
+        break
+    # The script joins with a space only once something has been counted; the pieces are then
+    # only whitespace apart, so a plain join tokenizes the same.
+    return b" ".join(parts)
+
+
+def read_text_lcs(
+    lines: Sequence[bytes], length_limit: int = 0, byte_limit: int = 0
+) -> list[bytes]:
+    """The sentences as ``readText_LCS`` keeps them (its ``-b`` never accumulates: see above)."""
+    if not length_limit and not byte_limit:
+        return list(lines)
+    kept_lines: list[bytes] = []
+    kept = 0
+    for line in lines:
+        if length_limit:
+            words = _perl_split(line)
+            if kept + len(words) < length_limit:
+                kept += len(words)
+                kept_lines.append(line)
+                continue
+            kept_lines.append(b" ".join(words[: length_limit - kept]))
+        else:
+            if len(line) < byte_limit:  # the script's running byte total is never updated
+                kept_lines.append(line)
+                continue
+            kept_lines.append(line[:byte_limit])
+        break
+    return kept_lines
+
+
+def raw_tokens(text: bytes) -> list[str]:
+    """Tokens the script keeps from a text before stop words and stemming."""
+    return _TOKEN.findall(text.decode("latin-1"))
+
+
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    """ROUGE-1.5.5's stop list (``data/smart_common_words.txt``), removed with ``-s``."""
+    text = resources.files(__package__).joinpath("data/smart_common_words.txt").read_text("ascii")
+    return frozenset(w for w in text.splitlines() if w and not w.startswith("#"))
+
+
+class Terms:
+    """Token → term mapping for one setting of ``-s`` and ``-m``, memoized per token."""
+
+    def __init__(self, *, stem: bool = False, remove_stopwords: bool = False) -> None:
+        self.stem = stem
+        self.stop = stopwords() if remove_stopwords else frozenset()
+        self._memo: dict[str, str] = {}
+        self._lines: dict[bytes, list[str]] = {}
+
+    def of_line(self, line: bytes) -> list[str]:
+        """Terms of one line (sentence), memoized: summaries of one document share sentences."""
+        out = self._lines.get(line)
+        if out is None:
+            out = self._lines[line] = self(raw_tokens(line))
+        return out
+
+    def __call__(self, tokens: Iterable[str]) -> list[str]:
+        """Drop stop words, stem tokens longer than 3 characters when ``-m`` is on."""
+        stop = self.stop
+        if not self.stem:
+            return [t for t in tokens if t not in stop] if stop else list(tokens)
+        memo = self._memo
+        out = []
+        for t in tokens:
+            if t in stop:
+                continue
+            if len(t) > 3:
+                s = memo.get(t)
+                if s is None:
+                    s = memo[t] = morph_stem(t)
+                out.append(s)
+            else:
+                out.append(t)
+        return out

@@ -1,0 +1,132 @@
+"""rouge_lcs.rouge155 without Perl: API shape, CLI, pyrouge class, fast vs exact averages.
+
+The numbers themselves are checked against the real script in tests/test_rouge155.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rouge_lcs.cli import main as rouge_lcs_main
+from rouge_lcs.rouge155 import score
+from rouge_lcs.rouge155.cli import main
+from rouge_lcs.rouge155.pyrouge import Rouge155, parse_args
+from rouge_lcs.rouge155.report import bootstrap_averages
+from rouge_lcs.rouge155.stem import morph_stem, porter
+from rouge_lcs.rouge155.tokenize import lines_of, raw_tokens
+
+
+def test_known_answers() -> None:
+    r = score(["Police killed the gunman"], ["The gunman killed the policeman"])
+    d = r.per_example_dicts()[0]
+    rpf = (d["rouge_1_recall"], d["rouge_1_precision"], d["rouge_1_f_score"])
+    assert rpf == (0.6, 0.75, 0.66667)
+    assert d["rouge_2_f_score"] == 0.57143 and d["rouge_l_f_score"] == 0.44444
+    assert r.to_dict()["rouge_1_f_score_cb"] == 0.66667
+
+
+def test_the_scripts_token_and_stem_rules() -> None:
+    # hyphens split and vanish, non-ASCII separates, only A-Z are lower-cased
+    assert raw_tokens(lines_of("Co-operate naïve İstanbul \u212aelvin e-mail")[0]) == [
+        "co", "operate", "na", "ve", "stanbul", "elvin", "e", "mail",
+    ]  # fmt: skip
+    assert [morph_stem(w) for w in ["were", "feet", "days", "buying", "agreement", "using"]] == [
+        "be", "foot", "dai", "bui", "agreem", "us",
+    ]  # fmt: skip
+    assert porter("yellowing") == "yellow"
+
+
+def test_rouge_w_on_a_reference_without_tokens_raises() -> None:
+    with pytest.raises(ValueError, match="no tokens"):
+        score(["a b c"], [["- !"]], weight=1.2)
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ValueError, match="exclusive"):
+        score(["a"], ["a"], length_limit=3, byte_limit=3)
+    with pytest.raises(ValueError, match="multi_ref"):
+        score(["a"], ["a"], multi_ref="C")
+    with pytest.raises(TypeError):
+        score("a", "a")  # type: ignore[arg-type]
+
+
+def test_script_flags_parse_like_getopt() -> None:
+    opts, details = parse_args("-n 4 -m -2 -1 -U -w 1.2 -c 95 -r 1000 -a -d")
+    assert (opts.n, opts.stem, opts.skip, opts.unigrams, opts.weight, details) == (
+        4, True, "-1", "both", "1.2", True,
+    )  # fmt: skip
+    r = score(["a b c d"], ["a c b d"], n=1, skip="-1", unigrams="both", weight="1.2")
+    assert r.tags == ["ROUGE-1", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-S*", "ROUGE-SU*"]
+
+
+def test_fast_average_equals_the_scripts_float_sums(corpora) -> None:
+    rows = corpora.rows("en_headlines_rougemetric")
+    preds = [r["prediction"] for r in rows]
+    refs = [r["references"] for r in rows]
+    report = score(preds, refs, n=2, stem=True)
+    columns = np.stack([c for rpf in report.per_example for c in rpf], axis=1)
+    ids = [f"{i + 1}.1" for i in range(len(preds))]
+    for confidence in (95, 90.5):
+        fast = bootstrap_averages(columns, ids, 1000, confidence)
+        assert fast == bootstrap_averages(columns, ids, 1000, confidence, exact=True)
+
+
+def _folders(tmp_path: Path) -> tuple[Path, Path]:
+    system, gold = tmp_path / "sys", tmp_path / "gold"
+    system.mkdir()
+    gold.mkdir()
+    (system / "summary.001.txt").write_text("The cat sat on the mat.\nIt was <b>happy</b>.\n")
+    (system / "summary.002.txt").write_text("Police killed the gunman\n")
+    (system / "notes.txt").write_text("not a summary")
+    (gold / "summary.A.001.txt").write_text("A cat sat on a mat.\n\nThe cat was happy.\n")
+    (gold / "summary.B.001.txt").write_text("The dog sat.\n")
+    (gold / "summary.A.002.txt").write_text("The gunman killed the policeman\n")
+    return system, gold
+
+
+def test_pyrouge_class_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    system, gold = _folders(tmp_path)
+    r = Rouge155()
+    r.system_dir, r.model_dir = str(system), str(gold)
+    r.system_filename_pattern = r"summary.(\d+).txt"
+    r.model_filename_pattern = "summary.[A-Z].#ID#.txt"
+    text = r.convert_and_evaluate(rouge_args="-n 2 -m -d")
+    assert "1 ROUGE-2 Eval 2.1 R:0.50000 P:0.66667 F:0.57143" in text
+    d = r.output_to_dict(r.convert_and_evaluate())  # pyrouge's defaults
+    assert {"rouge_4_recall", "rouge_w_1.2_f_score", "rouge_su*_precision_ce"} <= set(d)
+    argv = [
+        "rouge155", "--system-dir", str(system), "--model-dir", str(gold),
+        "--system-pattern", r"summary.(\d+).txt", "--model-pattern", "summary.[A-Z].#ID#.txt",
+        "-n", "2", "-m", "-d",
+    ]  # fmt: skip
+    assert rouge_lcs_main(argv) == 0
+    assert capsys.readouterr().out == text
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--system-dir", "/nonexistent"],
+        ["-q"],
+        ["-l", "5", "-b", "5"],
+        ["-f", "C"],
+        ["-n"],
+        ["--model-pattern", "nomatch.#ID#"],
+    ],
+)
+def test_cli_bad_input_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture, extra: list[str]
+) -> None:
+    system, gold = _folders(tmp_path)
+    argv = [
+        "--system-dir", str(system), "--model-dir", str(gold),
+        "--system-pattern", r"summary.(\d+).txt", "--model-pattern", "summary.[A-Z].#ID#.txt",
+        "-n", "2",
+    ]  # fmt: skip
+    assert main(argv + extra) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rouge-lcs rouge155: error: ") and err.count("\n") == 1
+    assert "Traceback" not in err
