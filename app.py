@@ -79,6 +79,8 @@ STANDARD_TYPES = list(DEFAULT_ROUGE_TYPES)
 TOKENIZERS = list(OPTIONS["tokenizer"].choices)
 SPLITS = list(OPTIONS["lsum_split"].choices)
 MULTI_REF_MODES = list(OPTIONS["multi_ref"].choices)
+#: "" = no language (the defaults); then every ISO 639-1 code the library knows.
+LANGUAGES = ["", *OPTIONS["language"].choices]
 # The tokenizer's default is None, which the library resolves to its first (unicode) tokenizer.
 DEFAULT_TOKENIZER = str(OPTIONS["tokenizer"].default or TOKENIZERS[0])
 DEFAULT_STEMMER = bool(OPTIONS["use_stemmer"].default)
@@ -189,16 +191,21 @@ def settings_for(
     lsum_split: str | None,
     beta: float | None,
     multi_ref: str | None,
+    language: str | None = None,
 ) -> Settings:
     """Library settings from the option widgets; every refusal is a page message."""
     try:
         settings = make_settings(
             types,
             use_stemmer=bool(stemmer),
-            tokenizer=tokenizer or DEFAULT_TOKENIZER,
+            # With a language, the untouched default tokenizer means "that language's default".
+            tokenizer=None
+            if language and tokenizer in (None, "", DEFAULT_TOKENIZER)
+            else (tokenizer or DEFAULT_TOKENIZER),
             lsum_split=lsum_split or DEFAULT_SPLIT,
             multi_ref=multi_ref or DEFAULT_MULTI_REF,
             beta=DEFAULT_BETA if beta is None else float(beta),
+            language=language or None,
         )
     except (ValueError, TypeError, OverflowError) as error:
         raise UserError(str(error)) from None
@@ -623,6 +630,7 @@ def score_pair(
     lsum_split: str | None = DEFAULT_SPLIT,
     beta: float | None = DEFAULT_BETA,
     multi_ref: str | None = DEFAULT_MULTI_REF,
+    language: str | None = None,
 ) -> PairResult:
     """Score one prediction against one or more references (raises :class:`UserError`)."""
     if prediction is None or not prediction.strip():
@@ -632,7 +640,13 @@ def score_pair(
     for k, ref in enumerate(references, start=1):
         check_text(ref, f"Reference {k}")
     settings = settings_for(
-        resolve_types(rouge_types, extra_types), tokenizer, stemmer, lsum_split, beta, multi_ref
+        resolve_types(rouge_types, extra_types),
+        tokenizer,
+        stemmer,
+        lsum_split,
+        beta,
+        multi_ref,
+        language,
     )
     check_sentences(prediction, "Prediction", settings)
     for k, ref in enumerate(references, start=1):
@@ -745,12 +759,19 @@ def score_batch(
     lsum_split: str | None = DEFAULT_SPLIT,
     beta: float | None = DEFAULT_BETA,
     multi_ref: str | None = DEFAULT_MULTI_REF,
+    language: str | None = None,
 ) -> BatchResult:
     """Score a batch with bootstrap intervals of the means (raises :class:`UserError`)."""
     deadline = time.monotonic() + TIME_BUDGET_S
     predictions, references = parse_batch(file_path, pasted)
     settings = settings_for(
-        resolve_types(rouge_types, extra_types), tokenizer, stemmer, lsum_split, beta, multi_ref
+        resolve_types(rouge_types, extra_types),
+        tokenizer,
+        stemmer,
+        lsum_split,
+        beta,
+        multi_ref,
+        language,
     )
     scores = score_with_budget(settings, predictions, references, deadline)
     intervals = scores.interval(CONFIDENCE, RESAMPLES, SEED)
@@ -827,13 +848,20 @@ def compare_systems(
     lsum_split: str | None = DEFAULT_SPLIT,
     beta: float | None = DEFAULT_BETA,
     multi_ref: str | None = DEFAULT_MULTI_REF,
+    language: str | None = None,
 ) -> ComparisonResult:
     """Score systems A and B on the same references and compare their per-example F
     (raises :class:`UserError`)."""
     deadline = time.monotonic() + TIME_BUDGET_S
     preds_a, preds_b, references = parse_comparison(file_a, file_b, pasted)
     settings = settings_for(
-        resolve_types(rouge_types, extra_types), tokenizer, stemmer, lsum_split, beta, multi_ref
+        resolve_types(rouge_types, extra_types),
+        tokenizer,
+        stemmer,
+        lsum_split,
+        beta,
+        multi_ref,
+        language,
     )
     a = score_with_budget(settings, preds_a, references, deadline, "Compare (system A)")
     b = score_with_budget(settings, preds_b, references, deadline, "Compare (system B)")
@@ -1001,6 +1029,7 @@ def score_api(
     lsum_split: str = DEFAULT_SPLIT,
     beta: float = DEFAULT_BETA,
     multi_ref: str = DEFAULT_MULTI_REF,
+    language: str | None = None,
 ) -> dict[str, Any]:
     """Score one pair: ``{"scores": {type: {precision, recall, fmeasure, reference, counts}},
     "signature"}``; several references in ``references`` are separated by a blank line."""
@@ -1016,6 +1045,7 @@ def score_api(
             lsum_split,
             beta,
             multi_ref,
+            language,
         )
     )
 
@@ -1030,12 +1060,22 @@ def score_batch_api(
     lsum_split: str = DEFAULT_SPLIT,
     beta: float = DEFAULT_BETA,
     multi_ref: str = DEFAULT_MULTI_REF,
+    language: str | None = None,
 ) -> dict[str, Any]:
     """Score a CSV/JSONL file or pasted ``prediction<TAB>reference`` rows."""
     types = STANDARD_TYPES if rouge_types is None else rouge_types
     return _api(
         lambda: score_batch(
-            file, pasted, types, extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref
+            file,
+            pasted,
+            types,
+            extra_types,
+            tokenizer,
+            stemmer,
+            lsum_split,
+            beta,
+            multi_ref,
+            language,
         )
     )
 
@@ -1051,6 +1091,7 @@ def compare_api(
     lsum_split: str = DEFAULT_SPLIT,
     beta: float = DEFAULT_BETA,
     multi_ref: str = DEFAULT_MULTI_REF,
+    language: str | None = None,
 ) -> dict[str, Any]:
     """Compare systems A and B (two files, or pasted ``A<TAB>B<TAB>reference`` rows)."""
     types = STANDARD_TYPES if rouge_types is None else rouge_types
@@ -1066,6 +1107,7 @@ def compare_api(
             lsum_split,
             beta,
             multi_ref,
+            language,
         )
     )
 
@@ -1166,7 +1208,14 @@ def _options(prefix: str) -> list[Any]:
             multi_ref = gr.Dropdown(
                 MULTI_REF_MODES, value=DEFAULT_MULTI_REF, label="Several references", min_width=140
             )
-    return [types, extra, tokenizer, stemmer, lsum_split, beta, multi_ref]
+            language = gr.Dropdown(
+                LANGUAGES,
+                value="",
+                label="Language (tokens, stemmer, sentence ends)",
+                min_width=140,
+                elem_id=f"{prefix}-language",
+            )
+    return [types, extra, tokenizer, stemmer, lsum_split, beta, multi_ref, language]
 
 
 def example_card(example: Example) -> str:

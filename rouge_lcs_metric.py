@@ -6,10 +6,15 @@ A drop-in superset of ``evaluate.load("rouge")``: same arguments, same output ke
 import datasets
 import evaluate
 
-from rouge_lcs.options import OPTIONS, describe
-from rouge_lcs.output import OutputOptions, to_output
+from rouge_lcs.options import OPTIONS
+from rouge_lcs.options import describe
+from rouge_lcs.output import OutputOptions
+from rouge_lcs.output import to_output
+from rouge_lcs.rouge155.mode import rouge155_output
 from rouge_lcs.scorer import Rouge
-from rouge_lcs.validation import TextBatch, check_texts, check_utf8
+from rouge_lcs.validation import TextBatch
+from rouge_lcs.validation import check_texts
+from rouge_lcs.validation import check_utf8
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -128,6 +133,9 @@ class RougeLcsMetric(evaluate.Metric):
             raise TypeError(
                 f"compute: unexpected options {unknown}; expected some of {list(OPTIONS)}"
             )
+        if options.get("compat") == "rouge155":  # the Perl script's numbers, pyrouge's keys
+            rest = {k: v for k, v in options.items() if k != "rouge_types"}
+            return rouge155_output(predictions, references, options.get("rouge_types"), rest)
         scoring = {k: v for k, v in options.items() if OPTIONS[k].group != "output"}
         output = OutputOptions(**{k: v for k, v in options.items() if OPTIONS[k].group == "output"})
         scorer = Rouge(**scoring)

@@ -8,9 +8,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from rouge_lcs.engine import Progress
-from rouge_lcs.options import describe
+from rouge_lcs.options import OPTIONS, describe
 from rouge_lcs.output import Output
 from rouge_lcs.results import Scores
 from rouge_lcs.scorer import Rouge
@@ -76,6 +77,11 @@ def rouge(
         references (list of str, or list of lists of str): one or several texts per example.
     {options}
     """
+    if compat == "rouge155":  # the script's own engine, tokens and report
+        from rouge_lcs.rouge155.mode import rouge155_output
+
+        given = {k: v for k, v in locals().items() if k in OPTIONS and k != "rouge_types"}
+        return cast(Output, rouge155_output(predictions, references, rouge_types, given))
     scorer = Rouge(
         rouge_types,
         use_stemmer=use_stemmer,

@@ -123,8 +123,10 @@ OPTIONS: dict[str, Option] = {
             "One switch for another tool's numbers: 'rouge_score' = the stock "
             "evaluate.load('rouge') / rouge_score settings (its ASCII tokenizer, ROUGE-Lsum "
             "sentences by newline only, best-F reference), per example equal to rouge_score. "
+            "'rouge155' = the original Perl ROUGE-1.5.5's printed numbers with pyrouge's keys "
+            "(rouge() and the evaluate module; more flags in rouge_lcs.rouge155). "
             "Options it sets may not be given other values.",
-            choices=("rouge_score",),
+            choices=("rouge_score", "rouge155"),
             cli="--compat",
         ),
         Option(

@@ -58,7 +58,12 @@ def apply_compat(compat: object, given: dict[str, object]) -> dict[str, object]:
     preset's value; giving it another (non-default) value as well is a ``ValueError``."""
     if compat is None:
         return given
-    preset = COMPAT_PRESETS[check_choice(compat, "compat", tuple(COMPAT_PRESETS))]
+    if compat == "rouge155":  # a different engine, not settings of this one
+        raise ValueError(
+            "compat: 'rouge155' scores through rouge_lcs.rouge155 (the script's own tokens and "
+            "report); use rouge_lcs.rouge(..., compat='rouge155') or rouge_lcs.rouge155.score"
+        )
+    preset = COMPAT_PRESETS[check_choice(compat, "compat", tuple(OPTIONS["compat"].choices))]
     resolved = dict(given)
     for name, value in preset.items():
         if given[name] not in (OPTIONS[name].default, value):

@@ -350,3 +350,12 @@ def test_launch_refuses_large_uploads_at_the_server():
     options = app.launch_options()
     assert options["max_file_size"] == app.MAX_UPLOAD_BYTES
     assert options["run_history"] is False
+
+
+def test_language_selector_chooses_that_languages_tokens():
+    # 上海是中国的城市 / 北京是中国的首都: 8 characters a side, 4 shared (是 中 国 的).
+    result = app.score_pair("上海是中国的城市", "北京是中国的首都", ["rouge1"], "", language="zh")
+    assert result.settings.tokenizer.name == "char"
+    assert result.scores.fmeasure[0, 0] == 0.5
+    assert "lang:zh" in result.signature
+    assert app.LANGUAGES[0] == "" and "zh" in app.LANGUAGES

@@ -130,3 +130,75 @@ def test_cli_bad_input_is_one_line_and_status_2(
     err = capsys.readouterr().err
     assert err.startswith("rouge-lcs rouge155: error: ") and err.count("\n") == 1
     assert "Traceback" not in err
+
+
+# --- compat="rouge155" through rouge() and the evaluate module -----------------------------
+
+
+@pytest.mark.parametrize("corpus", ["en_headlines_rougemetric", "en_cnndm_realsumm"])
+def test_compat_rouge155_equals_the_shipped_perl_gold(corpora, corpus) -> None:
+    """`-n 2 -m` (gold option set A_n2_m, -f A) per example, to the script's 5 decimals."""
+    from rouge_lcs import rouge
+
+    rows = corpora.rows(corpus)[:300]
+    gold = corpora.gold(corpus)
+    if "prediction_sents" in rows[0]:
+        preds = ["\n".join(r["prediction_sents"]) for r in rows]
+        refs = [["\n".join(s) for s in r["references_sents"]] for r in rows]
+    else:
+        preds = [r["prediction"] for r in rows]
+        refs = [r["references"] for r in rows]
+    got = rouge(
+        preds,
+        refs,
+        ["rouge1", "rouge2", "rougeL"],
+        compat="rouge155",
+        use_stemmer=True,
+        use_aggregator=False,
+    )
+    compared = 0
+    for i, row in enumerate(rows):
+        expected = gold[row["id"]].get("A_n2_m")
+        if expected is None:
+            continue
+        for name, key in (("ROUGE-1", "rouge_1"), ("ROUGE-2", "rouge_2"), ("ROUGE-L", "rouge_l")):
+            recall, precision, fscore = expected[name]
+            assert got[f"{key}_recall"][i] == recall, (row["id"], name)
+            assert got[f"{key}_precision"][i] == precision, (row["id"], name)
+            assert got[f"{key}_f_score"][i] == fscore, (row["id"], name)
+        compared += 1
+    assert compared > 100
+
+
+def test_compat_rouge155_by_hand_and_its_limits() -> None:
+    from rouge_lcs import Rouge, rouge
+
+    # police killed the gunman / the gunman killed the policeman: 3 shared words.
+    got = rouge(
+        ["Police killed the gunman"],
+        ["The gunman killed the policeman"],
+        ["rouge1"],
+        compat="rouge155",
+    )
+    assert (got["rouge_1_recall"], got["rouge_1_precision"], got["rouge_1_f_score"]) == (
+        0.6,
+        0.75,
+        0.66667,
+    )
+    with pytest.raises(ValueError, match="tokenizer: expected the default with compat='rouge155'"):
+        rouge(["a"], ["a"], compat="rouge155", tokenizer="unicode")
+    with pytest.raises(ValueError, match="compat: 'rouge155' scores through"):
+        Rouge(compat="rouge155")
+
+
+def test_compat_rouge155_through_evaluate() -> None:
+    import evaluate
+
+    metric = evaluate.load(str(Path(__file__).resolve().parent.parent / "rouge_lcs_metric.py"))
+    got = metric.compute(
+        predictions=["Police killed the gunman"],
+        references=["The gunman killed the policeman"],
+        rouge_types=["rouge1"],
+        compat="rouge155",
+    )
+    assert got["rouge_1_f_score"] == 0.66667

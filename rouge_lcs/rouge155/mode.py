@@ -1,0 +1,78 @@
+"""``compat="rouge155"`` for :func:`rouge_lcs.rouge` and the evaluate module.
+
+The library's options map onto the script's flags: the rougeN types give ``-n`` (the largest N),
+``rougeL``/``rougeLsum`` give ROUGE-L (the script's ROUGE-L is summary-level, over the lines of
+a text), ``use_stemmer`` ``-m``, ``multi_ref`` ``-f`` (``pooled`` = A, the script's default;
+``max_recall`` = B), ``beta`` ``-p`` (alpha = 1 / (1 + beta²)), ``confidence_level`` ``-c`` and
+``n_resamples`` ``-r``.  The output has pyrouge's keys (``rouge_1_recall``, ``rouge_l_f_score``,
+…): with ``use_aggregator`` the averages the script prints (with their ``_cb``/``_ce``
+confidence bounds), else per-example lists.  The script's own tokenizer, sentence lines and
+bootstrap are used, so the options that choose ours (``tokenizer``, ``language``,
+``lsum_split``, ``seed``) cannot be given; flags without a library option (``-s``, ``-l``,
+``-b``, ``-w``, ``-2``, ``-u``) are in :func:`rouge_lcs.rouge155.score`.
+
+>>> from rouge_lcs import rouge
+>>> rouge(["Police killed the gunman"], ["The gunman killed the policeman"],
+...       ["rouge1", "rouge2"], compat="rouge155")["rouge_1_f_score"]
+0.66667
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rouge_lcs.options import OPTIONS
+from rouge_lcs.rouge155.api import score
+from rouge_lcs.rouge_types import parse_rouge_types
+from rouge_lcs.validation import check_beta, check_bool, check_choice, check_texts
+
+_MULTI_REF = {"pooled": "A", "max_f": "A", "max_recall": "B"}
+_FIXED = ("tokenizer", "language", "lsum_split", "seed")
+
+
+def rouge155_output(
+    predictions: object,
+    references: object,
+    rouge_types: Sequence[str] | str | None,
+    options: dict[str, object],
+) -> dict[str, object]:
+    """The output of ``rouge(..., compat="rouge155", **options)`` (see the module docstring)."""
+    for name in _FIXED:
+        if options.get(name, OPTIONS[name].default) != OPTIONS[name].default:
+            raise ValueError(
+                f"{name}: expected the default with compat='rouge155' (the script's own "
+                f"tokens, lines and bootstrap are used), got {options[name]!r}"
+            )
+    multi_ref = check_choice(options.get("multi_ref", "max_f"), "multi_ref", tuple(_MULTI_REF))
+    if multi_ref == "max_f" and "multi_ref" in options and options["multi_ref"] != "max_f":
+        raise AssertionError  # unreachable: check_choice returned the given value
+    types = parse_rouge_types(rouge_types)
+    n = max((t.n for t in types if t.kind == "n"), default=0)
+    beta = check_beta(options.get("beta", 1.0))
+    level = options.get("confidence_level")
+    batch = check_texts(predictions, references)
+    report = score(
+        batch.predictions,
+        batch.references,
+        n=n,
+        rouge_l=any(t.kind in ("L", "Lsum") for t in types),
+        stem=check_bool(options.get("use_stemmer", False), "use_stemmer"),
+        multi_ref=_MULTI_REF[multi_ref],
+        alpha=1.0 / (1.0 + beta * beta),
+        confidence=95 if level is None else float(level) * 100,  # type: ignore[arg-type]
+        resamples=int(options.get("n_resamples", 1000)),  # type: ignore[call-overload]
+    )
+    out: dict[str, object]
+    if check_bool(options.get("use_aggregator", True), "use_aggregator"):
+        out = dict(report.to_dict())
+    else:
+        rows = report.per_example_dicts()
+        out = {key: [row[key] for row in rows] for key in rows[0]}
+    if check_bool(options.get("return_signature", False), "return_signature"):
+        from rouge_lcs.version import __version__
+
+        flags = f"-n {n}{' -m' if options.get('use_stemmer') else ''} -f {_MULTI_REF[multi_ref]}"
+        out["signature"] = (
+            f"rouge_lcs:v{__version__}|compat:rouge155|flags:{flags} -p {1 / (1 + beta * beta):g}"
+        )
+    return out
