@@ -15,17 +15,20 @@ from rouge_lcs.options import OPTIONS, describe
 from rouge_lcs.output import Output
 from rouge_lcs.results import Scores
 from rouge_lcs.scorer import Rouge
+from rouge_lcs.sentences import SplitterSpec
+from rouge_lcs.tokenizers import TokenizerSpec
+from rouge_lcs.validation import References, Texts
 
 
 def score(
-    predictions: object,
-    references: object,
+    predictions: Texts,
+    references: References,
     rouge_types: Sequence[str] | str | None = None,
     *,
     use_stemmer: bool = False,
-    tokenizer: object = None,
+    tokenizer: TokenizerSpec = None,
     language: str | None = None,
-    lsum_split: object = "auto",
+    lsum_split: SplitterSpec = "auto",
     multi_ref: str = "max_f",
     beta: float = 1.0,
     compat: str | None = None,
@@ -50,14 +53,14 @@ def score(
 
 
 def rouge(
-    predictions: object,
-    references: object,
+    predictions: Texts,
+    references: References,
     rouge_types: Sequence[str] | str | None = None,
     *,
     use_stemmer: bool = False,
-    tokenizer: object = None,
+    tokenizer: TokenizerSpec = None,
     language: str | None = None,
-    lsum_split: object = "auto",
+    lsum_split: SplitterSpec = "auto",
     multi_ref: str = "max_f",
     beta: float = 1.0,
     compat: str | None = None,

@@ -16,6 +16,7 @@ the marks are the scores.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,7 +125,7 @@ def _explain_lsum(
 
 
 def explain(
-    prediction: str, reference: str, rouge_types: object = None, **options: Any
+    prediction: str, reference: str, rouge_types: Sequence[str] | str | None = None, **options: Any
 ) -> list[Explanation]:
     """Explain the scores of one pair, type by type (scoring options as in
     :func:`rouge_lcs.rouge`)."""

@@ -41,7 +41,7 @@ from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length
 from rouge_lcs.results import Score
 from rouge_lcs.scorer import Rouge
 from rouge_lcs.settings import Settings
-from rouge_lcs.tokenizers import resolve_tokenizer
+from rouge_lcs.tokenizers import TokenizerSpec, resolve_tokenizer
 from rouge_lcs.validation import check_texts
 
 __all__ = ["DefaultTokenizer", "RougeScorer"]
@@ -100,7 +100,7 @@ class RougeScorer(scoring.BaseScorer):
             # rouge_score hands use_stemmer to its default tokenizer only; a custom tokenizer
             # is used exactly as given.
             self._tokenizer = tokenizer
-            engine_tokenizer: object = tokenizer
+            engine_tokenizer: TokenizerSpec = tokenizer
             stem = False
         else:
             self._tokenizer = DefaultTokenizer(use_stemmer)

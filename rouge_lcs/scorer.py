@@ -18,10 +18,19 @@ from rouge_lcs.engine import Progress, compute_stats
 from rouge_lcs.output import Output, OutputOptions, to_output
 from rouge_lcs.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats
 from rouge_lcs.results import Scores
+from rouge_lcs.sentences import SplitterSpec
 from rouge_lcs.settings import Settings, make_settings
 from rouge_lcs.signature import make_signature
 from rouge_lcs.stats import PairStats
-from rouge_lcs.validation import TextBatch, check_int, check_texts, fail_type
+from rouge_lcs.tokenizers import TokenizerSpec
+from rouge_lcs.validation import (
+    References,
+    TextBatch,
+    Texts,
+    check_int,
+    check_texts,
+    fail_type,
+)
 
 #: Upper bound of ``num_proc``: the pool is further capped by the shards and the CPUs.
 MAX_NUM_PROC = 1024
@@ -54,9 +63,9 @@ class Rouge:
         rouge_types: Sequence[str] | str | None = None,
         *,
         use_stemmer: bool = False,
-        tokenizer: object = None,
+        tokenizer: TokenizerSpec = None,
         language: str | None = None,
-        lsum_split: object = "auto",
+        lsum_split: SplitterSpec = "auto",
         multi_ref: str = "max_f",
         beta: float = 1.0,
         compat: str | None = None,
@@ -103,7 +112,7 @@ class Rouge:
         )
 
     def stats(
-        self, predictions: object, references: object, *, progress: Progress | None = None
+        self, predictions: Texts, references: References, *, progress: Progress | None = None
     ) -> PairStats:
         """Per-pair counts of a batch (checked here, once)."""
         return self.stats_of(check_texts(predictions, references), progress=progress)
@@ -115,7 +124,7 @@ class Rouge:
         return compute_stats(batch, self.settings, progress, self.num_threads)
 
     def score(
-        self, predictions: object, references: object, *, progress: Progress | None = None
+        self, predictions: Texts, references: References, *, progress: Progress | None = None
     ) -> Scores:
         """Per-example :class:`Scores` of a batch.
 
@@ -133,8 +142,8 @@ class Rouge:
 
     def compute(
         self,
-        predictions: object,
-        references: object,
+        predictions: Texts,
+        references: References,
         *,
         use_aggregator: bool = True,
         return_precision_recall: bool = False,

@@ -29,6 +29,8 @@ from rouge_lcs.languages import Language, get_language
 from rouge_lcs.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
 
 SplitFn = Callable[[str], list[str]]
+#: What the ``lsum_split`` argument takes: a built-in name or a function from text to sentences.
+SplitterSpec = str | Callable[[str], Iterable[str]]
 
 # Full-width / CJK sentence ends need no following space to end a sentence.
 _CJK_BOUNDARY = re.compile(r"(?<=[。！？])(?![。！？」』）\"'”’])\s*")

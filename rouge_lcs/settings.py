@@ -7,13 +7,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rouge_lcs.multiref import MULTI_REF_MODES
 from rouge_lcs.options import COMPAT_PRESETS, OPTIONS
 from rouge_lcs.rouge_types import RougeType, parse_rouge_types
-from rouge_lcs.sentences import SplitFn, Splitter, resolve_splitter
-from rouge_lcs.tokenizers import Tokenizer, resolve_tokenizer
+from rouge_lcs.sentences import SplitFn, Splitter, SplitterSpec, resolve_splitter
+from rouge_lcs.tokenizers import Tokenizer, TokenizerSpec, resolve_tokenizer
 from rouge_lcs.validation import check_beta, check_bool, check_choice
 
 
@@ -75,15 +76,15 @@ def apply_compat(compat: object, given: dict[str, object]) -> dict[str, object]:
 
 
 def make_settings(
-    rouge_types: object = None,
+    rouge_types: Sequence[str] | str | None = None,
     *,
-    use_stemmer: object = False,
-    tokenizer: object = None,
-    language: object = None,
-    lsum_split: object = "auto",
-    multi_ref: object = "max_f",
-    beta: object = 1.0,
-    compat: object = None,
+    use_stemmer: bool = False,
+    tokenizer: TokenizerSpec = None,
+    language: str | None = None,
+    lsum_split: SplitterSpec = "auto",
+    multi_ref: str = "max_f",
+    beta: float = 1.0,
+    compat: str | None = None,
 ) -> Settings:
     """Check and resolve the scoring options (meanings: :data:`rouge_lcs.options.OPTIONS`)."""
     options = apply_compat(
@@ -95,16 +96,14 @@ def make_settings(
             "language": language,
         },
     )
-    tokenizer, lsum_split, multi_ref, language = (
-        options["tokenizer"],
-        options["lsum_split"],
-        options["multi_ref"],
-        options["language"],
-    )
+    # Each resolver checks its argument's type itself (values may come from untyped callers).
+    chosen_language = options["language"]
     return Settings(
         rouge_types=parse_rouge_types(rouge_types),
-        tokenizer=resolve_tokenizer(tokenizer, check_bool(use_stemmer, "use_stemmer"), language),
-        splitter_spec=resolve_splitter(lsum_split, language),
-        multi_ref=check_choice(multi_ref, "multi_ref", MULTI_REF_MODES),
+        tokenizer=resolve_tokenizer(
+            options["tokenizer"], check_bool(use_stemmer, "use_stemmer"), chosen_language
+        ),
+        splitter_spec=resolve_splitter(options["lsum_split"], chosen_language),
+        multi_ref=check_choice(options["multi_ref"], "multi_ref", MULTI_REF_MODES),
         beta=check_beta(beta),
     )

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import import_module
-from typing import Any
+from typing import Any, Protocol
 
 import regex
 
@@ -38,6 +38,16 @@ from rouge_lcs.languages import EXTRAS, get_language
 from rouge_lcs.stemming import PORTER, Stemmer, snowball
 
 TokenizeFn = Callable[[str], list[str]]
+
+
+class SupportsTokenize(Protocol):
+    """rouge_score's tokenizer interface: an object with ``tokenize(text) -> list[str]``."""
+
+    def tokenize(self, text: str) -> list[str]: ...
+
+
+#: What the ``tokenizer`` argument takes.
+TokenizerSpec = str | TokenizeFn | SupportsTokenize | None
 
 # One token per CJK ideograph / kana character; otherwise maximal runs of letters, marks and
 # numbers.  Marks are kept inside words so that scripts such as Devanagari or Thai, whose vowel

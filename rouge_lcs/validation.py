@@ -12,6 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+#: Predictions: one text per example.
+Texts = Sequence[str]
+#: References: one text, or a list of texts, per example.
+References = Sequence[str | Sequence[str]]
+
 #: Largest value accepted for the integer options (num_proc, n_resamples, seed, n of rougeN):
 #: beyond it a number is a typo or an attack, never a setting.
 MAX_INT = 2**63 - 1
