@@ -85,7 +85,8 @@ def dist(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("build")
     src = tmp / "src"
     src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    # setup.py builds the compiled core; MANIFEST.in puts its C sources into the sdist.
+    for name in ("pyproject.toml", "README.md", "setup.py", "MANIFEST.in"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(
         ROOT / "rouge_lcs", src / "rouge_lcs", ignore=shutil.ignore_patterns("__pycache__")
@@ -148,7 +149,9 @@ def clean_python(dist, tmp_path_factory) -> Path:
 def test_sdist_and_wheel_pass_twine_check(dist):
     names = sorted(p.name for p in dist.iterdir())
     version = rouge_lcs.__version__
-    assert names == [f"rouge_lcs-{version}-py3-none-any.whl", f"rouge_lcs-{version}.tar.gz"]
+    # A platform wheel: it carries the compiled core (rouge_lcs._native).
+    assert len(names) == 2 and names[1] == f"rouge_lcs-{version}.tar.gz"
+    assert names[0].startswith(f"rouge_lcs-{version}-cp") and names[0].endswith(".whl")
     out = _run(
         [sys.executable, "-m", "twine", "check", "--strict", *sorted(dist.iterdir())],
         dist,
@@ -165,6 +168,10 @@ def test_wheel_contents(dist):
     expected = {p.relative_to(ROOT).as_posix() for p in (ROOT / "rouge_lcs").glob("*.py")}
     assert expected <= names
     assert {"rouge_lcs/py.typed", "rouge_lcs/data/examples.jsonl"} <= names
+    assert any(n.startswith("rouge_lcs/_native.") for n in names)  # the compiled core
+    assert "rouge_lcs/rouge155/data/README.md" in names or any(
+        n.startswith("rouge_lcs/rouge155/data/") for n in names
+    )
     assert not any(n.startswith(("tests/", "app.py", "rouge_lcs_metric.py")) for n in names)
 
 
@@ -215,10 +222,10 @@ def test_a_folder_not_named_like_the_script_does_not_load(clean_python, tmp_path
 
 _SPACE = """
 import json, app
-table, page, signature, scores = app.score_pair(app.KO_PREDICTION, app.KO_REFERENCE,
+result = app.score_pair(app.KO_PREDICTION, app.KO_REFERENCE,
     ["rouge1", "rouge2", "rougeL", "rougeLsum"], "", "unicode", False, "auto", 1.0, "max_f")
 assert app.demo is not None  # the Blocks the Space serves were built
-print(json.dumps({k: v["fmeasure"] for k, v in scores.items()}))
+print(json.dumps({k: v.fmeasure for k, v in result.scores.mean().items()}))
 """
 
 
