@@ -393,7 +393,7 @@ def test_api_lone_surrogate_is_a_message(server):
     import httpx
 
     # Raw calls pass every input (gradio_client fills in the defaults for its callers).
-    options = '["rouge1"], "", "unicode", false, "auto", 1.0, "max_f"'
+    options = '["rouge1"], "", "unicode", false, "auto", 1.0, "max_f", ""'
     body = '{"data": ["abc \\ud800 def", "abc", ' + options + "]}"
     started = httpx.post(
         server + "gradio_api/call/score",
