@@ -26,7 +26,7 @@ rounds and averages; nothing here depends on ``-f``, ``-p`` or the averaging.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -76,15 +76,39 @@ class Metric:
 
 
 class Summary:
-    """A summary as the script sees it: whole-text terms and per-sentence terms."""
+    """A summary as the script sees it: whole-text terms and per-sentence terms, and both as
+    token ids (:attr:`.Terms.vocab`) for the batched kernels."""
 
-    __slots__ = ("terms", "sentences", "_grams", "_skips")
+    __slots__ = ("sentences", "sentence_ids", "term_ids", "size", "_terms", "_grams", "_skips")
 
-    def __init__(self, terms: list[str], sentences: list[list[str]]) -> None:
-        self.terms = terms
+    def __init__(
+        self,
+        terms: list[str] | None,
+        sentences: list[list[str]],
+        sentence_ids: list[list[int]] | None = None,
+        term_ids: list[int] | None = None,
+    ) -> None:
+        self._terms = terms
         self.sentences = sentences
+        self.sentence_ids = sentence_ids if sentence_ids is not None else []
+        #: ids of the whole text; ``None``: the sentences' ids in order (no ``-b``)
+        self.term_ids = term_ids
+        self.size = len(terms) if terms is not None else sum(map(len, sentences))
         self._grams: dict[int, Counter] = {}
         self._skips: dict[tuple[int, bool], Counter] = {}
+
+    @property
+    def terms(self) -> list[str]:
+        """The whole text's terms (``None`` at construction: the sentences' terms in order)."""
+        if self._terms is None:
+            self._terms = list(chain.from_iterable(self.sentences))
+        return self._terms
+
+    def iter_term_ids(self) -> Iterable[int]:
+        """The whole text's term ids, without building a list when they are the sentences'."""
+        if self.term_ids is not None:
+            return self.term_ids
+        return chain.from_iterable(self.sentence_ids)
 
     def ngrams(self, n: int) -> Counter:
         """``createNGram``: n-gram counts (the count total is ``max(0, len - n + 1)``)."""
@@ -117,12 +141,14 @@ def prepare(
     lines: Sequence[bytes], terms: Terms, length_limit: int = 0, byte_limit: int = 0
 ) -> Summary:
     """Read one summary the way the script does (see :mod:`rouge_lcs.rouge155.tokenize`)."""
-    sentences = [terms.of_line(s) for s in read_text_lcs(lines, length_limit, byte_limit)]
+    kept = read_text_lcs(lines, length_limit, byte_limit)
+    sentences = [terms.of_line(s) for s in kept]
+    sentence_ids = [terms.ids_of_line(s) for s in kept]
     if byte_limit:  # only -b cuts the whole text and the sentences differently
         whole = terms(raw_tokens(read_text(lines, length_limit, byte_limit)))
-    else:  # readText joins the same (cut) lines with spaces: the same tokens in order
-        whole = [t for sentence in sentences for t in sentence]
-    return Summary(whole, sentences)
+        return Summary(whole, sentences, sentence_ids, terms.ids(whole))
+    # readText joins the same (cut) lines with spaces: the same tokens in order
+    return Summary(None, sentences, sentence_ids)
 
 
 def _clipped_hits(model: Counter, peer: Counter) -> int:
@@ -213,7 +239,7 @@ def _lcs_stat(model: Summary, peer_sentences: list[_Sentence], peer: Summary) ->
     # tables once per counted hit, so a term counts min(union, model, peer) times.
     m1, p1 = model.ngrams(1), peer.ngrams(1)
     hit = sum(min(c, m1.get(t, 0), p1.get(t, 0)) for t, c in union.items())
-    peer_count = len(peer.terms)
+    peer_count = peer.size
     return hit, base, peer_count, (hit / base if base > 0 else 0.0)
 
 
@@ -288,7 +314,7 @@ def _wlcs_stat(model: Summary, peer: Summary, w: float) -> PairStat:
             "ROUGE-W: a reference has no tokens; ROUGE-1.5.5 dies on it (division by zero)"
         )
     select = (hit / base) ** (1 / w)
-    return hit, base**w, len(peer.terms) ** w, select
+    return hit, base**w, peer.size ** w, select
 
 
 # ---------------------------------------------------------------- one pair, every metric
@@ -304,10 +330,10 @@ def pair_stats(
         row: list[PairStat] = []
         if metric.kind == "N":
             pg = peer.ngrams(metric.n)
-            p_count = max(0, len(peer.terms) - metric.n + 1)
+            p_count = max(0, peer.size - metric.n + 1)
             for model in models:
                 mg = model.ngrams(metric.n)
-                m_count = max(0, len(model.terms) - metric.n + 1)
+                m_count = max(0, model.size - metric.n + 1)
                 hit = _clipped_hits(mg, pg)
                 row.append((hit, m_count, p_count, _round5(hit / m_count) if m_count else 0.0))
         elif metric.kind == "S":
@@ -338,27 +364,20 @@ def pair_stats(
 class Batch:
     """Distinct summaries of a call as integer token ids, flat, for the numpy kernels."""
 
-    def __init__(self, summaries: Sequence[Summary]) -> None:
-        terms = list(chain.from_iterable(s.terms for s in summaries))
-        vocab = {t: i for i, t in enumerate(dict.fromkeys(terms))}
+    def __init__(self, summaries: Sequence[Summary], vocab_size: int) -> None:
         self.summaries = summaries
-        self.vocab_size = max(len(vocab), 1)
-        self.lengths = np.fromiter((len(s.terms) for s in summaries), dtype=np.int64)
-        self.flat = np.fromiter(map(vocab.__getitem__, terms), dtype=np.int64, count=len(terms))
+        self.vocab_size = max(vocab_size, 1)
+        self.lengths = np.fromiter((s.size for s in summaries), dtype=np.int64)
+        total = int(self.lengths.sum())
+        ids = chain.from_iterable(s.iter_term_ids() for s in summaries)
+        self.flat = np.fromiter(ids, dtype=np.int64, count=total)
         self.starts = np.cumsum(self.lengths) - self.lengths
         self.doc = np.repeat(np.arange(len(summaries)), self.lengths)
         self.pos = np.arange(self.flat.size) - self.starts[self.doc]
-        self._vocab = vocab
-        self._sentence_ids: dict[int, list[list[int]]] = {}
 
     def sentence_ids(self, k: int) -> list[list[int]]:
-        """Summary ``k``'s LCS sentences as token ids (without -b every one is a text token)."""
-        ids = self._sentence_ids.get(k)
-        if ids is None:
-            get = self._vocab.__getitem__
-            ids = [list(map(get, sentence)) for sentence in self.summaries[k].sentences]
-            self._sentence_ids[k] = ids
-        return ids
+        """Summary ``k``'s LCS sentences as token ids."""
+        return self.summaries[k].sentence_ids
 
     def ngram_keys(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Integer keys of every n-gram and the summary each belongs to."""
@@ -472,15 +491,10 @@ def batch_stats(
                 recall = np.where(model_count > 0, hit / model_count, 0.0)
             out.append((hit, model_count, peer_count, _round5_array(recall)))
         elif metric.kind == "L" and not byte_limit:
-            s = batch.summaries
-            jobs = [
-                (batch.sentence_ids(m), batch.sentence_ids(p))
-                for p, m in zip(pair_peer.tolist(), pair_model.tolist())
-            ]
+            ids = [summary.sentence_ids for summary in batch.summaries]
+            jobs = [(ids[m], ids[p]) for p, m in zip(pair_peer.tolist(), pair_model.tolist())]
             hit = union_lcs_hits_batch(jobs).astype(np.float64)
-            base = np.array(
-                [sum(map(len, s[m].sentences)) for m in pair_model.tolist()], dtype=np.float64
-            )
+            base = lengths[pair_model].astype(np.float64)  # no -b: sentences = text
             with np.errstate(divide="ignore", invalid="ignore"):
                 select = np.where(base > 0, hit / base, 0.0)
             out.append((hit, base, lengths[pair_peer].astype(np.float64), select))

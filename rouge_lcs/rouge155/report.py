@@ -37,6 +37,8 @@ __all__ = [
 ]
 
 _MASK48 = (1 << 48) - 1
+#: Products of at most this many multiply-adds stay on one OpenBLAS thread (with margin).
+_SINGLE_THREAD_GEMM = 200_000
 _A48 = 0x5DEECE66D
 _C48 = 0xB
 
@@ -236,17 +238,34 @@ def _summaries(ranked: np.ndarray, resamples: int, confidence: float) -> tuple[f
     return mean, low, high
 
 
-def _emulated_means(values: np.ndarray, samples: np.ndarray) -> np.ndarray:
-    """The script's means of the given samples: a left-to-right float sum, divided by n."""
+def _emulated_means(
+    values: np.ndarray, samples: np.ndarray, resamples: int | None = None
+) -> np.ndarray:
+    """The script's means of the given samples: a left-to-right float sum, divided by n.
+
+    ``resamples`` (every sample is below it): reuse the draws of all samples, cached.
+    """
     n = values.size
     means = np.zeros(samples.size)
     if n == 0:
         return means
+    cached = None
+    if resamples is not None and n * resamples <= 3_000_000:
+        cached = _all_draws(n, resamples)
     for a, b in _sample_blocks(n, samples.size):
-        draws = _drand48_draws(n, samples[a:b])
+        draws = _drand48_draws(n, samples[a:b]) if cached is None else cached[samples[a:b]]
         # cumsum adds strictly left to right (np.sum would reassociate pairwise)
         means[a:b] = np.cumsum(values[draws], axis=1)[:, -1] / n
     return means
+
+
+@lru_cache(maxsize=1)
+def _all_draws(n: int, upto: int) -> np.ndarray:
+    """Every draw of samples ``0 … upto-1`` (read-only), kept for the next call: columns near
+    a tie redo the script's float sums, and every call on one test set draws the same."""
+    draws = _drand48_draws(n, np.arange(upto))
+    draws.flags.writeable = False
+    return draws
 
 
 def _near_tie(x: float, tolerance: float) -> bool:
@@ -286,13 +305,17 @@ def bootstrap_averages(
     if not exact and n:
         scaled = np.rint(values * 1e5)  # the exact integers k of the values k / 10^5
         sums = np.empty((resamples, values.shape[1]))
-        # Small products in int64 (numpy's own loop); large ones through BLAS in float64, where
-        # integer-valued products and sums below 2^53 are exact in any order too.  (BLAS threads
-        # cost more than they save on small matrices.)
-        small = n * values.shape[1] <= 20_000
-        operand = scaled.astype(np.int64) if small else scaled
+        # Through BLAS in float64: integer-valued products and sums below 2^53 are exact in any
+        # order (numpy's own int64 loop is ~8x slower).  Small products go in slices of rows
+        # below OpenBLAS's multithreading threshold (M·N·K <= 4·65536): its threads only spin
+        # on matrices this small, which costs CPU time for nothing.
+        rows = max(1, _SINGLE_THREAD_GEMM // (n * values.shape[1]))
         for (a, b), counts in zip(_sample_blocks(n, resamples), _draw_counts(n, resamples)):
-            sums[a:b] = (counts.astype(np.int64) if small else counts) @ operand
+            if n * values.shape[1] > 20_000:
+                sums[a:b] = counts @ scaled
+                continue
+            for r in range(a, b, rows):
+                np.matmul(counts[r - a : r - a + rows], scaled, out=sums[r : min(r + rows, b)])
         means = sums / 1e5 / n
     for c in range(values.shape[1]):
         if means is not None:
@@ -309,12 +332,12 @@ def bootstrap_averages(
                 k %= resamples
                 close = np.abs(column - ranked[k]) * 1e5 <= tolerance
                 below = int(np.count_nonzero(column < ranked[k] - tolerance / 1e5))
-                exact_close = np.sort(_emulated_means(values[:, c], np.flatnonzero(close)))
+                exact_close = np.sort(_emulated_means(values[:, c], np.flatnonzero(close), resamples))
                 summary[slot] = float(exact_close[k - below])
             if settled:
                 results.append(tuple(_fmt(x) for x in summary))  # type: ignore[arg-type]
                 continue
-        ranked = np.sort(_emulated_means(values[:, c], all_samples))
+        ranked = np.sort(_emulated_means(values[:, c], all_samples, resamples))
         summary = list(_summaries(ranked, resamples, confidence))
         results.append(tuple(_fmt(x) for x in summary))  # type: ignore[arg-type]
     return results

@@ -139,12 +139,35 @@ class Terms:
         self.stop = stopwords() if remove_stopwords else frozenset()
         self._memo: dict[str, str] = {}
         self._lines: dict[bytes, list[str]] = {}
+        self._line_ids: dict[bytes, list[int]] = {}
+        #: term -> id, numbered in order of first appearance (the numpy kernels' token ids)
+        self.vocab: dict[str, int] = {}
 
     def of_line(self, line: bytes) -> list[str]:
         """Terms of one line (sentence), memoized: summaries of one document share sentences."""
         out = self._lines.get(line)
         if out is None:
             out = self._lines[line] = self(raw_tokens(line))
+        return out
+
+    def ids(self, terms: Sequence[str]) -> list[int]:
+        """Ids of terms in :attr:`vocab` (new terms get the next ids)."""
+        vocab = self.vocab
+        get = vocab.get
+        out = []
+        for t in terms:
+            k = get(t)
+            if k is None:
+                k = vocab[t] = len(vocab)
+            out.append(k)
+        return out
+
+    def ids_of_line(self, line: bytes) -> list[int]:
+        """:meth:`of_line` as ids, memoized the same way: each distinct line is mapped once,
+        instead of every token of every summary (most lines recur across summaries)."""
+        out = self._line_ids.get(line)
+        if out is None:
+            out = self._line_ids[line] = self.ids(self.of_line(line))
         return out
 
     def __call__(self, tokens: Iterable[str]) -> list[str]:
