@@ -151,7 +151,11 @@ def score_lines(
             pair_peer.append(p)
             pair_model.append(summary_id(m))
     stats = batch_stats(
-        Batch(summaries, len(terms.vocab)), np.array(pair_peer), np.array(pair_model), metrics, limits[1]
+        Batch(summaries, terms.id_bound()),
+        np.array(pair_peer),
+        np.array(pair_model),
+        metrics,
+        limits[1],
     )
     first = np.array(starts)
     per_example = []

@@ -314,7 +314,7 @@ def _wlcs_stat(model: Summary, peer: Summary, w: float) -> PairStat:
             "ROUGE-W: a reference has no tokens; ROUGE-1.5.5 dies on it (division by zero)"
         )
     select = (hit / base) ** (1 / w)
-    return hit, base**w, peer.size ** w, select
+    return hit, base**w, peer.size**w, select
 
 
 # ---------------------------------------------------------------- one pair, every metric
@@ -417,8 +417,10 @@ def clipped_hits(
     n_pairs = pair_a.size
     if keys.size == 0:
         return np.zeros(n_pairs, dtype=np.int64)
-    keys = np.unique(keys, return_inverse=True)[1].reshape(-1)
     span = int(keys.max()) + 1
+    if span * max(n_docs, n_pairs) >= 1 << 62:  # re-rank only when (doc, key) could overflow
+        keys = np.unique(keys, return_inverse=True)[1].reshape(-1)
+        span = int(keys.max()) + 1
     entry, count = np.unique(docs * span + keys, return_counts=True)
     entry_doc = entry // span
     doc_first = np.searchsorted(entry_doc, np.arange(n_docs))

@@ -332,7 +332,9 @@ def bootstrap_averages(
                 k %= resamples
                 close = np.abs(column - ranked[k]) * 1e5 <= tolerance
                 below = int(np.count_nonzero(column < ranked[k] - tolerance / 1e5))
-                exact_close = np.sort(_emulated_means(values[:, c], np.flatnonzero(close), resamples))
+                exact_close = np.sort(
+                    _emulated_means(values[:, c], np.flatnonzero(close), resamples)
+                )
                 summary[slot] = float(exact_close[k - below])
             if settled:
                 results.append(tuple(_fmt(x) for x in summary))  # type: ignore[arg-type]
