@@ -362,7 +362,11 @@ def pair_stats(
 
 
 class Batch:
-    """Distinct summaries of a call as integer token ids, flat, for the numpy kernels."""
+    """Distinct summaries of a call as integer token ids, flat, for the numpy kernels.
+
+    ``vocab_size`` is a bound above every id (:meth:`.Terms.id_bound`): ids may have gaps, and
+    the n-gram and skip-bigram keys only need them below it.
+    """
 
     def __init__(self, summaries: Sequence[Summary], vocab_size: int) -> None:
         self.summaries = summaries
