@@ -141,22 +141,23 @@ def score_lines(
         by_object[id(lines)] = k
         return k
 
-    pair_peer: list[int] = []
-    pair_model: list[int] = []
+    # Each distinct (peer, model) pair is scored once (systems that output the same summary
+    # for a document, a reference listed twice); ``slot_pair`` maps every slot to its pair.
+    pair_index: dict[tuple[int, int], int] = {}
+    slot_pair: list[int] = []
     starts: list[int] = []
     for peer_lines, model_lines in zip(peers, models):
         p = summary_id(peer_lines)
-        starts.append(len(pair_peer))
+        starts.append(len(slot_pair))
         for m in model_lines:
-            pair_peer.append(p)
-            pair_model.append(summary_id(m))
-    stats = batch_stats(
-        Batch(summaries, terms.id_bound()),
-        np.array(pair_peer),
-        np.array(pair_model),
-        metrics,
-        limits[1],
+            key = (p, summary_id(m))
+            slot_pair.append(pair_index.setdefault(key, len(pair_index)))
+    pairs = np.array(list(pair_index), dtype=np.int64).reshape(-1, 2)
+    unique_stats = batch_stats(
+        Batch(summaries, terms.id_bound()), pairs[:, 0], pairs[:, 1], metrics, limits[1]
     )
+    slots = np.array(slot_pair, dtype=np.int64)
+    stats = [tuple(column[slots] for column in metric_stats) for metric_stats in unique_stats]
     first = np.array(starts)
     per_example = []
     for metric, (hit, model_count, peer_count, select) in zip(metrics, stats):

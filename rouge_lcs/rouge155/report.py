@@ -377,6 +377,7 @@ class Report:
         out: list[str] = []
         c = self.confidence_text
         ordered = sorted(range(len(self.eval_ids)), key=lambda k: _eval_sort_key(self.eval_ids[k]))
+        ids = [self.eval_ids[k] for k in ordered]
         for m, tag in enumerate(self.tags):
             out.append("---------------------------------------------")
             for k, letter in enumerate("RPF"):
@@ -386,12 +387,11 @@ class Report:
                 )
             if self.details:
                 out.append(".............................................")
-                r, p, f = (a.tolist() for a in self.per_example[m])
-                for k in ordered:
-                    out.append(
-                        f"{self.peer_id} {tag} Eval {self.eval_ids[k]}.{self.peer_id} "
-                        f"R:{r[k]:.5f} P:{p[k]:.5f} F:{f[k]:.5f}"
-                    )
+                r, p, f = (a[ordered].tolist() for a in self.per_example[m])
+                # One str.format per line through map: no Python loop over examples.
+                peer, name = _braces(self.peer_id), _braces(tag)
+                line = f"{peer} {name} Eval {{}}.{peer} R:{{:.5f}} P:{{:.5f}} F:{{:.5f}}"
+                out.extend(map(line.format, ids, r, p, f))
         return "\n".join(out) + "\n"
 
     def to_dict(self) -> dict[str, float]:
@@ -423,6 +423,11 @@ class Report:
             for name, values in zip(_MEASURES, self.per_example[m]):
                 out[f"{pyrouge_key(tag)}_{name}"] = float(np.mean(values)) if values.size else 0.0
         return out
+
+
+def _braces(text: str) -> str:
+    """``text`` as literal text inside a ``str.format`` template."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _eval_sort_key(eval_id: str) -> tuple:
