@@ -1434,15 +1434,18 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, vo
      * set).  It holds no joiner either, so the `normalize` call (NFKC, joiners removed) is the
      * identity and is skipped: most Korean texts are such texts. */
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    int kind = PyUnicode_KIND(text), may_lower_to_ascii = 1, nfkc_stable = 1;
+    int kind = PyUnicode_KIND(text), may_lower_to_ascii = 1, nfkc_stable = 1, upper = 0;
     const void *data = PyUnicode_DATA(text);
     for (Py_ssize_t k = 0; k < n && (may_lower_to_ascii || nfkc_stable); k++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, k);
         may_lower_to_ascii = may_lower_to_ascii && (c < 128 || c == 0x212A);
         nfkc_stable = nfkc_stable && (c < 128 || (c >= 0xAC00 && c <= 0xD7A3));
+        upper |= c >= 'A' && c <= 'Z';
     }
     PyObject *lowered;
     if (nfkc_stable && !may_lower_to_ascii) {
+        /* Hangul syllables have no case: without A-Z the text is its own lower() too. */
+        if (!upper) return scan_unicode(text, emit, ctx, buf, cap);
         lowered = PyObject_CallMethodNoArgs(text, STR_LOWER);
         if (lowered == NULL) return 0;
         int ok = scan_unicode(lowered, emit, ctx, buf, cap);
@@ -1627,6 +1630,8 @@ static int push_offset(Encoder *e) {
 }
 
 static int encode_sentence(Encoder *e, PyObject *text, Py_ssize_t a, Py_ssize_t b) {
+    if (a == 0 && b == PyUnicode_GET_LENGTH(text)) /* the whole text: no copy */
+        return encode_text(e, text) && push_offset(e);
     PyObject *sub = PyUnicode_Substring(text, a, b);
     if (sub == NULL) return 0;
     int ok = encode_text(e, sub) && push_offset(e);
