@@ -1428,14 +1428,30 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, vo
     /* Only KELVIN SIGN (U+212A) lowercases to ASCII (checked over all code points by
      * tests/test_native.py), so a text with another non-ASCII character cannot lower to
      * ASCII: skip that first lower() for it. */
+    /* A text of ASCII and precomposed Hangul syllables (U+AC00..U+D7A3) only is its own NFKC
+     * form: each of these characters is NFKC-stable with combining class 0, and no two of them
+     * compose (a syllable composes only with a following conjoining jamo, which is not in the
+     * set).  It holds no joiner either, so the `normalize` call (NFKC, joiners removed) is the
+     * identity and is skipped: most Korean texts are such texts. */
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    int kind = PyUnicode_KIND(text), may_lower_to_ascii = 1;
+    int kind = PyUnicode_KIND(text), may_lower_to_ascii = 1, nfkc_stable = 1, upper = 0;
     const void *data = PyUnicode_DATA(text);
-    for (Py_ssize_t k = 0; k < n && may_lower_to_ascii; k++) {
+    for (Py_ssize_t k = 0; k < n && (may_lower_to_ascii || nfkc_stable); k++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, k);
-        may_lower_to_ascii = c < 128 || c == 0x212A;
+        may_lower_to_ascii = may_lower_to_ascii && (c < 128 || c == 0x212A);
+        nfkc_stable = nfkc_stable && (c < 128 || (c >= 0xAC00 && c <= 0xD7A3));
+        upper |= c >= 'A' && c <= 'Z';
     }
     PyObject *lowered;
+    if (nfkc_stable && !may_lower_to_ascii) {
+        /* Hangul syllables have no case: without A-Z the text is its own lower() too. */
+        if (!upper) return scan_unicode(text, emit, ctx, buf, cap);
+        lowered = PyObject_CallMethodNoArgs(text, STR_LOWER);
+        if (lowered == NULL) return 0;
+        int ok = scan_unicode(lowered, emit, ctx, buf, cap);
+        Py_DECREF(lowered);
+        return ok;
+    }
     if (may_lower_to_ascii) {
         lowered = PyObject_CallMethodNoArgs(text, STR_LOWER);
         if (lowered == NULL) return 0;
@@ -1614,6 +1630,8 @@ static int push_offset(Encoder *e) {
 }
 
 static int encode_sentence(Encoder *e, PyObject *text, Py_ssize_t a, Py_ssize_t b) {
+    if (a == 0 && b == PyUnicode_GET_LENGTH(text)) /* the whole text: no copy */
+        return encode_text(e, text) && push_offset(e);
     PyObject *sub = PyUnicode_Substring(text, a, b);
     if (sub == NULL) return 0;
     int ok = encode_text(e, sub) && push_offset(e);
@@ -1634,23 +1652,48 @@ static int split_lines(Encoder *e, PyObject *text) {
     return 1;
 }
 
-/* sentences.nltk_split's shortcut: at most one sentence end (.?!。！？), closing the text, means
- * one sentence, text.rstrip() (none when blank).  Returns 1 when it applied, 0 when Punkt is
- * needed, -1 on error. */
+/* ASCII whitespace: \s to Python's str methods, to `re` and to `regex` alike. */
+static int ascii_space(Py_UCS4 c) {
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* sentences.nltk_split's shortcut: texts Punkt cannot split are one sentence, text.rstrip()
+ * (none when blank).  Two sufficient conditions, each checked conservatively:
+ * - at most one sentence end (.?!。！？), closing the text;
+ * - no 。！？ (which are cut without a following space), and no . ? ! that Punkt's
+ *   period_context_re can match: it needs the end to be followed by punctuation or by
+ *   whitespace and a further token, so an end followed by an ASCII letter or digit or a Hangul
+ *   syllable ("0.47", "A.B"), or by ASCII whitespace only up to the end of the text, is no
+ *   candidate; anything else counts as one.  With no candidate, NLTK's _slices_from_text
+ *   yields the single slice [0, len(text.rstrip())).
+ * Returns 1 when it applied, 0 when Punkt is needed, -1 on error. */
 static int split_short(Encoder *e, PyObject *text) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), ends = 0, last = -1;
-    int kind = PyUnicode_KIND(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), ends = 0, last = -1, last_word = -1;
+    int kind = PyUnicode_KIND(text), cjk = 0;
     const void *data = PyUnicode_DATA(text);
     Py_UCS4 first_end = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, k);
         if (c == '.' || c == '?' || c == '!' || c == 0x3002 || c == 0xFF01 || c == 0xFF1F) {
             if (ends++ == 0) first_end = c;
-            if (ends > 1) return 0;
+            cjk |= c > 127;
         }
         if (!Py_UNICODE_ISSPACE(c)) last = k;
+        if (!ascii_space(c)) last_word = k;
     }
-    if (ends == 1 && (last < 0 || PyUnicode_READ(kind, data, last) != first_end)) return 0;
+    int one_final = ends == 0 || (ends == 1 && last >= 0 &&
+                                  PyUnicode_READ(kind, data, last) == first_end);
+    if (!one_final) {
+        if (cjk) return 0;
+        for (Py_ssize_t k = 0; k + 1 < n; k++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, k);
+            if (c != '.' && c != '?' && c != '!') continue;
+            Py_UCS4 d = PyUnicode_READ(kind, data, k + 1);
+            int word = (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
+                       (d >= 'A' && d <= 'Z') || (d >= 0xAC00 && d <= 0xD7A3);
+            if (!word && last_word > k) return 0; /* maybe a candidate: ask Punkt */
+        }
+    }
     if (last < 0) return 1; /* blank: no sentence */
     return encode_sentence(e, text, 0, last + 1) ? 1 : -1;
 }

@@ -147,9 +147,14 @@ def check_texts(predictions: object, references: object) -> TextBatch:
             f"predictions and references: expected lists of the same length, got "
             f"{len(preds)} predictions and {len(refs)} references"
         )
-    for i, pred in enumerate(preds):
-        if not isinstance(pred, str):
-            raise fail_type(f"predictions[{i}]", "str", pred)
+    # The common batch (every item exactly a str) is checked by one pass in C, map(type); the
+    # per-item loops below only run otherwise, and they make the messages.
+    if set(map(type, preds)) != {str}:
+        for i, pred in enumerate(preds):
+            if not isinstance(pred, str):
+                raise fail_type(f"predictions[{i}]", "str", pred)
+    if set(map(type, refs)) == {str}:
+        return TextBatch(preds, [[ref] for ref in refs])
     ref_lists: list[list[str]] = []
     for i, ref in enumerate(refs):
         if isinstance(ref, str):

@@ -414,3 +414,100 @@ def test_without_the_extension(forced):
     assert done.stdout.split() == [repr(2 / 3), "0.5"]
     warned = done.stderr.count("compiled extension is not available")
     assert warned == (1 if forced is None else 0)
+
+
+# ASCII, Hangul syllables, and what sits next to them in real text: conjoining jamo (which
+# compose with a preceding syllable under NFKC), compatibility jamo, combining marks, joiners,
+# full-width forms, odd whitespace and sentence ends.
+_NEAR_HANGUL = st.text(
+    alphabet=st.sampled_from(
+        list("aZ09 .?!\"')(,\t\n")
+        + ["가", "각", "힣", "\u1100", "\u1161", "\u11a8", "\u3131", "\u0301", "\u200d"]
+        + ["\u00ad", "\uff21", "\u3000", "\u001c", "\u0085", "。", "？", "K"]
+    ),
+    max_size=40,
+)
+
+
+@needs_native
+@settings(max_examples=500, deadline=None)
+@given(_NEAR_HANGUL)
+def test_native_unicode_tokens_near_hangul(text):
+    # The encoder skips NFKC for texts of ASCII and Hangul syllables only.
+    _check_unicode_tokens(text)
+
+
+def _punkt_sentences(text: str) -> list[str]:
+    from rouge_lcs.sentences import _cjk_cuts, _punkt
+
+    return _cjk_cuts(_punkt("english").tokenize(text))
+
+
+def _check_split_shortcut(texts: list[str]) -> None:
+    """The C encoder's Punkt shortcut gives Punkt's own sentences (it skips Punkt only for
+    texts Punkt cannot split)."""
+    from rouge_lcs import _native
+    from rouge_lcs.tokenizers import unicode_tokenize
+
+    encoder = _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, None, native._normalize)
+    ids, offsets, docs = encoder.encode_sentences(texts, 2, _punkt_sentences)
+    ids = np.frombuffer(ids, dtype=np.int32)
+    offsets = np.frombuffer(offsets, dtype=np.int64)
+    docs = np.frombuffer(docs, dtype=np.int64)
+    for k, text in enumerate(texts):
+        want_ids, want_offsets = encoder.encode(_punkt_sentences(text))
+        want = np.frombuffer(want_ids, dtype=np.int32)
+        got = [ids[offsets[s] : offsets[s + 1]] for s in range(docs[k], docs[k + 1])]
+        assert len(got) == len(np.frombuffer(want_offsets, dtype=np.int64)) - 1, text
+        assert np.array_equal(np.concatenate(got) if got else want[:0], want), text
+
+
+@needs_native
+def test_punkt_shortcut_in_c_agrees_with_punkt():
+    cases = [
+        "0.47 퍼센트.",
+        "5.0의 진도",
+        "A.B c",
+        "a. b",
+        "a.\u3000b",
+        "a.\u3000",
+        "a.\x1cb",
+        "a.\x1c",
+        "x.) y",
+        '다."라고 말했다.',
+        "a.\x85b",
+        "a!?b",
+        "a.. b",
+        "a.\tb",
+        "v1.2.3.",
+        "e.g. this",
+        "U.S. of A.",
+        "x.\u00a0y",
+        "x.\u2028y",
+        "끝. \n ",
+        "가.나. 다",
+        "a.,b",
+        "a.%b",
+        "x.\u0301y",
+        "",
+        "  ",
+        ".",
+        ". .",
+        "a.b.c. ",
+        "1.5? 2.5!",
+    ]
+    _check_split_shortcut(cases)
+
+
+@needs_native
+@settings(max_examples=500, deadline=None)
+@given(_NEAR_HANGUL)
+def test_punkt_shortcut_in_c_agrees_with_punkt_on_any_text(text):
+    _check_split_shortcut([text])
+
+
+@needs_native
+def test_punkt_shortcut_in_c_agrees_with_punkt_on_the_corpora(corpora):
+    for name in ("ko_korsts", "en_cnndm_realsumm"):
+        rows = corpora.rows(name)[:3000]
+        _check_split_shortcut([t for r in rows for t in [r["prediction"], *r["references"]]])
