@@ -18,9 +18,10 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from rouge_lcs import native
 from rouge_lcs.counts import batch_counts
 from rouge_lcs.documents import DocumentStore
+from rouge_lcs.native import NativeStore, supports
+from rouge_lcs.native import active as native_active
 from rouge_lcs.settings import Settings
 from rouge_lcs.stats import PairStats
 from rouge_lcs.validation import TextBatch, fail_type
@@ -75,13 +76,13 @@ def _no_gc() -> Iterator[None]:
                     gc.enable()
 
 
-Store = DocumentStore | native.NativeStore
+Store = DocumentStore | NativeStore
 
 
 def _new_store(settings: Settings, num_threads: int) -> Store:
     """The per-call state of the engine in use (see :mod:`rouge_lcs.native`)."""
-    if native.active() and native.supports(settings):
-        return native.NativeStore(settings, num_threads)
+    if native_active() and supports(settings):
+        return NativeStore(settings, num_threads)
     splitter = settings.splitter_spec if settings.needs_sentences else None
     return DocumentStore(settings.tokenizer, splitter)
 
@@ -128,7 +129,7 @@ def _chunk_stats(batch: TextBatch, settings: Settings, store: Store) -> PairStat
     position = dict(zip(texts, range(len(texts))))
     pair_pred = np.fromiter(map(position.__getitem__, pair_texts), np.int64, len(pair_texts))
     pair_ref = np.fromiter(map(position.__getitem__, ref_texts), np.int64, len(ref_texts))
-    if isinstance(store, native.NativeStore):
+    if isinstance(store, NativeStore):
         return PairStats(store.chunk_counts(texts, pair_pred, pair_ref), n_refs)
     docs = [store.get(text) for text in texts]
     return PairStats(batch_counts(docs, pair_pred, pair_ref, settings.rouge_types), n_refs)

@@ -36,10 +36,10 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import Any
 
-from rouge_lcs import scoring
 from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length
 from rouge_lcs.results import Score
 from rouge_lcs.scorer import Rouge
+from rouge_lcs.scoring import BaseScorer, fmeasure
 from rouge_lcs.settings import Settings
 from rouge_lcs.tokenizers import TokenizerSpec, resolve_tokenizer
 from rouge_lcs.validation import check_texts
@@ -73,7 +73,7 @@ class DefaultTokenizer:
         return self._tokenizer.tokenize(text)
 
 
-class RougeScorer(scoring.BaseScorer):
+class RougeScorer(BaseScorer):
     """rouge_score's ``RougeScorer``: same arguments, same results, the batched engine inside.
 
     Args:
@@ -216,7 +216,7 @@ def _score_pair(settings: Settings, target: str, prediction: str) -> dict[str, S
             prediction_total = sum(prediction_ngrams.values())
         precision = hits / max(prediction_total, 1)
         recall = hits / max(target_total, 1)
-        result[rouge_type.name] = Score(precision, recall, scoring.fmeasure(precision, recall))
+        result[rouge_type.name] = Score(precision, recall, fmeasure(precision, recall))
     return result
 
 
@@ -282,4 +282,4 @@ def _summary_level_lcs(
                 ref_left[token] -= 1
                 can_left[token] -= 1
     precision, recall = hits / n, hits / m
-    return Score(precision, recall, scoring.fmeasure(precision, recall))
+    return Score(precision, recall, fmeasure(precision, recall))

@@ -52,9 +52,11 @@ def _imports(path: Path) -> set[str]:
             parts = node.module.split(".")
             if len(parts) > 1:
                 found.add(parts[1])
-            else:  # from rouge_lcs import x: x is a module or a name of __init__
+            else:  # from rouge_lcs import x: runs the package's __init__ first, whatever x is
+                found.add("__init__")
                 for alias in node.names:
-                    found.add(alias.name if (PACKAGE / f"{alias.name}.py").exists() else "__init__")
+                    if (PACKAGE / f"{alias.name}.py").exists():
+                        found.add(alias.name)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
