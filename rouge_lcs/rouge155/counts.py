@@ -29,9 +29,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import cast
 
 import numpy as np
 
+from rouge_lcs.lcs import Candidate, lcs_indices
 from rouge_lcs.lcs_batch import union_lcs_hits_batch
 from rouge_lcs.rouge155.tokenize import Terms, raw_tokens, read_text, read_text_lcs
 
@@ -164,65 +166,17 @@ def _round5(x: float) -> float:
 # ---------------------------------------------------------------- LCS
 
 
-class _Sentence:
-    """A peer sentence prepared for bit-parallel LCS: per-token position masks."""
-
-    __slots__ = ("tokens", "masks", "full")
-
-    def __init__(self, tokens: Sequence[str]) -> None:
-        self.tokens = tokens
-        masks: dict[str, int] = {}
-        for position, token in enumerate(tokens):
-            masks[token] = masks.get(token, 0) | (1 << position)
-        self.masks = masks
-        self.full = (1 << len(tokens)) - 1
-
-
-def _prefix_parity(bits: int, width: int) -> int:
-    shift = 1
-    while shift < width:
-        bits ^= bits << shift
-        shift <<= 1
-    return bits
-
-
-def _lcs_positions(model: Sequence[str], peer: _Sentence) -> list[int]:
+def _lcs_positions(model: Sequence[str], peer: Candidate) -> list[int]:
     """Model positions that the script's ``markLCS`` marks for one sentence pair.
 
     The script walks back from ``(m, n)``: diagonal on a token match, else up when
-    ``c[i-1][j] >= c[i][j-1]`` (the vertical step keeps the length), else left.  Rows of the DP
-    table are kept as Hyyrö bit vectors (a zero where the row steps up), so the vertical
-    difference is the running parity of two consecutive rows and each row is visited once.
-    The same walk as rouge_score's, which is why :mod:`rouge_lcs.lcs` has this kernel too.
+    ``c[i-1][j] >= c[i][j-1]``, else left: rouge_score's walk, so :func:`rouge_lcs.lcs.lcs_indices`
+    (bit rows, linear memory) gives it.  The kernel only hashes tokens, so strings serve as ids.
     """
-    masks, full = peer.masks, peer.full
-    width = len(peer.tokens)
-    row = full
-    rows = [row]
-    for token in model:
-        match = row & masks.get(token, 0)
-        row = ((row + match) | (row - match)) & full
-        rows.append(row)
-    length = width - row.bit_count()
-    found: list[int] = []
-    i, j = len(model), width
-    while j > 0 and len(found) < length:
-        match = masks.get(model[i - 1], 0)
-        flat = ~_prefix_parity(rows[i - 1] ^ rows[i], width)
-        stops = (match | flat) & ((1 << j) - 1)
-        if not stops:
-            break
-        column = stops.bit_length()
-        i -= 1
-        if match >> (column - 1) & 1:
-            j = column - 1
-            found.append(i)
-        else:
-            j = column
-    return found
+    return lcs_indices(cast(Sequence[int], model), peer)
 
 
-def _lcs_stat(model: Summary, peer_sentences: list[_Sentence], peer: Summary) -> PairStat:
+def _lcs_stat(model: Summary, peer_sentences: list[Candidate], peer: Summary) -> PairStat:
     union: Counter = Counter()
     base = 0
     for sentence in model.sentences:
@@ -232,7 +186,7 @@ def _lcs_stat(model: Summary, peer_sentences: list[_Sentence], peer: Summary) ->
         words = set(sentence)
         positions: set[int] = set()
         for cand in peer_sentences:
-            if cand.tokens and not words.isdisjoint(cand.masks):
+            if cand.tokens and not words.isdisjoint(cand.positions):
                 positions.update(_lcs_positions(sentence, cand))
         union.update(sentence[p] for p in positions)
     # Each union position is a distinct model occurrence and the script decrements both unigram
@@ -325,7 +279,7 @@ def pair_stats(
 ) -> list[list[PairStat]]:
     """``stats[metric][model]`` for one example."""
     out: list[list[PairStat]] = []
-    peer_sentences: list[_Sentence] | None = None
+    peer_sentences: list[Candidate] | None = None
     for metric in metrics:
         row: list[PairStat] = []
         if metric.kind == "N":
@@ -346,7 +300,7 @@ def pair_stats(
                 row.append((hit, m_count, p_count, _round5(hit / m_count) if m_count else 0.0))
         elif metric.kind == "L":
             if peer_sentences is None:
-                peer_sentences = [_Sentence(s) for s in peer.sentences]
+                peer_sentences = [Candidate(cast(Sequence[int], s)) for s in peer.sentences]
             for model in models:
                 row.append(_lcs_stat(model, peer_sentences, peer))
         elif metric.kind == "W":

@@ -20,8 +20,10 @@ bootstrap are used, so the options that choose ours (``tokenizer``, ``language``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from rouge_lcs.options import OPTIONS
+from rouge_lcs.options import OPTIONS, names
+from rouge_lcs.output import OutputOptions
 from rouge_lcs.rouge155.api import score
 from rouge_lcs.rouge_types import parse_rouge_types
 from rouge_lcs.validation import check_beta, check_bool, check_choice, check_texts
@@ -34,7 +36,7 @@ def rouge155_output(
     predictions: object,
     references: object,
     rouge_types: Sequence[str] | str | None,
-    options: dict[str, object],
+    options: dict[str, Any],
 ) -> dict[str, object]:
     """The output of ``rouge(..., compat="rouge155", **options)`` (see the module docstring)."""
     for name in _FIXED:
@@ -44,12 +46,12 @@ def rouge155_output(
                 f"tokens, lines and bootstrap are used), got {options[name]!r}"
             )
     multi_ref = check_choice(options.get("multi_ref", "max_f"), "multi_ref", tuple(_MULTI_REF))
-    if multi_ref == "max_f" and "multi_ref" in options and options["multi_ref"] != "max_f":
-        raise AssertionError  # unreachable: check_choice returned the given value
     types = parse_rouge_types(rouge_types)
     n = max((t.n for t in types if t.kind == "n"), default=0)
     beta = check_beta(options.get("beta", 1.0))
-    level = options.get("confidence_level")
+    # The report options are the library's own, checked by the same class.
+    output = OutputOptions(**{k: v for k, v in options.items() if k in names("output")})
+    level = output.confidence_level
     batch = check_texts(predictions, references)
     report = score(
         batch.predictions,
@@ -59,16 +61,16 @@ def rouge155_output(
         stem=check_bool(options.get("use_stemmer", False), "use_stemmer"),
         multi_ref=_MULTI_REF[multi_ref],
         alpha=1.0 / (1.0 + beta * beta),
-        confidence=95 if level is None else float(level) * 100,  # type: ignore[arg-type]
-        resamples=int(options.get("n_resamples", 1000)),  # type: ignore[call-overload]
+        confidence=95 if level is None else level * 100,
+        resamples=output.n_resamples,
     )
     out: dict[str, object]
-    if check_bool(options.get("use_aggregator", True), "use_aggregator"):
+    if output.use_aggregator:
         out = dict(report.to_dict())
     else:
         rows = report.per_example_dicts()
         out = {key: [row[key] for row in rows] for key in rows[0]}
-    if check_bool(options.get("return_signature", False), "return_signature"):
+    if output.return_signature:
         from rouge_lcs.version import __version__
 
         flags = f"-n {n}{' -m' if options.get('use_stemmer') else ''} -f {_MULTI_REF[multi_ref]}"
