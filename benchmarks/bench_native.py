@@ -41,29 +41,13 @@ os.environ["RAYON_NUM_THREADS"] = ARGS.rayon_threads
 os.environ["ROUGE_LCS_NUM_THREADS"] = ARGS.native_threads
 
 import numpy as np  # noqa: E402
-from corpora import load_pairs  # noqa: E402
+from corpora import concatenated_pairs, load_pairs  # noqa: E402
 from rouge_score_rs import rouge_scorer as rs_scorer  # noqa: E402
 from rouge_score_rs import tokenizers as rs_tokenizers  # noqa: E402
 
 from rouge_lcs import native, score, stemming  # noqa: E402
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-
-
-def _concatenated(target_tokens: int, count: int) -> tuple[list[str], list[str]]:
-    """``count`` pairs of about ``target_tokens`` tokens: consecutive texts joined by lines."""
-    preds, refs = load_pairs("en_cnndm_realsumm")
-    out_p, out_r, k = [], [], 0
-    while len(out_p) < count:
-        p_parts, r_parts, n = [], [], 0
-        while n < target_tokens:
-            p_parts.append(preds[k % len(preds)])
-            r_parts.append(refs[(k + 1) % len(refs)][0])  # shifted: related, not identical
-            n += len(preds[k % len(preds)].split())
-            k += 1
-        out_p.append("\n".join(p_parts))
-        out_r.append("\n".join(r_parts))
-    return out_p, out_r
 
 
 def _ours(engine: str, preds, refs, stem: bool, tokenizer: str | None) -> np.ndarray:
@@ -149,10 +133,10 @@ def main() -> None:
         refs1 = [r[0] for r in refs]
         run_suite("ko_korsts 8,628", preds, refs1, False, None, True, ARGS.repeats, False)
     if "long" in suites:
-        preds, refs = _concatenated(2000, 200)
+        preds, refs = concatenated_pairs(2000, 200)
         run_suite("200 x 2,000 tokens", preds, refs, False, "rouge_score", False, 1, True)
     if "huge" in suites:
-        preds, refs = _concatenated(20000, 1)
+        preds, refs = concatenated_pairs(20000, 1)
         run_suite("1 x 20,000 tokens", preds, refs, False, "rouge_score", False, 1, True)
 
 

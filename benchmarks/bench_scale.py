@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from corpora import load_pairs
+from corpora import concatenated_pairs, load_pairs
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 HERE = Path(__file__).resolve().parent
@@ -43,30 +43,14 @@ def _rss_mb(field: str) -> float:
     return float("nan")
 
 
-def _concatenated(target_tokens: int, count: int) -> tuple[list[str], list[str]]:
-    """``count`` pairs of about ``target_tokens`` tokens: consecutive texts joined by lines."""
-    preds, refs = load_pairs("en_cnndm_realsumm")
-    out_p, out_r, k = [], [], 0
-    while len(out_p) < count:
-        p_parts, r_parts, n = [], [], 0
-        while n < target_tokens:
-            p_parts.append(preds[k % len(preds)])
-            r_parts.append(refs[(k + 1) % len(refs)][0])  # shifted: related, not identical
-            n += len(preds[k % len(preds)].split())
-            k += 1
-        out_p.append("\n".join(p_parts))
-        out_r.append("\n".join(r_parts))
-    return out_p, out_r
-
-
 def data(suite: str) -> tuple[list[str], list[str]]:
     if suite == "realsumm":
         preds, refs = load_pairs("en_cnndm_realsumm")
         return preds, [r[0] for r in refs]
     if suite == "long":
-        return _concatenated(2000, 200)
+        return concatenated_pairs(2000, 200)
     if suite == "huge":
-        return _concatenated(20000, 1)
+        return concatenated_pairs(20000, 1)
     raise ValueError(suite)
 
 

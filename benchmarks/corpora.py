@@ -21,3 +21,19 @@ def load_pairs(name: str) -> tuple[list[str], list[list[str]]]:
             preds.append(row["prediction"])
             refs.append(row["references"])
     return preds, refs
+
+
+def concatenated_pairs(target_tokens: int, count: int) -> tuple[list[str], list[str]]:
+    """``count`` pairs of about ``target_tokens`` tokens: consecutive texts joined by lines."""
+    preds, refs = load_pairs("en_cnndm_realsumm")
+    out_p, out_r, k = [], [], 0
+    while len(out_p) < count:
+        p_parts, r_parts, n = [], [], 0
+        while n < target_tokens:
+            p_parts.append(preds[k % len(preds)])
+            r_parts.append(refs[(k + 1) % len(refs)][0])  # shifted: related, not identical
+            n += len(preds[k % len(preds)].split())
+            k += 1
+        out_p.append("\n".join(p_parts))
+        out_r.append("\n".join(r_parts))
+    return out_p, out_r
