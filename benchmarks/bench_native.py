@@ -1,9 +1,11 @@
 """rouge_lcs's two engines vs rouge-score-rs (Rust), side by side in one run, numbers checked.
 
-    .venv/bin/python benchmarks/bench_native.py [--repeats 3] [--suites realsumm,korean,long,huge]
+    .venv/bin/python benchmarks/bench_native.py [--repeats 3] [--suites realsumm,realsumm-unicode,korean,long,huge]
 
 Suites (four types: rouge1, rouge2, rougeL, rougeLsum; sentences one a line):
 - realsumm: REALSumm's 2,500 CNN/DM pairs, ``tokenizer="rouge_score"``, stemming off and on.
+- realsumm-unicode: the same pairs with the default ``unicode`` tokenizer vs rouge-score-rs's
+  ``UnicodeTokenizer`` (different tokenizers: timed, not compared), stemming off and on.
 - korean: ko_korsts, 8,628 pairs, defaults (``unicode`` tokenizer) vs rouge-score-rs's
   ``UnicodeTokenizer`` (a different tokenizer: timed, not compared).
 - long: 200 pairs of ~2,000 tokens (consecutive REALSumm texts joined), rouge_score tokens.
@@ -32,7 +34,7 @@ import time
 
 _parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 _parser.add_argument("--repeats", type=int, default=3)
-_parser.add_argument("--suites", default="realsumm,korean,long,huge")
+_parser.add_argument("--suites", default="realsumm,realsumm-unicode,korean,long,huge")
 _parser.add_argument("--rayon-threads", default="1")
 _parser.add_argument("--native-threads", default="1", help="ROUGE_LCS_NUM_THREADS for ours")
 ARGS = _parser.parse_args()
@@ -128,6 +130,11 @@ def main() -> None:
             run_suite(
                 "realsumm 2,500", preds, refs1, stem, "rouge_score", False, ARGS.repeats, True
             )
+    if "realsumm-unicode" in suites:
+        preds, refs = load_pairs("en_cnndm_realsumm")
+        refs1 = [r[0] for r in refs]
+        for stem in (False, True):
+            run_suite("realsumm unicode", preds, refs1, stem, None, True, ARGS.repeats, False)
     if "korean" in suites:
         preds, refs = load_pairs("ko_korsts")
         refs1 = [r[0] for r in refs]
