@@ -1056,27 +1056,73 @@ static int porter_stem(const char *s, int n, char *out) {
     return w.n;
 }
 
+/* Porter on any word, exactly as NLTK: NLTK's rules look at characters only through "is it one
+ * of a e i o u y", "is it w x y", "is it l s z", equality of neighbours and ASCII suffixes, so
+ * every other character is a consonant that matches nothing.  Each distinct non-ASCII code
+ * point of the (already lowercased) word is given a distinct byte >= 128, which the byte
+ * stemmer treats exactly so, and mapped back afterwards.  Returns the stem as a new str, or
+ * NULL without an exception when the word has more than 128 distinct non-ASCII code points
+ * (the caller then asks NLTK), or NULL with an exception on error. */
+static PyObject *porter_stem_unicode(PyObject *lowered) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(lowered);
+    if (n > INT32_MAX - 2) return NULL;
+    int kind = PyUnicode_KIND(lowered);
+    const void *data = PyUnicode_DATA(lowered);
+    Py_UCS4 table[128];
+    int used = 0;
+    char *bytes = malloc((size_t)n + 2);
+    char *out = malloc((size_t)n + 2);
+    Py_UCS4 *ucs = malloc(((size_t)n + 2) * sizeof(Py_UCS4));
+    PyObject *result = NULL;
+    if (bytes == NULL || out == NULL || ucs == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128) {
+            bytes[i] = (char)c;
+            continue;
+        }
+        int k = 0;
+        while (k < used && table[k] != c) k++;
+        if (k == used) {
+            if (used == 128) goto done; /* no exception: the caller falls back to NLTK */
+            table[used++] = c;
+        }
+        bytes[i] = (char)(128 + k);
+    }
+    int len = porter_stem(bytes, (int)n, out);
+    for (int i = 0; i < len; i++) {
+        unsigned char b = (unsigned char)out[i];
+        ucs[i] = b < 128 ? b : table[b - 128];
+    }
+    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ucs, len);
+done:
+    free(bytes);
+    free(out);
+    free(ucs);
+    return result;
+}
+
 PyDoc_STRVAR(porter_doc,
 "porter_stem(word: str) -> str\n"
 "--\n\n"
-"NLTK's PorterStemmer().stem(word) (NLTK_EXTENSIONS mode) for an ASCII word; ValueError\n"
-"for others (the engine stems those with NLTK itself).");
+"NLTK's PorterStemmer().stem(word) (NLTK_EXTENSIONS mode, which lowercases the word first);\n"
+"ValueError for a word with more than 128 distinct non-ASCII characters (the engine stems\n"
+"those with NLTK itself).");
 
 static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
-    if (!PyUnicode_Check(word) || !PyUnicode_IS_ASCII(word)) {
-        PyErr_SetString(PyExc_ValueError, "porter_stem: expected an ASCII str");
+    if (!PyUnicode_Check(word)) {
+        PyErr_SetString(PyExc_TypeError, "porter_stem: expected a str");
         return NULL;
     }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
-    if (n > INT32_MAX - 2) {
-        PyErr_SetString(PyExc_ValueError, "porter_stem: word too long");
-        return NULL;
-    }
-    char *out = malloc((size_t)n + 2);
-    if (out == NULL) return PyErr_NoMemory();
-    int len = porter_stem((const char *)PyUnicode_DATA(word), (int)n, out);
-    PyObject *result = PyUnicode_FromStringAndSize(out, len);
-    free(out);
+    PyObject *lowered = PyObject_CallMethod(word, "lower", NULL);
+    if (lowered == NULL) return NULL;
+    PyObject *result = porter_stem_unicode(lowered);
+    Py_DECREF(lowered);
+    if (result == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "porter_stem: too many distinct non-ASCII characters");
     return result;
 }
 
@@ -1085,8 +1131,9 @@ static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
 /*
  * Raw tokens are interned by their CPython representation (kind byte + code units): equal
  * strings have equal representations (CPython strings are canonical), and no encoding step can
- * fail, lone surrogates included.  With stemming, a new raw token is stemmed once (ASCII words
- * by the C port above, others by NLTK through rouge_lcs.stemming) and its form interned in a
+ * fail, lone surrogates included.  With stemming, a new raw token is stemmed once (by the C port
+ * above; by NLTK through rouge_lcs.stemming only for a word with more than 128 distinct
+ * non-ASCII characters) and its form interned in a
  * second map, so tokens that stem alike share an id exactly as in rouge_lcs/documents.py.  The
  * raw map is the per-call stemming memo.
  */
@@ -1192,7 +1239,7 @@ typedef struct {
     PyObject_HEAD
     int mode;
     PyObject *split;  /* Python tokenizer (modes 1 and 2) */
-    PyObject *stem;   /* Python stemmer for non-ASCII tokens, or NULL: no stemming */
+    PyObject *stem;   /* rouge_lcs.stemming.stem, for words too odd for the C port, or NULL: no stemming */
     PyObject *normalize; /* unicodedata.normalize for the native unicode tokenizer, or NULL */
     Map raw;          /* raw token -> id of its form */
     Map forms;        /* stemmed form -> id */
@@ -1249,7 +1296,27 @@ static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
     }
     PyObject *token = PyUnicode_FromKindAndData(kind, data, nbytes / kind);
     if (token == NULL) return -1;
-    PyObject *form = PyObject_CallOneArg(e->stem, token);
+    PyObject *form = NULL;
+    {
+        /* rouge_lcs.stemming.stem (e->stem is always it): lowercase, Porter from 4 characters
+         * on, here in C; NLTK only for a word porter_stem_unicode declines */
+        PyObject *lowered = PyObject_CallMethod(token, "lower", NULL);
+        if (lowered == NULL) {
+            Py_DECREF(token);
+            return -1;
+        }
+        if (PyUnicode_GET_LENGTH(lowered) <= MIN_STEM_LENGTH) {
+            form = lowered;
+        } else {
+            form = porter_stem_unicode(lowered);
+            Py_DECREF(lowered);
+            if (form == NULL && PyErr_Occurred()) {
+                Py_DECREF(token);
+                return -1;
+            }
+        }
+    }
+    if (form == NULL) form = PyObject_CallOneArg(e->stem, token);
     Py_DECREF(token);
     if (form == NULL) return -1;
     int64_t id = -1;

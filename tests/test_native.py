@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from rouge_lcs import native, score
 from rouge_lcs.engine import compute_stats
 from rouge_lcs.settings import make_settings
+from rouge_lcs.tokenizers import unicode_tokenize
 from rouge_lcs.validation import check_texts
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -246,7 +247,7 @@ def test_tokenizer_errors_keep_their_messages():
 DICTIONARY = "/usr/share/dict/american-english-huge"  # Debian's wamerican-huge
 
 
-def _corpus_words() -> set[str]:
+def _corpus_words(ascii_only: bool = True) -> set[str]:
     import json
     import re
 
@@ -258,7 +259,9 @@ def _corpus_words() -> set[str]:
             for text in texts:
                 words.update(re.findall(r"[a-z0-9]+", text.lower()))
                 words.update(text.split())
-    return {w for w in words if w.isascii()}
+                if not ascii_only:  # the unicode tokenizer's tokens
+                    words.update(unicode_tokenize(text))
+    return {w for w in words if w.isascii() or not ascii_only}
 
 
 @needs_native
@@ -295,8 +298,56 @@ def test_porter_port_on_rule_edge_cases():
         "adoption", "a", "ab", "abc", "Running", "CATS", "1990s", "x" * 1000, "y" * 999,
     ]  # fmt: skip
     assert [porter_stem(w) for w in words] == [stemmer.stem(w) for w in words]
-    with pytest.raises(ValueError):
-        porter_stem("café")
+    # More than 128 distinct non-ASCII characters: declined (the encoder then asks NLTK).
+    with pytest.raises(ValueError, match="non-ASCII"):
+        porter_stem("".join(map(chr, range(0x4E00, 0x4E00 + 129))))
+    with pytest.raises(TypeError):
+        porter_stem(b"cats")
+
+
+@needs_native
+def test_porter_port_equals_nltk_on_every_non_ascii_corpus_word():
+    # NLTK's rules see a non-ASCII letter only as "a consonant that is not y, w, x, l, s or z";
+    # the port gives each distinct one a distinct byte >= 128, which its rules treat the same.
+    from nltk.stem.porter import PorterStemmer
+    from rouge_lcs._native import porter_stem
+
+    words = {w for w in _corpus_words(ascii_only=False) if not w.isascii()}
+    assert len(words) > 10_000
+    stemmer = PorterStemmer()
+    assert [w for w in sorted(words) if porter_stem(w) != stemmer.stem(w)] == []
+
+
+_LETTERS = st.sampled_from(
+    list("aeiouyswxlzbcdgmnprt") + list("éüñçøßİıǅΩωжЖ한日ी\u0301") + ["\u00e9"] * 3
+)
+_SUFFIXES = st.sampled_from(
+    ["", "ing", "ed", "ies", "ied", "s", "ss", "ational", "ization", "fulness", "ly", "e", "y",
+     "ement", "izer", "bli", "logi", "alli", "ousli", "aliti", "ll", "ate", "ize"]
+)  # fmt: skip
+
+
+@needs_native
+@settings(max_examples=3000, deadline=None)
+@given(stem=st.lists(_LETTERS, max_size=12).map("".join), suffix=_SUFFIXES)
+def test_porter_port_equals_nltk_on_mixed_script_words(stem, suffix):
+    from nltk.stem.porter import PorterStemmer
+    from rouge_lcs._native import porter_stem
+
+    word = stem + suffix
+    assert porter_stem(word) == PorterStemmer().stem(word)
+
+
+@needs_native
+def test_native_stemming_of_non_ascii_words_does_not_import_nltk():
+    code = (
+        "import sys; from rouge_lcs import score;"
+        "score(['Les cafés généralisés étaient fermés'], ['Le café généralisé était fermé'],"
+        " ['rouge1'], use_stemmer=True);"
+        "assert 'nltk' not in sys.modules, 'nltk imported'"
+    )
+    env = {**os.environ, native.ENV: "native"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
 # --- the native unicode tokenizer ------------------------------------------------------------
