@@ -34,6 +34,13 @@ class OptionalBuildExt(build_ext):
 
 
 setup(
-    ext_modules=[Extension("rouge_lcs._native", ["rouge_lcs/_native.c"], extra_compile_args=ARGS)],
+    ext_modules=[
+        Extension(
+            "rouge_lcs._native",
+            ["rouge_lcs/_native.c"],
+            depends=["rouge_lcs/_punkt.h", "rouge_lcs/_unicode_table.h"],
+            extra_compile_args=ARGS,
+        )
+    ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

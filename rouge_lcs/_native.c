@@ -1414,13 +1414,9 @@ static int encode_ascii_runs(Encoder *e, PyObject *text) {
 /* ------------------------------------------------------------------------------------------ */
 /* The unicode tokenizer: classes from _unicode_table.h, NFKC and lower() from CPython          */
 
-/* 0: separator, 1: word character, 2: a token by itself; `hint` caches the last range found */
-static inline int unicode_class(Py_UCS4 c, int *hint) {
-    if (c < 128)
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
-    const uint32_t(*r)[3] = UNICODE_RANGES;
-    if (*hint >= 0 && c >= r[*hint][0] && c <= r[*hint][1]) return (int)r[*hint][2];
-    int lo = 0, hi = UNICODE_RANGE_COUNT - 1, found = -1;
+/* The index of the range of `c` in a sorted (first, last, value) table, -1 if none. */
+static int range_index(const uint32_t (*r)[3], int count, Py_UCS4 c) {
+    int lo = 0, hi = count - 1, found = -1;
     while (lo <= hi) { /* the last range starting at or before c */
         int mid = (lo + hi) / 2;
         if (r[mid][0] <= c) {
@@ -1430,7 +1426,17 @@ static inline int unicode_class(Py_UCS4 c, int *hint) {
             hi = mid - 1;
         }
     }
-    if (found < 0 || c > r[found][1]) return 0;
+    return found >= 0 && c <= r[found][1] ? found : -1;
+}
+
+/* 0: separator, 1: word character, 2: a token by itself; `hint` caches the last range found */
+static inline int unicode_class(Py_UCS4 c, int *hint) {
+    if (c < 128)
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+    const uint32_t(*r)[3] = UNICODE_RANGES;
+    if (*hint >= 0 && c >= r[*hint][0] && c <= r[*hint][1]) return (int)r[*hint][2];
+    int found = range_index(r, UNICODE_RANGE_COUNT, c);
+    if (found < 0) return 0;
     *hint = found;
     return (int)r[found][2];
 }
@@ -1910,9 +1916,17 @@ static PyTypeObject EncoderType = {
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------------------------ */
+/* Punkt sentence boundaries (rouge_lcs/punkt.py in C)                                          */
+
+#include "_punkt.h"
+
 static PyMethodDef module_methods[] = {
     {"counts", py_counts, METH_VARARGS, counts_doc},
     {"porter_stem", py_porter_stem, METH_O, porter_doc},
+    {"punkt_spans", py_punkt_spans, METH_VARARGS, punkt_spans_doc},
+    {"punkt_class", py_punkt_class, METH_O,
+     "punkt_class(code_point) -> bits of Punkt's classes: 1 \\s, 2 \\w, 4 \\d"},
     {"unicode_tokens", py_unicode_tokens, METH_VARARGS, unicode_tokens_doc},
     {"unicode_class", py_unicode_class, METH_O,
      "unicode_class(code_point) -> 0 separator, 1 word character, 2 a token by itself"},

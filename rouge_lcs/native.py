@@ -30,7 +30,7 @@ import numpy as np
 import regex
 
 from rouge_lcs.arrays import expand
-from rouge_lcs.sentences import auto_split, newline_split, nltk_split
+from rouge_lcs.sentences import auto_split, cjk_cuts, newline_split, nltk_punkt, nltk_split
 from rouge_lcs.settings import Settings
 from rouge_lcs.stemming import PORTER, stem
 from rouge_lcs.tokenizers import JOINERS, rouge_score_tokenize, unicode_tokenize
@@ -156,6 +156,21 @@ def _encoder_for(settings: Settings) -> Any:
     return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
 
 
+def _punkt_split() -> Callable[[str], list[str]]:
+    """:func:`rouge_lcs.sentences.nltk_split` for the C encoder's texts that need Punkt, with
+    Punkt in C (``_punkt.h``) where its character classes (generated from ``regex`` with the
+    unicode table) match the installed ``regex``; else the Python port itself."""
+    if not native_unicode():
+        return nltk_split
+    tables = nltk_punkt().tables
+    spans = _native.punkt_spans
+
+    def split(text: str) -> list[str]:
+        return cjk_cuts([text[s:e] for s, e in spans(text, *tables)])
+
+    return split
+
+
 def _normalize(form: Any, text: str) -> str:
     # The Python tokenizer's steps before its class scan: NFKC, then (after the C encoder's
     # lower()) joiners removed; removing them before lowering gives the same string.
@@ -225,9 +240,11 @@ class NativeStore:
         splitter = self._settings.splitter
         split_mode = _SPLIT_MODES.get(splitter)
         if split_mode is not None and self._always_concatenate:
-            # Built-in splitting in C (Punkt, in Python, only for texts that need it); the
-            # sentences' tokens put together are the document's tokens.
-            sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, splitter)
+            # Built-in splitting in C; the sentences' tokens put together are the document's
+            # tokens.  The encoder calls the splitter only for texts without newlines that
+            # Punkt may cut, where auto_split and nltk_split are both Punkt.
+            punkt = _punkt_split() if split_mode else splitter
+            sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, punkt)
             sent_ids = np.frombuffer(sent_ids, dtype=np.int32)
             sent_starts = np.frombuffer(sent_starts, dtype=np.int64)
             doc_sent = np.frombuffer(doc_sent, dtype=np.int64)

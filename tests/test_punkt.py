@@ -1,5 +1,6 @@
-"""rouge_lcs.punkt against NLTK's own PunktSentenceTokenizer (the oracle), with the same
-parameters: the English, German and no-model tables of punkt_tab, and the builtin fallback."""
+"""rouge_lcs.punkt and its C version (rouge_lcs/_punkt.h, the native engine's) against NLTK's
+own PunktSentenceTokenizer (the oracle), with the same parameters: the English, German and
+no-model tables of punkt_tab, and the builtin fallback."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
 
-from rouge_lcs import sentences
+from rouge_lcs import native, sentences
 from rouge_lcs.punkt import Punkt
 
 MODELS = ("english", "german", None, "builtin")
@@ -38,6 +39,22 @@ def _nltk(model: str | None) -> PunktSentenceTokenizer:
 
 def _ours(model: str | None) -> Punkt:
     return sentences._builtin_punkt() if model == "builtin" else sentences._punkt(model)
+
+
+def _c_tokenize(model: str | None, text: str) -> list[str]:
+    tables = _ours(model).tables
+    return [text[s:e] for s, e in native._native.punkt_spans(text, *tables)]
+
+
+#: The implementations checked: the Python port, and the C one where it is built and its
+#: character tables match the installed regex (the engine uses it only then).
+IMPLEMENTATIONS = ["python"] + (["c"] if native.native_unicode() else [])
+
+
+def _split(implementation: str, model: str | None, text: str) -> list[str]:
+    if implementation == "c":
+        return _c_tokenize(model, text)
+    return _ours(model).tokenize(text)
 
 
 NLTK = {model: _nltk(model) for model in MODELS}
@@ -72,11 +89,13 @@ def _texts(corpora, name: str) -> list[str]:
 )
 @pytest.mark.parametrize("model", MODELS, ids=str)
 def test_equals_nltk_on_every_corpus_text(corpora, name, model):
-    ours, theirs = _ours(model), NLTK[model]
+    theirs = NLTK[model]
     texts = _texts(corpora, name)
     assert len(texts) > 50
     for text in texts:
-        assert ours.tokenize(text) == theirs.tokenize(text), text
+        expected = theirs.tokenize(text)
+        for implementation in IMPLEMENTATIONS:
+            assert _split(implementation, model, text) == expected, (implementation, text)
 
 
 # Texts made of what Punkt's rules look at: sentence ends, abbreviations of the English model,
@@ -106,13 +125,17 @@ def _punkt_texts(draw) -> str:
 @settings(max_examples=3000, deadline=None)
 @given(text=_punkt_texts(), model=st.sampled_from(MODELS))
 def test_equals_nltk_on_generated_texts(text, model):
-    assert _ours(model).tokenize(text) == NLTK[model].tokenize(text)
+    expected = NLTK[model].tokenize(text)
+    for implementation in IMPLEMENTATIONS:
+        assert _split(implementation, model, text) == expected, implementation
 
 
 @settings(max_examples=500, deadline=None)
 @given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=80))
 def test_equals_nltk_on_any_text(text):
-    assert _ours("english").tokenize(text) == NLTK["english"].tokenize(text)
+    expected = NLTK["english"].tokenize(text)
+    for implementation in IMPLEMENTATIONS:
+        assert _split(implementation, "english", text) == expected, implementation
 
 
 @pytest.mark.parametrize(
@@ -128,4 +151,30 @@ def test_equals_nltk_on_any_text(text):
     ],
 )
 def test_known_splits(text, sentences):
-    assert _ours("english").tokenize(text) == sentences == NLTK["english"].tokenize(text)
+    assert NLTK["english"].tokenize(text) == sentences
+    for implementation in IMPLEMENTATIONS:
+        assert _split(implementation, "english", text) == sentences, implementation
+
+
+def test_c_version_is_checked_where_the_engine_uses_it():
+    # In CI the extension is built with tables from the pinned regex: the C Punkt must run.
+    import os
+
+    if os.environ.get("CI"):
+        assert "c" in IMPLEMENTATIONS
+
+
+@pytest.mark.skipif("c" not in IMPLEMENTATIONS, reason="native Punkt not in use")
+def test_c_version_survives_hostile_texts():
+    # Long runs of sentence ends, whitespace and closers: numbers or sentences, never a crash.
+    texts = [
+        "." * 200_000,
+        ". " * 100_000,
+        "A. " * 50_000 + "\x00",
+        "a" * 200_000 + ". B",
+        '")' * 50_000 + ". Next",
+        "\ud800. \udfff. x",
+        "-- " * 50_000,
+    ]
+    for text in texts:
+        assert _c_tokenize("english", text) == _ours("english").tokenize(text)

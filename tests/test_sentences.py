@@ -118,8 +118,8 @@ def test_sentence_tokens_put_together_are_the_text_tokens(corpora):
 
 
 def test_punkt_shortcut_agrees_with_punkt():
-    from rouge_lcs.sentences import _cjk_cuts, _punkt
+    from rouge_lcs.sentences import _punkt, cjk_cuts
 
     cases = ["One sentence only.", "No end at all  ", "  padded.  ", "", "  ", "Q?", "A. B", "x\n."]
     for text in cases:
-        assert nltk_split(text) == _cjk_cuts(_punkt("english").tokenize(text))
+        assert nltk_split(text) == cjk_cuts(_punkt("english").tokenize(text))
