@@ -19,8 +19,10 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-import regex
+if TYPE_CHECKING:
+    import regex
 
 # Orthographic context bits (nltk.tokenize.punkt._ORTHO_*).
 _BEG_UC, _MID_UC, _UNK_UC = 1 << 1, 1 << 2, 1 << 3
@@ -33,15 +35,12 @@ _PUNCTUATION = frozenset(";:,.!?")
 # _get_last_whitespace_index tests membership in string.whitespace (ASCII only).
 _ASCII_WHITESPACE = frozenset(string.whitespace)
 
-# PunktToken's regular expressions.
-_RE_ELLIPSIS = regex.compile(r"\.\.+$")
-_RE_NUMERIC = regex.compile(r"^-?[\.,]?\d[\d,\.-]*\.?$")
-_RE_INITIAL = regex.compile(r"[^\W\d]\.$", regex.UNICODE)
-
+# PunktToken's regular expressions (compiled by each Punkt: regex is imported at first use).
+_RE_ELLIPSIS = r"\.\.+$"
+_RE_NUMERIC = r"^-?[\.,]?\d[\d,\.-]*\.?$"
+_RE_INITIAL = r"[^\W\d]\.$"
 # PunktLanguageVars' patterns, formatted with the sentence-end characters.
-_RE_BOUNDARY_REALIGNMENT = regex.compile(
-    r'["\')\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\s+|(?=--)|$)', regex.MULTILINE
-)
+_RE_BOUNDARY_REALIGNMENT = r'["\')\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\s+|(?=--)|$)'
 _WORD_START = r"[^\(\"\`{\[:;&\#\*@\)}\]\-,]"
 _MULTI_CHAR_PUNCT = r"(?:\-{2,}|\.{2,}|(?:\.\s){2,}\.)"
 _WORD_TOKENIZE_FMT = r"""(
@@ -90,6 +89,12 @@ class Punkt:
         self.sent_starters = frozenset(sent_starters)
         self.ortho_context = dict(ortho_context or {})
         self.sent_end_chars = tuple(sent_end_chars)
+        import regex  # here, not with the package: ~20 ms that most calls never need
+
+        self._ellipsis = regex.compile(_RE_ELLIPSIS)
+        self._numeric = regex.compile(_RE_NUMERIC)
+        self._initial = regex.compile(_RE_INITIAL, regex.UNICODE)
+        self._realignment = regex.compile(_RE_BOUNDARY_REALIGNMENT, regex.MULTILINE)
         # As PunktLanguageVars builds them, with re.escape (a set's order does not matter in a
         # character class).
         ends = re.escape("".join(set(self.sent_end_chars) - {"."}))
@@ -124,7 +129,7 @@ class Punkt:
         """(sentbreak, abbr, ellipsis) from the token alone."""
         if tok in self.sent_end_chars:
             return True, False, False
-        if _RE_ELLIPSIS.match(tok):
+        if self._ellipsis.match(tok):
             return False, False, True
         if tok.endswith(".") and not tok.endswith(".."):
             low = tok[:-1].lower()
@@ -169,17 +174,21 @@ class Punkt:
                 return True
         return False
 
+    def _type(self, tok: str) -> str:
+        """PunktToken.type: lowercase, numbers as ``##number##``."""
+        return self._numeric.sub("##number##", tok.lower())
+
     def _second_pass(
         self, tok: str, sentbreak: bool, abbr: bool, ellipsis: bool, tok2: str, tok2_break: bool
     ) -> bool:
         """The sentence break of a period-final token after the token-context rules."""
-        typ = _type(tok)
+        typ = self._type(tok)
         if len(typ) > 1 and typ[-1] == ".":
             typ = typ[:-1]
-        next_typ = _type(tok2)
+        next_typ = self._type(tok2)
         if tok2_break and len(next_typ) > 1 and next_typ[-1] == ".":
             next_typ = next_typ[:-1]
-        initial = _RE_INITIAL.match(tok) is not None
+        initial = self._initial.match(tok) is not None
         if (typ, next_typ) in self.collocations:
             return False
         if (abbr or ellipsis) and not initial:
@@ -249,7 +258,7 @@ class Punkt:
                     out.append((start, stop))
                 continue
             start2, stop2 = slices[k + 1]
-            m = _RE_BOUNDARY_REALIGNMENT.match(text[start2:stop2])
+            m = self._realignment.match(text[start2:stop2])
             if m:
                 out.append((start, start2 + len(m.group(0).rstrip())))
                 realign = m.end()
@@ -262,8 +271,3 @@ class Punkt:
     def tokenize(self, text: str) -> list[str]:
         """The sentences of ``text`` (``PunktSentenceTokenizer.tokenize``)."""
         return [text[s:e] for s, e in self.spans(text)]
-
-
-def _type(tok: str) -> str:
-    """PunktToken.type: lowercase, numbers as ``##number##``."""
-    return _RE_NUMERIC.sub("##number##", tok.lower())
