@@ -21,6 +21,7 @@ PACKAGE = Path(rouge_lcs.__file__).parent
 # the applications sit on top; the core never reaches up to them.
 LAYERS = [
     {
+        "_lazy",
         "version",
         "languages",
         "arrays",
