@@ -15,8 +15,9 @@ statements, so they exclude the interpreter's own start-up (``python -c pass``, 
   that scores anything pays.
 
 The "loaded" column names the heavy dependencies a child had actually executed (not merely
-registered lazily) after its statements.  Whole-process wall times of the CLI's ``--help`` are
-printed below the table.  rouge-score-rs is skipped if absent (``pip install -e .[bench]``).
+registered lazily) after its statements.  Whole-process wall times of the CLI's ``--help`` (and,
+with ``--metric``, of importing the evaluate module rouge_lcs_metric.py) are printed below.
+rouge-score-rs is skipped if absent (``pip install -e .[bench]``).
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ def _ms(seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument(
+        "--metric", action="store_true", help="also time importing rouge_lcs_metric.py (evaluate)"
+    )
     args = parser.parse_args()
 
     contestants = dict(CONTESTANTS)
@@ -100,6 +104,12 @@ def main() -> None:
         "`python -c pass`": [sys.executable, "-c", "pass"],
         "`python -m rouge_lcs --help` (the `rouge-lcs` CLI)": rouge_lcs_cli,
     }
+    if args.metric:  # the evaluate module; run from the repository root
+        walls["`python -c 'import rouge_lcs_metric'`"] = [
+            sys.executable,
+            "-c",
+            "import rouge_lcs_metric",
+        ]
 
     imports: dict[str, list[float]] = {k: [] for k in contestants}
     firsts: dict[str, list[float]] = {k: [] for k in contestants}
@@ -131,9 +141,9 @@ def main() -> None:
     for name in contestants:
         after_import, after_call = loaded[name]
         print(
-            f"| {name} | {_ms(best_import[name])} | {best_import[name] / ours_import:.1f}× "
+            f"| {name} | {_ms(best_import[name])} | {best_import[name] / ours_import:.2g}× "
             f"| {', '.join(after_import) or '—'} "
-            f"| {_ms(best_first[name])} | {best_first[name] / ours_first:.1f}× "
+            f"| {_ms(best_first[name])} | {best_first[name] / ours_first:.2g}× "
             f"| {', '.join(after_call) or '—'} |"
         )
     print("\nWhole process, wall clock (interpreter start-up included):\n")
