@@ -1,6 +1,6 @@
 """rouge_lcs's two engines vs rouge-score-rs (Rust), side by side in one run, numbers checked.
 
-    .venv/bin/python benchmarks/bench_native.py [--repeats 3] [--suites realsumm,realsumm-unicode,korean,long,huge]
+    .venv/bin/python benchmarks/bench_native.py [--repeats 3] [--suites realsumm,korean,...]
 
 Suites (four types: rouge1, rouge2, rougeL, rougeLsum; sentences one a line):
 - realsumm: REALSumm's 2,500 CNN/DM pairs, ``tokenizer="rouge_score"``, stemming off and on.

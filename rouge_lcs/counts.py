@@ -16,14 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.documents import Document
 from rouge_lcs.lcs import lcs_length
 from rouge_lcs.lcs_batch import union_lcs_hits_batch
 from rouge_lcs.ngrams import NgramCounter
 from rouge_lcs.rouge_types import RougeType
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 
 def batch_counts(

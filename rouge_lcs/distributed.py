@@ -34,12 +34,14 @@ from functools import reduce
 from operator import add
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.scorer import Rouge
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
     import pandas as pd
+else:
+    np = lazy_import("numpy")
 
 #: Exact sums are integers in units of 2**-SCALE_BITS: a finite float64 is q * 2**(e - 53) with
 #: an integer |q| < 2**53 and e >= -1073, so it is q << (e + 1074) such units.

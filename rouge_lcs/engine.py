@@ -15,9 +15,9 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.counts import batch_counts
 from rouge_lcs.documents import DocumentStore
 from rouge_lcs.native import NativeStore, supports
@@ -25,6 +25,11 @@ from rouge_lcs.native import active as native_active
 from rouge_lcs.settings import Settings
 from rouge_lcs.stats import PairStats
 from rouge_lcs.validation import TextBatch, fail_type
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 #: Examples per chunk: bounds the memory of the batched ROUGE-Lsum kernel and paces progress.
 CHUNK = 2048

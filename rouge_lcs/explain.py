@@ -18,13 +18,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.lcs import Candidate, lcs_pairs
 from rouge_lcs.multiref import prf
 from rouge_lcs.settings import Settings, make_settings
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 UNMATCHED, MATCHED, CLIPPED = 0, 1, 2
 

@@ -26,8 +26,14 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from rapidfuzz.distance import LCSseq
+from rouge_lcs._lazy import lazy_import
+
+if TYPE_CHECKING:
+    import rapidfuzz
+else:
+    rapidfuzz = lazy_import("rapidfuzz")  # imported by the first lcs_length call
 
 Tokens = Sequence[int]
 
@@ -43,7 +49,7 @@ def lcs_length(a: Tokens, b: Tokens) -> int:
     """Length of the longest common subsequence of two token-id sequences."""
     if not a or not b:
         return 0
-    return LCSseq.similarity(a, b)
+    return rapidfuzz.distance.LCSseq.similarity(a, b)
 
 
 def _int_bytes(bits: int) -> int:

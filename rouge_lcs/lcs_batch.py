@@ -26,15 +26,20 @@ array lookup.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import chain
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.arrays import expand, positions
 from rouge_lcs.lcs import Candidate, Tokens, lcs_indices
 
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
+
 _WORD = 64
-_ONE = np.uint64(1)
 #: A block holds at most this many sentence pairs and this many mask-table entries ...
 _BLOCK_PAIRS = 32768
 _BLOCK_TABLE = 2_000_000
@@ -51,9 +56,13 @@ def _flatten(sentences: Sequence[Tokens]) -> tuple[np.ndarray, np.ndarray]:
     return flat, lengths
 
 
-_SHIFTS = tuple(np.uint64(s) for s in (1, 2, 4, 8, 16, 32))
-#: _LOW_BITS[n]: a mask with the lowest n bits set, for n = 0 … 64.
-_LOW_BITS = np.array([(1 << n) - 1 for n in range(_WORD + 1)], dtype=np.uint64)
+@cache
+def _bit_constants() -> tuple[np.uint64, tuple[np.uint64, ...], np.ndarray]:
+    """uint64 1, the shifts of a 64-bit smear, and low_bits[n]: the lowest n bits set (n = 0 …
+    64).  Built at first use, not at import: numpy is imported with the first scoring call."""
+    shifts = tuple(np.uint64(s) for s in (1, 2, 4, 8, 16, 32))
+    low_bits = np.array([(1 << n) - 1 for n in range(_WORD + 1)], dtype=np.uint64)
+    return np.uint64(1), shifts, low_bits
 
 
 class _Batch:
@@ -126,6 +135,7 @@ def _blocks(batch: _Batch, candidates: np.ndarray) -> list[np.ndarray]:
 
 def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     """OR into ``union`` the diagonal moves of every pair whose candidate is in ``block``."""
+    one, shifts, low_bits = _bit_constants()
     cand_job = batch.cand_job[block]
     # Dense mask table: candidate k of the block owns entries offset[k] .. offset[k] + V_job - 1,
     # preceded by an always-zero entry, so that local id -1 (no such candidate token) reads 0.
@@ -139,7 +149,7 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     np.bitwise_or.at(
         table,
         np.repeat(offset, lengths) + batch.cand_local[token_index],
-        _ONE << position.astype(np.uint64),
+        one << position.astype(np.uint64),
     )
     # Pairs: every candidate of the block with every short reference sentence of its job.
     per_cand = batch.n_groups[cand_job]
@@ -161,7 +171,7 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     mask_at = mask_at_array.tolist()
     base = offset[pair_slot]
     widths = lengths[pair_slot]
-    full = _LOW_BITS[widths]
+    full = low_bits[widths]
     ref_local, ref_start = batch.ref_local, batch.ref_start[pair_group]
     # Work buffers: the loops below run once per row; writing into these instead of fresh
     # temporaries avoids an allocation (often an mmap) per numpy operation.
@@ -198,19 +208,19 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
         x = np.bitwise_xor(
             rows[row_at[i - 1] : row_at[i - 1] + k], rows[row_at[i] : row_at[i] + k], out=a[:k]
         )
-        for shift in _SHIFTS:
+        for shift in shifts:
             np.left_shift(x, shift, out=b[:k])
             np.bitwise_xor(x, b[:k], out=x)
         # Stops: columns <= j that match or have vertical difference 0.
         np.invert(x, out=x)
         np.bitwise_or(x, match, out=x)
-        np.take(_LOW_BITS, j[:k], out=b[:k])
+        np.take(low_bits, j[:k], out=b[:k])
         np.bitwise_and(x, b[:k], out=x)
         # Highest stop: smear it down, then keep the top bit (no stop: the walk has ended).
-        for shift in _SHIFTS:
+        for shift in shifts:
             np.right_shift(x, shift, out=b[:k])
             np.bitwise_or(x, b[:k], out=x)
-        np.right_shift(x, _ONE, out=b[:k])
+        np.right_shift(x, one, out=b[:k])
         np.bitwise_xor(x, b[:k], out=c[:k])  # the highest stop as a one-bit mask
         np.bitwise_and(c[:k], match, out=c[:k])
         took = np.not_equal(c[:k], 0, out=diag[mask_at[i - 1] : mask_at[i - 1] + k])

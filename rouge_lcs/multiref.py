@@ -12,7 +12,15 @@ each example are real.  Modes:
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+from rouge_lcs._lazy import lazy_import
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
+
 
 MULTI_REF_MODES = ("max_f", "max_recall", "pooled", "mean")
 

@@ -24,16 +24,21 @@ import os
 import unicodedata
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import regex
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.arrays import expand
 from rouge_lcs.sentences import auto_split, cjk_cuts, newline_split, nltk_punkt, nltk_split
 from rouge_lcs.settings import Settings
 from rouge_lcs.stemming import PORTER, stem
 from rouge_lcs.tokenizers import JOINERS, rouge_score_tokenize, unicode_tokenize
+
+if TYPE_CHECKING:
+    import numpy as np
+    import regex
+else:
+    np = lazy_import("numpy")
+    regex = lazy_import("regex")
 
 #: The environment variable that picks the engine.
 ENV = "ROUGE_LCS_IMPLEMENTATION"
@@ -57,8 +62,6 @@ _SPLIT_MODES: dict[Callable[[str], list[str]], int] = {
     auto_split: 1,
     nltk_split: 2,
 }
-_EMPTY_IDS = np.zeros(0, dtype=np.int32)
-_ZERO_OFFSETS = np.zeros(1, dtype=np.int64)
 
 
 def native_unicode() -> bool:
@@ -236,7 +239,8 @@ class NativeStore:
         encode_sentences = self._encoder.encode_sentences
         if not self._sentences:
             ids, starts = _ids(encode(texts))
-            return ids, starts, _EMPTY_IDS, _ZERO_OFFSETS, np.zeros(len(texts) + 1, np.int64)
+            no_ids, no_starts = np.zeros(0, np.int32), np.zeros(1, np.int64)
+            return ids, starts, no_ids, no_starts, np.zeros(len(texts) + 1, np.int64)
         splitter = self._settings.splitter
         split_mode = _SPLIT_MODES.get(splitter)
         if split_mode is not None and self._always_concatenate:
@@ -278,7 +282,7 @@ class NativeStore:
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
         starts = np.zeros(len(texts) + 1, dtype=np.int64)
         np.cumsum(lengths, out=starts[1:])
-        ids = np.concatenate(pieces) if pieces else _EMPTY_IDS
+        ids = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
         return ids.astype(np.int32, copy=False), starts, sent_ids, sent_starts, doc_sent
 
     def chunk_counts(

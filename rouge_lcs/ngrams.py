@@ -14,9 +14,15 @@ No Python loop runs over tokens or n-grams.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.arrays import expand
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 
 class NgramCounter:

@@ -11,7 +11,6 @@ shards are sent to spawned workers.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
 import threading
 
@@ -60,6 +59,8 @@ def parallel_stats(
     batch: TextBatch, settings: Settings, num_proc: int, progress: Progress | None = None
 ) -> PairStats:
     """:func:`rouge_lcs.engine.compute_stats` over up to ``num_proc`` processes."""
+    import multiprocessing  # ~10 ms, so not with the package: only num_proc > 1 needs it
+
     bounds = shard_bounds(len(batch), num_proc)
     can_fork = "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if can_fork else "spawn")

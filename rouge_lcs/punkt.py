@@ -17,7 +17,6 @@ tokenizer on every text of the project's corpora and on generated texts.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
@@ -33,7 +32,7 @@ _LC = _BEG_LC | _MID_LC | _UNK_LC
 # PunktSentenceTokenizer.PUNCTUATION: a sentence does not start with these.
 _PUNCTUATION = frozenset(";:,.!?")
 # _get_last_whitespace_index tests membership in string.whitespace (ASCII only).
-_ASCII_WHITESPACE = frozenset(string.whitespace)
+_ASCII_WHITESPACE = frozenset(" \t\n\r\x0b\x0c")
 
 # PunktToken's regular expressions (compiled by each Punkt: regex is imported at first use).
 _RE_ELLIPSIS = r"\.\.+$"

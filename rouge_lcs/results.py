@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.multiref import chosen_reference, combine
 from rouge_lcs.settings import Settings
 from rouge_lcs.statistics import bootstrap_interval
 from rouge_lcs.stats import PairStats
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 MEASURES = ("precision", "recall", "fmeasure")
 

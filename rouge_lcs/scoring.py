@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import abc
 from collections import defaultdict
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.results import Score
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 __all__ = ["AggregateScore", "BaseScorer", "BootstrapAggregator", "Score", "fmeasure"]
 

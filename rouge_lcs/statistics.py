@@ -15,10 +15,15 @@ per-example scores the mean is computed from — so nothing is rescored.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.validation import check_confidence_level, check_int
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 #: Resamples are drawn in blocks of at most this many rows …
 _BLOCK = 64

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.arrays import positions
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 
 @dataclass(frozen=True)

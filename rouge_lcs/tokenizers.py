@@ -28,14 +28,15 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import import_module
-from typing import Any, Protocol
-
-import regex
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rouge_lcs.languages import EXTRAS, get_language
 from rouge_lcs.stemming import PORTER, Stemmer, snowball
+
+if TYPE_CHECKING:
+    import regex
 
 TokenizeFn = Callable[[str], list[str]]
 
@@ -51,9 +52,18 @@ TokenizerSpec = str | TokenizeFn | SupportsTokenize | None
 
 # One token per CJK ideograph / kana character; otherwise maximal runs of letters, marks and
 # numbers.  Marks are kept inside words so that scripts such as Devanagari or Thai, whose vowel
-# signs are combining marks, are not cut into pieces.
+# signs are combining marks, are not cut into pieces.  The `regex` patterns are compiled at first
+# use (importing `regex` costs ~20 ms, which `import rouge_lcs` does not pay).
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
-_UNICODE_TOKEN = regex.compile(rf"[{_CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}]]+", regex.V1)
+
+
+@cache
+def _unicode_token() -> regex.Pattern[str]:
+    import regex
+
+    return regex.compile(rf"[{_CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}]]+", regex.V1)
+
+
 _ASCII_TOKEN = re.compile(r"[a-z0-9]+")
 # Invisible characters that join or glue letters inside a word (ZWNJ, ZWJ, word joiner, soft
 # hyphen, zero-width no-break space).  They are format characters, not letters, so they would
@@ -70,12 +80,18 @@ def unicode_tokenize(text: str) -> list[str]:
         # NFKC leaves ASCII unchanged; the stdlib regex is ~3x faster than `regex`.
         return _ASCII_TOKEN.findall(lowered)
     normalized = unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
-    return _UNICODE_TOKEN.findall(normalized)
+    return _unicode_token().findall(normalized)
 
 
 # A user-perceived character (extended grapheme cluster) that starts with a letter or digit:
 # a Hangul syllable, a kanji, "é" written with a combining accent, "क्ष".
-_CHAR_TOKEN = regex.compile(r"(?=[\p{L}\p{N}])\X", regex.V1)
+@cache
+def _char_token() -> regex.Pattern[str]:
+    import regex
+
+    return regex.compile(r"(?=[\p{L}\p{N}])\X", regex.V1)
+
+
 _ASCII_CHAR = re.compile(r"[a-z0-9]")
 
 
@@ -86,7 +102,7 @@ def char_tokenize(text: str) -> list[str]:
     if lowered.isascii():
         return _ASCII_CHAR.findall(lowered)
     normalized = unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
-    return _CHAR_TOKEN.findall(normalized)
+    return _char_token().findall(normalized)
 
 
 def rouge_score_tokenize(text: str) -> list[str]:
@@ -104,10 +120,15 @@ def whitespace_tokenize(text: str) -> list[str]:
 # ---- Optional segmenters.  Each is built once per process (loading a dictionary takes from
 # 0.1 s to 2 s) and only when first asked for, so importing rouge_lcs never imports them.
 
+
 # A token worth counting has a letter or a digit; segmenters also return punctuation and spaces
 # as tokens (jieba returns " ", which would otherwise match other spaces: multilingual-rouge's
 # bug).
-_WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
+@cache
+def _wordlike() -> regex.Pattern[str]:
+    import regex
+
+    return regex.compile(r"[\p{L}\p{N}]")
 
 
 def _require(module: str, tokenizer: str) -> Any:
@@ -136,7 +157,8 @@ def _jieba() -> Any:
 
 def jieba_tokenize(text: str) -> list[str]:
     """Chinese words by jieba (its default mode: dictionary + HMM for unknown words)."""
-    return [t for t in _jieba().cut(_normalized(text)) if _WORDLIKE.search(t)]
+    wordlike = _wordlike().search
+    return [t for t in _jieba().cut(_normalized(text)) if wordlike(t)]
 
 
 @lru_cache(maxsize=1)
@@ -151,7 +173,8 @@ def _mecab() -> Any:
 
 def mecab_tokenize(text: str) -> list[str]:
     """Japanese morphemes (surface forms) by MeCab with UniDic-lite."""
-    return [w.surface for w in _mecab()(_normalized(text)) if _WORDLIKE.search(w.surface)]
+    wordlike = _wordlike().search
+    return [w.surface for w in _mecab()(_normalized(text)) if wordlike(w.surface)]
 
 
 @lru_cache(maxsize=1)
@@ -162,7 +185,8 @@ def _kiwi() -> Any:
 def kiwi_tokenize(text: str) -> list[str]:
     """Korean morphemes (surface forms) by Kiwi: 서울은 -> 서울 / 은, so particles and endings
     no longer keep the same noun from matching."""
-    return [t.form for t in _kiwi().tokenize(_normalized(text)) if _WORDLIKE.search(t.form)]
+    wordlike = _wordlike().search
+    return [t.form for t in _kiwi().tokenize(_normalized(text)) if wordlike(t.form)]
 
 
 @lru_cache(maxsize=1)
@@ -176,7 +200,8 @@ def thai_tokenize(text: str) -> list[str]:
     Lowercased but not NFKC-normalized: NFKC decomposes SARA AM (ำ) into two characters, after
     which dictionary words no longer match."""
     words = _newmm()(text.lower().translate(JOINERS), engine="newmm", keep_whitespace=False)
-    return [w for w in words if _WORDLIKE.search(w)]
+    wordlike = _wordlike().search
+    return [w for w in words if wordlike(w)]
 
 
 REGISTRY: dict[str, TokenizeFn] = {

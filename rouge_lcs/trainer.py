@@ -15,14 +15,18 @@ evaluation predictions are used through their interfaces only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from rouge_lcs._lazy import lazy_import
 from rouge_lcs.languages import get_language
 from rouge_lcs.options import OPTIONS
 from rouge_lcs.options import names as option_names
 from rouge_lcs.scorer import Rouge
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 
 def logits_to_ids(logits: Any, labels: Any = None) -> Any:

@@ -22,6 +22,7 @@ PACKAGE = Path(rouge_lcs.__file__).parent
 # the applications sit on top; the core never reaches up to them.
 LAYERS = [
     {
+        "_lazy",
         "version",
         "languages",
         "arrays",
@@ -130,6 +131,80 @@ def test_punkt_splitting_does_not_load_nltk():
     for engine in ("python", "native"):
         env = {**os.environ, "ROUGE_LCS_IMPLEMENTATION": engine}
         subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+# For a child process: which of these heavy dependencies have run their code.  A module deferred
+# by rouge_lcs._lazy sits in sys.modules before that; reading its __dict__ through
+# object.__getattribute__ does not trigger the import.
+_EXECUTED = """
+import sys
+def executed(name):
+    module = sys.modules.get(name)
+    return module is not None and "__version__" in object.__getattribute__(module, "__dict__")
+HEAVY = ("numpy", "regex", "rapidfuzz", "nltk")
+"""
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_import_defers_heavy_dependencies_to_the_first_call(engine):
+    # `import rouge_lcs` (and the names users import, and the CLI module) imports none of numpy
+    # (~100 ms), regex, rapidfuzz, NLTK: the first scoring call imports what it needs.
+    code = _EXECUTED + (
+        "import rouge_lcs, rouge_lcs.cli\n"
+        "from rouge_lcs import Rouge, Scores, rouge, score\n"
+        "assert not [n for n in HEAVY if executed(n)], [n for n in HEAVY if executed(n)]\n"
+        "assert 'numpy._core' not in sys.modules and 'multiprocessing' not in sys.modules\n"
+        "out = rouge(['the cat sat on the mat'], ['the cat sat on a mat'], ['rouge1', 'rougeL'])\n"
+        "assert out == {'rouge1': 5 / 6, 'rougeL': 5 / 6}, out\n"
+        "assert executed('numpy') and 'numpy._core' in sys.modules\n"
+        "assert score(['a b'], ['a b c']).fmeasure.tolist() == [[0.8, 2 / 3, 0.8, 0.8]]\n"
+        "assert not executed('nltk')\n"
+    )
+    env = {**os.environ, "ROUGE_LCS_IMPLEMENTATION": engine}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_first_calls_from_many_threads_at_once():
+    # The deferred imports run once, while the other threads wait (no half-imported numpy).
+    code = _EXECUTED + (
+        "import threading\n"
+        "import rouge_lcs\n"
+        "barrier, results = threading.Barrier(8), []\n"
+        "def work():\n"
+        "    barrier.wait()\n"
+        "    scores = rouge_lcs.score(['a b c d'], ['a b d'], ['rouge2', 'rougeLsum'])\n"
+        "    results.append(scores.fmeasure.tolist())\n"
+        "threads = [threading.Thread(target=work) for _ in range(8)]\n"
+        "for t in threads: t.start()\n"
+        "for t in threads: t.join()\n"
+        "assert results == [[[0.4, 0.8571428571428571]]] * 8, results\n"
+    )
+    for engine in ("native", "python"):
+        env = {**os.environ, "ROUGE_LCS_IMPLEMENTATION": engine}
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_lazy_import():
+    from rouge_lcs._lazy import lazy_import
+
+    assert lazy_import("json") is sys.modules["json"]  # already imported: that module
+    with pytest.raises(ModuleNotFoundError):
+        lazy_import("no_such_module_rouge_lcs")
+    with pytest.raises(ValueError, match="top-level"):
+        lazy_import("os.path")
+    code = _EXECUTED + (
+        "import importlib.util, types\n"
+        "spec = importlib.util.spec_from_file_location('_lazy', sys.argv[1])\n"
+        "lazy = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(lazy)\n"
+        "csv = lazy.lazy_import('csv')\n"
+        "assert not executed('csv') and type(csv) is not types.ModuleType\n"
+        "import csv as again\n"  # an import statement finds the same object, and runs it
+        "assert again is csv and executed('csv') and type(csv) is types.ModuleType\n"
+        "assert csv.QUOTE_ALL == 1\n"
+    )
+    lazy_file = str(PACKAGE / "_lazy.py")
+    subprocess.run([sys.executable, "-c", code, lazy_file], check=True)
 
 
 def _parameters(function) -> dict[str, object]:

@@ -1,0 +1,74 @@
+"""Deferred imports of heavy dependencies, so that ``import rouge_lcs`` stays cheap.
+
+numpy alone costs ~100 ms to import, more than the rest of ``import rouge_lcs`` together, and
+is first needed by the first scoring call.  Modules that use it write::
+
+    if TYPE_CHECKING:
+        import numpy as np
+    else:
+        np = lazy_import("numpy")
+
+so that type checkers see the real module, and at run time ``np`` is the module object that
+numpy's import fills in: the import runs at the first attribute access (``np.zeros``), from
+whichever module comes first.  So nothing at module level may read an attribute of it (no
+``np.int64`` constants): that would import it with the package.  tests/test_architecture.py
+checks that ``import rouge_lcs`` executes none of numpy, regex, rapidfuzz and NLTK.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+import types
+from typing import Any
+
+
+class _Deferred(types.ModuleType):
+    """A module whose code runs at its first attribute access (then it is a plain module).
+
+    What :class:`importlib.util.LazyLoader` does, with the lock CPython added to it in 3.11.9 and
+    3.12.3 (gh-114763): without it, a thread reading an attribute while another thread runs the
+    deferred import could see the half-filled module and get an ``AttributeError`` — and the
+    first scoring call may well come from several threads at once (a web server's workers).
+    """
+
+    def __getattribute__(self, attr: str) -> Any:
+        spec = object.__getattribute__(self, "__spec__")
+        state = spec.loader_state
+        with state["lock"]:  # other threads wait here while the first one imports
+            if object.__getattribute__(self, "__class__") is _Deferred:
+                if state["loading"]:  # the module's own code reading itself, mid-import
+                    return object.__getattribute__(self, attr)
+                state["loading"] = True
+                try:
+                    spec.loader.exec_module(self)
+                finally:
+                    state["loading"] = False  # after an error, the next access tries again
+                object.__setattr__(self, "__class__", types.ModuleType)
+        return getattr(self, attr)
+
+
+def lazy_import(name: str) -> types.ModuleType:
+    """The top-level module ``name``, imported at the first access to one of its attributes.
+
+    Returns the module in ``sys.modules`` if there is one (imported, or deferred by an earlier
+    call).  Otherwise it finds the module now (:class:`ModuleNotFoundError` at once if it is not
+    installed), creates its module object and registers it in ``sys.modules``, as an import does
+    (so a later ``import name`` anywhere gets the same object, and its first use runs the
+    import), but leaves running its code to the first attribute access.
+    """
+    if "." in name:  # finding a submodule would import its parent packages now
+        raise ValueError(f"lazy_import takes a top-level module, not {name!r}")
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+    if spec.loader_state is not None:  # the loader keeps its own state there: import now
+        return importlib.import_module(name)
+    spec.loader_state = {"lock": threading.RLock(), "loading": False}
+    module = importlib.util.module_from_spec(spec)
+    module.__class__ = _Deferred
+    return sys.modules.setdefault(name, module)
