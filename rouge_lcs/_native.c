@@ -1119,6 +1119,8 @@ static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
     }
     PyObject *lowered = PyObject_CallMethod(word, "lower", NULL);
     if (lowered == NULL) return NULL;
+    /* NLTK keeps words of at most 2 characters *before* lowercasing ("İy" lowercases to 3) */
+    if (PyUnicode_GET_LENGTH(word) <= 2) return lowered;
     PyObject *result = porter_stem_unicode(lowered);
     Py_DECREF(lowered);
     if (result == NULL && !PyErr_Occurred())

@@ -296,6 +296,7 @@ def test_porter_port_on_rule_edge_cases():
         "sky", "syzygy", "yyyy", "toy", "formalli", "analogi", "relational", "conditional",
         "controll", "roll", "probate", "rate", "cease", "generalization", "oscillators",
         "adoption", "a", "ab", "abc", "Running", "CATS", "1990s", "x" * 1000, "y" * 999,
+        "İy", "İyy", "Skies", "Howe",
     ]  # fmt: skip
     assert [porter_stem(w) for w in words] == [stemmer.stem(w) for w in words]
     # More than 128 distinct non-ASCII characters: declined (the encoder then asks NLTK).
