@@ -165,11 +165,11 @@ def _punkt_split() -> Callable[[str], list[str]]:
     unicode table) match the installed ``regex``; else the Python port itself."""
     if not native_unicode():
         return nltk_split
-    tables = nltk_punkt().tables
     spans = _native.punkt_spans
 
     def split(text: str) -> list[str]:
-        return cjk_cuts([text[s:e] for s, e in spans(text, *tables)])
+        # The model is loaded (~50 ms) by the first text that needs Punkt, not by every batch.
+        return cjk_cuts([text[s:e] for s, e in spans(text, *nltk_punkt().tables)])
 
     return split
 
