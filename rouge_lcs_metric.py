@@ -5,6 +5,7 @@ A drop-in superset of ``evaluate.load("rouge")``: same arguments, same output ke
 
 import datasets
 import evaluate
+from datasets.utils.py_utils import temp_seed
 
 from rouge_lcs.options import OPTIONS
 from rouge_lcs.options import describe
@@ -113,6 +114,22 @@ class RougeLcsMetric(evaluate.Metric):
             codebase_urls=["https://github.com/google-research/google-research/tree/master/rouge"],
             reference_urls=["https://aclanthology.org/W04-1013"],
         )
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score ``predictions`` against ``references`` (see the inputs description)."""
+        if (
+            predictions is not None
+            and references is not None
+            and self.num_process == 1
+            and self.writer is None  # nothing added by add/add_batch before
+        ):
+            # evaluate's Arrow round trip exists to gather batches across processes; with one
+            # process and one batch the checked lists are scored directly: same checks, same
+            # numbers, same seed, ~20 ms less on 2,500 pairs (benchmarks/bench_metric.py).
+            batch = check_utf8(check_texts(predictions, references))
+            with temp_seed(self.seed):
+                return self._compute(batch.predictions, batch.references, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Check the batch (one clear error naming the argument), then store it."""

@@ -179,21 +179,24 @@ def check_utf8(batch: TextBatch) -> TextBatch:
     but storage that needs real Unicode text — evaluate's Arrow cache — cannot hold them.
     """
 
-    def check(text: str, name: str) -> None:
-        if not text.isascii():
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError as error:
-                code = ord(text[error.start])
-                raise ValueError(
-                    f"{name}: expected valid Unicode text, got a lone surrogate U+{code:04X} at "
-                    f"character {error.start} (rouge_lcs.rouge() scores it; evaluate cannot "
-                    "store it)"
-                ) from None
+    def check(text: str, name: str, *index: int) -> None:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            code = ord(text[error.start])
+            where = name + "".join(f"[{k}]" for k in index)
+            raise ValueError(
+                f"{where}: expected valid Unicode text, got a lone surrogate U+{code:04X} at "
+                f"character {error.start} (rouge_lcs.rouge() scores it; evaluate cannot "
+                "store it)"
+            ) from None
 
+    # ASCII texts cannot fail; names are formatted only for a text that does.
     for i, text in enumerate(batch.predictions):
-        check(text, f"predictions[{i}]")
+        if not text.isascii():
+            check(text, "predictions", i)
     for i, refs in enumerate(batch.references):
         for j, text in enumerate(refs):
-            check(text, f"references[{i}][{j}]")
+            if not text.isascii():
+                check(text, "references", i, j)
     return batch

@@ -130,6 +130,23 @@ def test_any_add_batch_split_gives_the_same_result(metric, pairs, data):
     assert metric.compute() == rouge(preds, refs)
 
 
+def test_compute_with_lists_skips_arrow_but_not_the_checks(metric):
+    # One process, nothing added: the lists are scored directly (no Arrow round trip), with the
+    # same numbers as through add_batch, the same checks, and nothing left behind.
+    preds, refs = ["the cat sat", "a b c"], [["the cat sat down", "a cat"], "a c"]
+    direct = metric.compute(predictions=preds, references=refs, use_stemmer=True)
+    metric.add_batch(predictions=preds, references=refs)
+    stored = metric.compute(use_stemmer=True)
+    assert direct == stored == rouge(preds, refs, use_stemmer=True)
+    with pytest.raises(ValueError, match=r"predictions\[1\]: expected valid Unicode"):
+        metric.compute(predictions=["ok", "a\ud800"], references=["x", "y"])
+    with pytest.raises(TypeError, match="references: expected a list, got NoneType"):
+        metric.compute(predictions=preds)
+    # A batch added before is scored together with the one passed to compute.
+    metric.add_batch(predictions=["a"], references=["a"])
+    assert metric.compute(predictions=["b"], references=["c"]) == rouge(["a", "b"], ["a", "c"])
+
+
 def test_add_then_compute(metric):
     metric.add(prediction="a b", reference="a b")
     metric.add(prediction="a", reference="b")
