@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from itertools import count
+
+import numpy as np
 
 from rouge_lcs.rouge155.stem import morph_stem
 
@@ -36,6 +39,8 @@ __all__ = [
     "raw_tokens",
     "Terms",
     "stopwords",
+    "Flat",
+    "flat_terms",
 ]
 
 # Perl's \s on a byte string: ASCII space, \t, \n, \v, \f, \r (not \x85 or \xa0).
@@ -47,6 +52,12 @@ _TOKEN_BYTES = bytes(
     c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 0x20 for c in range(256)
 )
 _UPPER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+# For :func:`flat_terms`: _TOKEN_BYTES with each line break turned into "|", a byte that is in
+# no token, so that one split of many summaries keeps where their lines end; the second table
+# also lower-cases A-Z first (as :func:`lines_of` does).
+_MARK = "|"
+_FLAT_BYTES = _TOKEN_BYTES[:10] + b"|" + _TOKEN_BYTES[11:]
+_FLAT_BYTES_UPPER = bytes(_FLAT_BYTES[c] for c in bytes(range(256)).translate(_UPPER))
 
 
 def lines_of(text: str | Sequence[str]) -> list[bytes]:
@@ -191,3 +202,75 @@ class Terms:
             else:
                 out.append(t)
         return out
+
+
+@dataclass(frozen=True)
+class Flat:
+    """Many summaries read at once (no ``-l``/``-b``): term ids of their kept tokens, summary
+    after summary and line after line, and where each line and each summary starts.
+
+    ROUGE-N/S and the unigram counts read a summary as the concatenation of its lines, and
+    ROUGE-L/W as its lines (empty ones included, which never change a number)."""
+
+    #: term ids (int64), below :attr:`vocab_size`
+    ids: np.ndarray
+    #: ``ids[line_start[k]:line_start[k + 1]]`` are line ``k``'s terms (int64, lines + 1)
+    line_start: np.ndarray
+    #: summary ``d`` has lines ``doc_line[d] … doc_line[d + 1] - 1`` (int64, summaries + 1)
+    doc_line: np.ndarray
+    vocab_size: int
+
+    @property
+    def doc_start(self) -> np.ndarray:
+        """Offsets of the summaries in :attr:`ids` (summaries + 1)."""
+        return self.line_start[self.doc_line]
+
+    def sentence_ids(self) -> list[list[list[int]]]:
+        """Every summary's lines as lists of term ids."""
+        ids, starts = self.ids.tolist(), self.line_start.tolist()
+        lines = [ids[a:b] for a, b in zip(starts, starts[1:])]
+        bounds = self.doc_line.tolist()
+        return [lines[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def flat_terms(blob: bytes, line_counts: Sequence[int], terms: Terms, *, lower: bool) -> Flat:
+    """Read summaries given as one text: their lines joined by ``\n`` (summary ``d`` has
+    ``line_counts[d]`` of them, at least 1), as :func:`raw_tokens` then ``terms`` read each line.
+
+    ``lower``: lower-case A-Z first (raw text; :func:`lines_of`'s lines already are).  Tokens are
+    mapped to ids once per distinct token; the rest is numpy on the whole batch.
+    """
+    table = _FLAT_BYTES_UPPER if lower else _FLAT_BYTES
+    tokens = blob.translate(table).decode("ascii").replace(_MARK, " | ").split()
+    vocab: dict[str, int] = {}
+    if terms.stem or terms.stop:
+        stop, stem, memo = terms.stop, terms.stem, terms._memo
+        to_id: dict[str, int] = {_MARK: -2}
+        for token in set(tokens):
+            if token in stop:
+                to_id[token] = -1
+            elif token != _MARK:
+                term = token
+                if stem and len(token) > 3:
+                    stemmed = memo.get(token)
+                    if stemmed is None:
+                        stemmed = memo[token] = morph_stem(token)
+                    term = stemmed
+                to_id[token] = vocab.setdefault(term, len(vocab))
+        ids = np.fromiter(map(to_id.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        mark = ids == -2
+        keep = ids >= 0
+        vocab_size = len(vocab)
+    else:  # every token is its term: ids straight from the vocabulary, in C
+        next_id = count()
+        ids = np.fromiter(map(vocab.setdefault, tokens, next_id), dtype=np.int64, count=len(tokens))
+        vocab_size = next(next_id)
+        mark = ids == vocab.get(_MARK, -1)
+        keep = ~mark
+    n_lines = sum(line_counts)
+    line_of = np.cumsum(mark)[keep]  # line of each kept token (a mark ends a line)
+    line_start = np.zeros(n_lines + 1, dtype=np.int64)
+    np.cumsum(np.bincount(line_of, minlength=n_lines), out=line_start[1:])
+    doc_line = np.zeros(len(line_counts) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(line_counts, dtype=np.int64), out=doc_line[1:])
+    return Flat(ids[keep], line_start, doc_line, max(vocab_size, 1))
