@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -200,19 +201,17 @@ def _score(
     metrics = metrics_for(opts)
 
     # Each distinct (peer, model) pair is scored once (systems that output the same summary
-    # for a document, a reference listed twice); ``slot_pair`` maps every slot to its pair.
-    pair_index: dict[tuple[int, int], int] = {}
-    slot_pair: list[int] = []
-    starts: list[int] = []
-    for p, model_ids in zip(peer_of, model_of):
-        starts.append(len(slot_pair))
-        for m in model_ids:
-            slot_pair.append(pair_index.setdefault((p, m), len(pair_index)))
-    pairs = np.array(list(pair_index), dtype=np.int64).reshape(-1, 2)
-    unique_stats = stats_of(pairs[:, 0], pairs[:, 1], metrics)
-    slots = np.array(slot_pair, dtype=np.int64)
+    # for a document, a reference listed twice); ``slots`` maps every slot to its pair.
+    sizes = np.fromiter(map(len, model_of), dtype=np.int64, count=len(model_of))
+    first = np.cumsum(sizes) - sizes
+    slot_model = np.fromiter(
+        chain.from_iterable(model_of), dtype=np.int64, count=int(first[-1] + sizes[-1])
+    )
+    slot_peer = np.repeat(np.asarray(peer_of, dtype=np.int64), sizes)
+    n_summaries = int(max(slot_model.max(), max(peer_of))) + 1
+    keys, slots = np.unique(slot_peer * n_summaries + slot_model, return_inverse=True)
+    unique_stats = stats_of(keys // n_summaries, keys % n_summaries, metrics)
     stats = [tuple(column[slots] for column in metric_stats) for metric_stats in unique_stats]
-    first = np.array(starts)
     per_example = []
     for metric, (hit, model_count, peer_count, select) in zip(metrics, stats):
         weighted = metric.kind == "W"
@@ -235,10 +234,6 @@ def _score(
         confidence_text=_perl_number(opts.confidence),
         details=details,
     )
-
-
-def _reference_list(refs: Text | Sequence[Text]) -> list[Text]:
-    return [refs] if isinstance(refs, str) else list(refs)
 
 
 def score(
@@ -295,20 +290,18 @@ def score(
         confidence=confidence,
         resamples=resamples,
     )
-    # Each distinct text is read once.
+    # Each distinct text is read once (a list of sentences is keyed by its tuple).
     index: dict[object, int] = {}
-    distinct: list[str] = []
-
-    def text_id(text: Text) -> int:
-        key = text if isinstance(text, str) else tuple(text)
-        k = index.get(key)
-        if k is None:
-            k = index[key] = len(distinct)
-            distinct.append(text if isinstance(text, str) else "\n".join(text))
-        return k
-
-    peer_of = [text_id(p) for p in predictions]
-    model_of = [[text_id(r) for r in _reference_list(refs)] for refs in references]
+    peer_of = [
+        index.setdefault(p if isinstance(p, str) else tuple(p), len(index)) for p in predictions
+    ]
+    model_of = [
+        [index.setdefault(r if isinstance(r, str) else tuple(r), len(index)) for r in refs]
+        if not isinstance(refs, str)
+        else [index.setdefault(refs, len(index))]
+        for refs in references
+    ]
+    distinct = [key if isinstance(key, str) else "\n".join(key) for key in index]  # type: ignore[arg-type]
 
     def stats(
         pair_peer: np.ndarray, pair_model: np.ndarray, metrics: list[Metric]

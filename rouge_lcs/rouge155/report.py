@@ -253,17 +253,28 @@ def _emulated_means(
     if resamples is not None and n * resamples <= 3_000_000:
         cached = _all_draws(n, resamples)
     for a, b in _sample_blocks(n, samples.size):
-        draws = _drand48_draws(n, samples[a:b]) if cached is None else cached[samples[a:b]]
-        # cumsum adds strictly left to right (np.sum would reassociate pairwise)
-        means[a:b] = np.cumsum(values[draws], axis=1)[:, -1] / n
+        if cached is None:
+            drawn = values[_drand48_draws(n, samples[a:b]).T]
+        elif b - a == resamples:  # every sample, in order
+            drawn = values[cached]
+        else:
+            drawn = values[cached[:, samples[a:b]]]
+        # The script's sum, strictly left to right (np.sum would reassociate pairwise): one
+        # vectorized add over the samples per draw, on contiguous rows (6x faster than
+        # np.cumsum along the draws of each sample).
+        total = drawn[0].copy()
+        for row in drawn[1:]:
+            np.add(total, row, out=total)
+        means[a:b] = total / n
     return means
 
 
 @lru_cache(maxsize=1)
 def _all_draws(n: int, upto: int) -> np.ndarray:
-    """Every draw of samples ``0 … upto-1`` (read-only), kept for the next call: columns near
-    a tie redo the script's float sums, and every call on one test set draws the same."""
-    draws = _drand48_draws(n, np.arange(upto))
+    """Every draw of samples ``0 … upto-1``, draw by sample (C-contiguous, read-only), kept for
+    the next call: columns near a tie redo the script's float sums, and every call on one test
+    set draws the same."""
+    draws = np.ascontiguousarray(_drand48_draws(n, np.arange(upto)).T)
     draws.flags.writeable = False
     return draws
 
@@ -295,7 +306,7 @@ def bootstrap_averages(
       redone with the script's float sums for all samples.
     """
     n = len(ids)
-    order = sorted(range(n), key=lambda k: ids[k].encode())  # Perl's sort: byte order
+    order = sorted(range(n), key=list(map(str.encode, ids)).__getitem__)  # Perl's: byte order
     values = np.asarray(columns, dtype=np.float64)[order]
     tolerance = max(1e-6, 1e5 * (n + 2) * 1e-15)  # in units of the 5th decimal
     all_samples = np.arange(resamples)
@@ -376,7 +387,7 @@ class Report:
         """The report exactly as ``ROUGE-1.5.5.pl -a [-d]`` writes it to stdout."""
         out: list[str] = []
         c = self.confidence_text
-        ordered = sorted(range(len(self.eval_ids)), key=lambda k: _eval_sort_key(self.eval_ids[k]))
+        ordered = _eval_order(self.eval_ids)
         ids = [self.eval_ids[k] for k in ordered]
         for m, tag in enumerate(self.tags):
             out.append("---------------------------------------------")
@@ -388,10 +399,10 @@ class Report:
             if self.details:
                 out.append(".............................................")
                 r, p, f = (a[ordered].tolist() for a in self.per_example[m])
-                # One str.format per line through map: no Python loop over examples.
-                peer, name = _braces(self.peer_id), _braces(tag)
-                line = f"{peer} {name} Eval {{}}.{peer} R:{{:.5f}} P:{{:.5f}} F:{{:.5f}}"
-                out.extend(map(line.format, ids, r, p, f))
+                # One %-format per line (faster than str.format).
+                peer, name = _percents(self.peer_id), _percents(tag)
+                line = f"{peer} {name} Eval %s.{peer} R:%.5f P:%.5f F:%.5f"
+                out.extend([line % row for row in zip(ids, r, p, f)])
         return "\n".join(out) + "\n"
 
     def to_dict(self) -> dict[str, float]:
@@ -425,9 +436,16 @@ class Report:
         return out
 
 
-def _braces(text: str) -> str:
-    """``text`` as literal text inside a ``str.format`` template."""
-    return text.replace("{", "{{").replace("}", "}}")
+def _percents(text: str) -> str:
+    """``text`` as literal text inside a ``%`` template."""
+    return text.replace("%", "%%")
+
+
+def _eval_order(eval_ids: Sequence[str]) -> list[int]:
+    """Indices of ``eval_ids`` in the script's ``by_evalID`` order (a stable sort)."""
+    if "".join(eval_ids).isascii() and all(map(str.isdigit, eval_ids)):
+        return sorted(range(len(eval_ids)), key=list(map(int, eval_ids)).__getitem__)  # plain ids
+    return sorted(range(len(eval_ids)), key=lambda k: _eval_sort_key(eval_ids[k]))
 
 
 def _eval_sort_key(eval_id: str) -> tuple:
