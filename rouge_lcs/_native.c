@@ -1842,6 +1842,144 @@ static PyTypeObject EncoderType = {
 };
 
 /* ------------------------------------------------------------------------------------------ */
+/* ROUGE-1.5.5's token reader (rouge_lcs/rouge155/tokenize.py, flat_terms)                     */
+/*
+ * Self-contained: the tokens of many summaries at once, interned by first occurrence.  A token
+ * is a maximal run of ASCII [a-z0-9] bytes (A-Z lower-cased first when `lower`; otherwise they
+ * separate tokens, like every other byte); each "\n" ends a line.
+ */
+
+PyDoc_STRVAR(rouge155_tokens_doc,
+"rouge155_tokens(blob, lower) -> (ids, tokens)\n"
+"--\n\n"
+"The tokens of ROUGE-1.5.5's reader in ``blob`` (bytes): maximal runs of ASCII ``[a-z0-9]``\n"
+"(``A-Z`` lower-cased first when ``lower``, else separators like any other byte).  ``ids``\n"
+"(bytes of native int32) holds, in order, token k's number k by first occurrence, and -1 for\n"
+"each ``\\n``; ``tokens[k]`` is token k as a str.");
+
+static PyObject *py_rouge155_tokens(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int lower;
+    if (!PyArg_ParseTuple(args, "y*p", &view, &lower)) return NULL;
+    Py_ssize_t n = view.len;
+    PyObject *result = NULL, *tokens = NULL, *ids_bytes = NULL;
+    unsigned char *text = malloc((size_t)(n > 0 ? n : 1));
+    int32_t *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+    /* distinct tokens: start, length and hash; open-addressing table of their numbers */
+    Py_ssize_t cap = 64, n_tokens = 0, size = 128;
+    Py_ssize_t *tok_start = malloc((size_t)cap * sizeof(Py_ssize_t));
+    int32_t *tok_len = malloc((size_t)cap * sizeof(int32_t));
+    uint64_t *tok_hash = malloc((size_t)cap * sizeof(uint64_t));
+    int32_t *slots = malloc((size_t)size * sizeof(int32_t));
+    if (!text || !ids || !tok_start || !tok_len || !tok_hash || !slots) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memset(slots, 0xff, (size_t)size * sizeof(int32_t));
+    const unsigned char *src = view.buf;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        unsigned char c = src[k];
+        text[k] = lower && c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+    }
+    Py_ssize_t n_ids = 0, k = 0;
+    while (k < n) {
+        unsigned char c = text[k];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
+            if (c == '\n') ids[n_ids++] = -1;
+            k++;
+            continue;
+        }
+        Py_ssize_t start = k;
+        uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+        while (k < n && ((text[k] >= 'a' && text[k] <= 'z') || (text[k] >= '0' && text[k] <= '9'))) {
+            h = (h ^ text[k]) * 0x100000001b3ULL;
+            k++;
+        }
+        Py_ssize_t len = k - start;
+        if (len > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "rouge155_tokens: token too long");
+            goto done;
+        }
+        uint64_t mask = (uint64_t)size - 1, s = h & mask;
+        int32_t found = -1;
+        while (slots[s] >= 0) {
+            int32_t t = slots[s];
+            if (tok_hash[t] == h && tok_len[t] == len &&
+                memcmp(text + tok_start[t], text + start, (size_t)len) == 0) {
+                found = t;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+        if (found < 0) {
+            if (n_tokens == INT32_MAX) {
+                PyErr_SetString(PyExc_ValueError, "rouge155_tokens: too many distinct tokens");
+                goto done;
+            }
+            if (n_tokens == cap) {
+                Py_ssize_t new_cap = cap * 2;
+                Py_ssize_t *a = realloc(tok_start, (size_t)new_cap * sizeof(Py_ssize_t));
+                if (a) tok_start = a;
+                int32_t *b = realloc(tok_len, (size_t)new_cap * sizeof(int32_t));
+                if (b) tok_len = b;
+                uint64_t *c2 = realloc(tok_hash, (size_t)new_cap * sizeof(uint64_t));
+                if (c2) tok_hash = c2;
+                if (!a || !b || !c2) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                cap = new_cap;
+            }
+            found = (int32_t)n_tokens++;
+            tok_start[found] = start;
+            tok_len[found] = (int32_t)len;
+            tok_hash[found] = h;
+            slots[s] = found;
+            if (2 * n_tokens > size) { /* keep the table at most half full */
+                Py_ssize_t new_size = size * 2;
+                int32_t *grown = malloc((size_t)new_size * sizeof(int32_t));
+                if (!grown) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                memset(grown, 0xff, (size_t)new_size * sizeof(int32_t));
+                uint64_t new_mask = (uint64_t)new_size - 1;
+                for (Py_ssize_t t = 0; t < n_tokens; t++) {
+                    uint64_t q = tok_hash[t] & new_mask;
+                    while (grown[q] >= 0) q = (q + 1) & new_mask;
+                    grown[q] = (int32_t)t;
+                }
+                free(slots);
+                slots = grown;
+                size = new_size;
+            }
+        }
+        ids[n_ids++] = found;
+    }
+    tokens = PyList_New(n_tokens);
+    if (tokens == NULL) goto done;
+    for (Py_ssize_t t = 0; t < n_tokens; t++) {
+        PyObject *word = PyUnicode_DecodeASCII((const char *)text + tok_start[t], tok_len[t], NULL);
+        if (word == NULL) goto done;
+        PyList_SET_ITEM(tokens, t, word);
+    }
+    ids_bytes = PyBytes_FromStringAndSize((const char *)ids, n_ids * (Py_ssize_t)sizeof(int32_t));
+    if (ids_bytes == NULL) goto done;
+    result = PyTuple_Pack(2, ids_bytes, tokens);
+done:
+    Py_XDECREF(ids_bytes);
+    Py_XDECREF(tokens);
+    free(text);
+    free(ids);
+    free(tok_start);
+    free(tok_len);
+    free(tok_hash);
+    free(slots);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 
 static PyMethodDef module_methods[] = {
     {"counts", py_counts, METH_VARARGS, counts_doc},
@@ -1849,6 +1987,7 @@ static PyMethodDef module_methods[] = {
     {"unicode_tokens", py_unicode_tokens, METH_VARARGS, unicode_tokens_doc},
     {"unicode_class", py_unicode_class, METH_O,
      "unicode_class(code_point) -> 0 separator, 1 word character, 2 a token by itself"},
+    {"rouge155_tokens", py_rouge155_tokens, METH_VARARGS, rouge155_tokens_doc},
     {NULL, NULL, 0, NULL},
 };
 

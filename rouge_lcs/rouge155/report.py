@@ -389,6 +389,7 @@ class Report:
         c = self.confidence_text
         ordered = _eval_order(self.eval_ids)
         ids = [self.eval_ids[k] for k in ordered]
+        heads: list[str] | None = None
         for m, tag in enumerate(self.tags):
             out.append("---------------------------------------------")
             for k, letter in enumerate("RPF"):
@@ -398,11 +399,18 @@ class Report:
                 )
             if self.details:
                 out.append(".............................................")
-                r, p, f = (a[ordered].tolist() for a in self.per_example[m])
+                r, p, f = (a[ordered] for a in self.per_example[m])
+                numbers = _decimal_lines(r, p, f)
+                if numbers is not None:  # the usual case: no Python formatting per number
+                    if heads is None:
+                        heads = [f" Eval {e}.{self.peer_id} R:" for e in ids]
+                    head = f"{self.peer_id} {tag}"
+                    out.extend(map(str.__add__, map(head.__add__, heads), numbers))
+                    continue
                 # One %-format per line (faster than str.format).
                 peer, name = _percents(self.peer_id), _percents(tag)
                 line = f"{peer} {name} Eval %s.{peer} R:%.5f P:%.5f F:%.5f"
-                out.extend([line % row for row in zip(ids, r, p, f)])
+                out.extend([line % row for row in zip(ids, r.tolist(), p.tolist(), f.tolist())])
         return "\n".join(out) + "\n"
 
     def to_dict(self) -> dict[str, float]:
@@ -434,6 +442,36 @@ class Report:
             for name, values in zip(_MEASURES, self.per_example[m]):
                 out[f"{pyrouge_key(tag)}_{name}"] = float(np.mean(values)) if values.size else 0.0
         return out
+
+
+_DIGITS = np.array([10**k for k in (5, 4, 3, 2, 1, 0)], dtype=np.int64)
+
+
+def _decimal_lines(r: np.ndarray, p: np.ndarray, f: np.ndarray) -> list[str] | None:
+    """``"%.5f P:%.5f F:%.5f" % (r[i], p[i], f[i])`` for every ``i``, built as one byte array.
+
+    Every value must be the double nearest to some ``k / 10^5`` with ``0 <= k < 10^6`` (what
+    :func:`round5` returns): ``%.5f`` of such a double prints exactly ``k / 10^5``, since it lies
+    within half an ulp of it, far below half a unit of the 5th decimal.  Otherwise ``None``.
+    """
+    values = np.stack([r, p, f], axis=1)
+    k = np.rint(values * 1e5)
+    if values.size and (k.min() < 0 or k.max() >= 1e6 or not np.array_equal(k / 1e5, values)):
+        return None
+    # digit d of k: (k // 10^(5-d)) % 10, as ASCII; "d.ddddd" per value
+    digits = (k.astype(np.int64)[:, :, None] // _DIGITS) % 10 + ord("0")
+    number = np.empty((values.shape[0], 3, 7), dtype=np.uint8)
+    number[:, :, 0] = digits[:, :, 0]
+    number[:, :, 1] = ord(".")
+    number[:, :, 2:] = digits[:, :, 1:]
+    line = np.empty((values.shape[0], 28), dtype=np.uint8)
+    line[:, 0:7] = number[:, 0]
+    line[:, 7:10] = np.frombuffer(b" P:", dtype=np.uint8)
+    line[:, 10:17] = number[:, 1]
+    line[:, 17:20] = np.frombuffer(b" F:", dtype=np.uint8)
+    line[:, 20:27] = number[:, 2]
+    line[:, 27] = ord("\n")
+    return line.tobytes().decode("ascii").split("\n")[:-1]
 
 
 def _percents(text: str) -> str:

@@ -234,43 +234,57 @@ class Flat:
 
 
 def flat_terms(blob: bytes, line_counts: Sequence[int], terms: Terms, *, lower: bool) -> Flat:
-    """Read summaries given as one text: their lines joined by ``\n`` (summary ``d`` has
+    """Read summaries given as one text: their lines joined by ``\\n`` (summary ``d`` has
     ``line_counts[d]`` of them, at least 1), as :func:`raw_tokens` then ``terms`` read each line.
 
     ``lower``: lower-case A-Z first (raw text; :func:`lines_of`'s lines already are).  Tokens are
-    mapped to ids once per distinct token; the rest is numpy on the whole batch.
+    numbered by the extension's ``rouge155_tokens`` with the native engine (else by one byte
+    translation and ``str.split``), mapped to terms once per distinct token; the rest is numpy
+    on the whole batch.
     """
-    table = _FLAT_BYTES_UPPER if lower else _FLAT_BYTES
-    tokens = blob.translate(table).decode("ascii").replace(_MARK, " | ").split()
-    vocab: dict[str, int] = {}
+    numbers, raw, bound = _token_numbers(blob, lower)
+    distinct = raw
     if terms.stem or terms.stop:
-        stop, stem, memo = terms.stop, terms.stem, terms._memo
-        to_id: dict[str, int] = {_MARK: -2}
-        for token in set(tokens):
-            if token in stop:
-                to_id[token] = -1
-            elif token != _MARK:
-                term = token
-                if stem and len(token) > 3:
-                    stemmed = memo.get(token)
-                    if stemmed is None:
-                        stemmed = memo[token] = morph_stem(token)
-                    term = stemmed
-                to_id[token] = vocab.setdefault(term, len(vocab))
-        ids = np.fromiter(map(to_id.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        # Each distinct token's term, its id (gaps allowed: below ``bound``), -1 if a stop word.
+        if terms.stem:
+            distinct = [morph_stem(t) if len(t) > 3 else t for t in distinct]  # memoized
+        vocab: dict[str, int] = {}
+        table = np.full(bound + 1, -2, dtype=np.int64)  # the last entry: line breaks (-1)
+        table[:bound] = np.fromiter(map(vocab.setdefault, distinct, count()), np.int64, bound)
+        if terms.stop:
+            table[:bound][np.fromiter(map(terms.stop.__contains__, raw), bool, bound)] = -1
+        ids = table[numbers]
         mark = ids == -2
-        keep = ids >= 0
-        vocab_size = len(vocab)
-    else:  # every token is its term: ids straight from the vocabulary, in C
-        next_id = count()
-        ids = np.fromiter(map(vocab.setdefault, tokens, next_id), dtype=np.int64, count=len(tokens))
-        vocab_size = next(next_id)
-        mark = ids == vocab.get(_MARK, -1)
-        keep = ~mark
+        vocab_size = bound
+    else:  # every token is its term
+        ids = numbers
+        mark = ids == -1
+        vocab_size = bound
+    keep = ids >= 0
     n_lines = sum(line_counts)
     line_of = np.cumsum(mark)[keep]  # line of each kept token (a mark ends a line)
     line_start = np.zeros(n_lines + 1, dtype=np.int64)
     np.cumsum(np.bincount(line_of, minlength=n_lines), out=line_start[1:])
     doc_line = np.zeros(len(line_counts) + 1, dtype=np.int64)
     np.cumsum(np.asarray(line_counts, dtype=np.int64), out=doc_line[1:])
-    return Flat(ids[keep], line_start, doc_line, max(vocab_size, 1))
+    return Flat(ids[keep].astype(np.int64), line_start, doc_line, max(vocab_size, 1))
+
+
+def _token_numbers(blob: bytes, lower: bool) -> tuple[np.ndarray, list[str], int]:
+    """Every token of ``blob`` as its number by first occurrence (0, 1, …), -1 for each line
+    break; the distinct tokens in that order; their count."""
+    from rouge_lcs import native
+
+    if native.active():
+        ids, distinct = native._native.rouge155_tokens(blob, lower)
+        return np.frombuffer(ids, dtype=np.int32), distinct, len(distinct)
+    table = _FLAT_BYTES_UPPER if lower else _FLAT_BYTES
+    tokens = blob.translate(table).decode("ascii").replace(_MARK, " | ").split()
+    vocab: dict[str, int] = {_MARK: -1}
+    # setdefault with a running counter numbers every token in C; new tokens keep the counter's
+    # value at their position, so numbers have gaps: renumbered below through a table.
+    sparse = np.fromiter(map(vocab.setdefault, tokens, count()), dtype=np.int64, count=len(tokens))
+    del vocab[_MARK]
+    renumber = np.full(len(tokens) + 1, -1, dtype=np.int64)  # the last entry: line breaks
+    renumber[list(vocab.values())] = np.arange(len(vocab))
+    return renumber[sparse], list(vocab), len(vocab)
