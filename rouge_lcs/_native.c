@@ -1979,6 +1979,130 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(rouge155_skip_doc,
+"rouge155_skip(tokens, doc_start, pair_peer, pair_model, skip, unigrams, out)\n"
+"--\n\n"
+"ROUGE-1.5.5's ROUGE-S/SU counts (createSkipBigram): fill ``out`` (int64, pairs x 3) with the\n"
+"clipped skip-bigram hits, the peer's and the model's unit counts of each pair.  Units of a\n"
+"document t[0..L): (t[i], t[j]) for i < j <= i + skip + 1 (any j when skip < 0) and, when\n"
+"``unigrams``, t[i] alone for i < L - 1 (the script's loop stops one short).  Buffers: tokens\n"
+"int32 (>= 0), doc_start int64 offsets (documents + 1), pair_peer/pair_model int64.");
+
+/* the units of one document, as 64-bit keys: a << 32 | (b + 1), or a << 32 for a unigram */
+static int64_t skip_units(const int32_t *t, int64_t n, int64_t skip, int unigrams,
+                          uint64_t *keys) {
+    int64_t count = 0;
+    for (int64_t i = 0; i + 1 < n; i++) {
+        uint64_t a = (uint64_t)(uint32_t)t[i] << 32;
+        if (unigrams) keys[count++] = a;
+        int64_t end = skip < 0 || i + skip + 2 > n ? n : i + skip + 2;
+        for (int64_t j = i + 1; j < end; j++) keys[count++] = a | ((uint64_t)(uint32_t)t[j] + 1);
+    }
+    return count;
+}
+
+static int64_t skip_unit_count(int64_t n, int64_t skip, int unigrams) {
+    int64_t count = 0;
+    for (int64_t i = 0; i + 1 < n; i++) {
+        int64_t end = skip < 0 || i + skip + 2 > n ? n : i + skip + 2;
+        count += end - i - 1 + (unigrams ? 1 : 0);
+    }
+    return count;
+}
+
+static PyObject *py_rouge155_skip(PyObject *self, PyObject *args) {
+    Py_buffer b[5];
+    Py_ssize_t skip;
+    int unigrams;
+    memset(b, 0, sizeof(b));
+    if (!PyArg_ParseTuple(args, "y*y*y*y*npw*", &b[0], &b[1], &b[2], &b[3], &skip, &unigrams,
+                          &b[4]))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t *peer_keys = NULL, *model_keys = NULL, *slot_key = NULL;
+    int64_t *slot_count = NULL;
+    Py_ssize_t n_tok, n_doc1, n_pairs, n_model, n_out;
+    if (!check_view(&b[0], 4, "tokens", &n_tok) || !check_view(&b[1], 8, "doc_start", &n_doc1) ||
+        !check_view(&b[2], 8, "pair_peer", &n_pairs) ||
+        !check_view(&b[3], 8, "pair_model", &n_model) || !check_view(&b[4], 8, "out", &n_out))
+        goto done;
+    const int32_t *tokens = b[0].buf;
+    const int64_t *doc_start = b[1].buf, *pair_peer = b[2].buf, *pair_model = b[3].buf;
+    int64_t *out = b[4].buf;
+    if (n_model != n_pairs || n_out != 3 * n_pairs) {
+        PyErr_SetString(PyExc_ValueError, "rouge155_skip: inconsistent buffer sizes");
+        goto done;
+    }
+    Py_ssize_t n_docs = n_doc1 - 1;
+    if (!check_offsets(doc_start, n_doc1, n_tok, "doc_start") ||
+        !check_ids(tokens, n_tok, INT32_MAX, "tokens") ||
+        !check_index(pair_peer, n_pairs, n_docs, "pair_peer") ||
+        !check_index(pair_model, n_pairs, n_docs, "pair_model"))
+        goto done;
+    /* the largest unit count of any document: the buffers' size */
+    int64_t most = 0;
+    for (Py_ssize_t d = 0; d < n_docs; d++) {
+        int64_t c = skip_unit_count(doc_start[d + 1] - doc_start[d], skip, unigrams);
+        if (c > most) most = c;
+    }
+    int64_t size = 16;
+    while (size < 2 * most) size <<= 1;
+    peer_keys = malloc((size_t)(most > 0 ? most : 1) * sizeof(uint64_t));
+    model_keys = malloc((size_t)(most > 0 ? most : 1) * sizeof(uint64_t));
+    slot_key = malloc((size_t)size * sizeof(uint64_t));
+    slot_count = malloc((size_t)size * sizeof(int64_t));
+    if (!peer_keys || !model_keys || !slot_key || !slot_count) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        int64_t p = pair_peer[k], m = pair_model[k];
+        int64_t np_ = skip_units(tokens + doc_start[p], doc_start[p + 1] - doc_start[p], skip,
+                                 unigrams, peer_keys);
+        int64_t nm = skip_units(tokens + doc_start[m], doc_start[m + 1] - doc_start[m], skip,
+                                unigrams, model_keys);
+        int64_t hits = 0;
+        if (np_ > 0 && nm > 0) {
+            /* a table sized for this pair's peer: ~2x its units */
+            int64_t t = 16;
+            while (t < 2 * np_) t <<= 1;
+            uint64_t mask = (uint64_t)t - 1;
+            for (int64_t s = 0; s < t; s++) slot_count[s] = -1;
+            for (int64_t u = 0; u < np_; u++) {
+                uint64_t key = peer_keys[u], s = mix64(key) & mask;
+                while (slot_count[s] >= 0 && slot_key[s] != key) s = (s + 1) & mask;
+                if (slot_count[s] < 0) {
+                    slot_key[s] = key;
+                    slot_count[s] = 0;
+                }
+                slot_count[s]++;
+            }
+            for (int64_t u = 0; u < nm; u++) {
+                uint64_t key = model_keys[u], s = mix64(key) & mask;
+                while (slot_count[s] >= 0 && slot_key[s] != key) s = (s + 1) & mask;
+                if (slot_count[s] > 0) {
+                    hits++;
+                    slot_count[s]--;
+                }
+            }
+        }
+        out[3 * k] = hits;
+        out[3 * k + 1] = np_;
+        out[3 * k + 2] = nm;
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    free(peer_keys);
+    free(model_keys);
+    free(slot_key);
+    free(slot_count);
+    for (int k = 0; k < 5; k++)
+        if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
+    return result;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 static PyMethodDef module_methods[] = {
@@ -1988,6 +2112,7 @@ static PyMethodDef module_methods[] = {
     {"unicode_class", py_unicode_class, METH_O,
      "unicode_class(code_point) -> 0 separator, 1 word character, 2 a token by itself"},
     {"rouge155_tokens", py_rouge155_tokens, METH_VARARGS, rouge155_tokens_doc},
+    {"rouge155_skip", py_rouge155_skip, METH_VARARGS, rouge155_skip_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -521,14 +521,17 @@ def flat_stats(
 
     With the native engine, ROUGE-N and ROUGE-L of every pair are one call of the extension's
     ``counts`` (its ROUGE-N is the same clipped count and its ROUGE-Lsum the same union LCS with
-    the same backtrack and clipping: the kernels :func:`batch_stats` uses, in C); otherwise, and
-    for ROUGE-S, the numpy kernels; ROUGE-W is per pair on term ids.
+    the same backtrack and clipping: the kernels :func:`batch_stats` uses, in C) and ROUGE-S/SU
+    one call of its ``rouge155_skip`` (the units of :meth:`Summary.skip_bigrams`, clipped);
+    otherwise the numpy kernels; ROUGE-W is per pair on term ids.
     """
     doc_start = flat.doc_start
     lengths = np.diff(doc_start)
     out: list[PairArrays | None] = [None] * len(metrics)
     compiled = _native_module()
     native_metrics = [k for k, m in enumerate(metrics) if m.kind in ("N", "L")]
+    peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
+    models = np.ascontiguousarray(pair_model, dtype=np.int64)
     if compiled is not None and native_metrics and flat.vocab_size < 1 << 31:
         types = np.array(
             [(0, metrics[k].n) if metrics[k].kind == "N" else (2, 0) for k in native_metrics],
@@ -536,8 +539,6 @@ def flat_stats(
         )
         counts = np.zeros((pair_peer.size, len(native_metrics), 3), dtype=np.int64)
         tokens = flat.ids.astype(np.int32)
-        peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
-        models = np.ascontiguousarray(pair_model, dtype=np.int64)
         compiled.counts(
             tokens, doc_start, tokens, flat.line_start, flat.doc_line, peers, models, types,
             flat.vocab_size, counts, 1,
@@ -548,6 +549,16 @@ def flat_stats(
                 out[k] = _recall_stats(hit, model_count, peer_count)
             else:
                 out[k] = _lcs_arrays(hit, model_count, peer_count)
+    if compiled is not None and flat.vocab_size < 1 << 31:
+        for k, metric in enumerate(metrics):
+            if metric.kind == "S":
+                skip = np.zeros((pair_peer.size, 3), dtype=np.int64)
+                compiled.rouge155_skip(
+                    flat.ids.astype(np.int32), doc_start, peers, models, metric.skip,
+                    metric.unigrams, skip,
+                )  # fmt: skip
+                hit, peer_count, model_count = skip.T
+                out[k] = _recall_stats(hit, model_count, peer_count)
     batch: Batch | None = None
     sentence_ids: list[list[list[int]]] | None = None
     summaries: list[Summary] | None = None
