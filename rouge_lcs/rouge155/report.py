@@ -229,10 +229,13 @@ def _at(ranked: np.ndarray, k: int) -> float:
     return float(ranked[k]) if -ranked.size <= k < ranked.size else 0.0
 
 
-def _summaries(ranked: np.ndarray, resamples: int, confidence: float) -> tuple[float, ...]:
-    """Mean of the sorted sample means (a sequential sum) and the two interpolated bounds."""
+def _summaries(
+    ranked: np.ndarray, resamples: int, confidence: float, total: float | None = None
+) -> tuple[float, ...]:
+    """Mean of the sorted sample means (a sequential sum: ``total`` when already known) and the
+    two interpolated bounds."""
     ci_la, ci_ua, ci_r = _ci_indices(resamples, confidence)
-    mean = float(np.cumsum(ranked)[-1]) / ranked.size
+    mean = (float(np.cumsum(ranked)[-1]) if total is None else total) / ranked.size
     low = _at(ranked, ci_la) + (_at(ranked, ci_la + 1) - _at(ranked, ci_la)) * ci_r
     high = _at(ranked, ci_ua) + (_at(ranked, ci_ua + 1) - _at(ranked, ci_ua)) * ci_r
     return mean, low, high
@@ -328,11 +331,14 @@ def bootstrap_averages(
             for r in range(a, b, rows):
                 np.matmul(counts[r - a : r - a + rows], scaled, out=sums[r : min(r + rows, b)])
         means = sums / 1e5 / n
+    if means is not None:  # every column sorted, and its sequential sum, at once
+        ranked_all = np.sort(means, axis=0)
+        totals = np.cumsum(ranked_all, axis=0)[-1].tolist() if resamples else []
     for c in range(values.shape[1]):
         if means is not None:
             column = means[:, c]
-            ranked = np.sort(column)
-            summary = list(_summaries(ranked, resamples, confidence))
+            ranked = ranked_all[:, c]
+            summary = list(_summaries(ranked, resamples, confidence, totals[c]))
             settled = not _near_tie(summary[0], tolerance)
             for slot, k in ((1, ci_la), (2, ci_ua)):
                 if not settled or not _near_tie(summary[slot], tolerance):
@@ -390,6 +396,12 @@ class Report:
         ordered = _eval_order(self.eval_ids)
         ids = [self.eval_ids[k] for k in ordered]
         heads: list[str] | None = None
+        numbers: list[str] | None = None
+        if self.details and self.per_example:  # every metric's numbers at once
+            r, p, f = (
+                np.concatenate([rpf[k][ordered] for rpf in self.per_example]) for k in range(3)
+            )
+            numbers = _decimal_lines(r, p, f)
         for m, tag in enumerate(self.tags):
             out.append("---------------------------------------------")
             for k, letter in enumerate("RPF"):
@@ -399,18 +411,18 @@ class Report:
                 )
             if self.details:
                 out.append(".............................................")
-                r, p, f = (a[ordered] for a in self.per_example[m])
-                numbers = _decimal_lines(r, p, f)
                 if numbers is not None:  # the usual case: no Python formatting per number
                     if heads is None:
                         heads = [f" Eval {e}.{self.peer_id} R:" for e in ids]
                     head = f"{self.peer_id} {tag}"
-                    out.extend(map(str.__add__, map(head.__add__, heads), numbers))
+                    mine = numbers[m * len(ids) : (m + 1) * len(ids)]
+                    out.extend(map(str.__add__, map(head.__add__, heads), mine))
                     continue
                 # One %-format per line (faster than str.format).
+                r, p, f = (a[ordered].tolist() for a in self.per_example[m])
                 peer, name = _percents(self.peer_id), _percents(tag)
                 line = f"{peer} {name} Eval %s.{peer} R:%.5f P:%.5f F:%.5f"
-                out.extend([line % row for row in zip(ids, r.tolist(), p.tolist(), f.tolist())])
+                out.extend([line % row for row in zip(ids, r, p, f)])
         return "\n".join(out) + "\n"
 
     def to_dict(self) -> dict[str, float]:
