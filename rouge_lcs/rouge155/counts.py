@@ -532,13 +532,15 @@ def flat_stats(
     native_metrics = [k for k, m in enumerate(metrics) if m.kind in ("N", "L")]
     peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
     models = np.ascontiguousarray(pair_model, dtype=np.int64)
-    if compiled is not None and native_metrics and flat.vocab_size < 1 << 31:
+    if flat.vocab_size >= 1 << 31:  # the extension takes int32 ids
+        compiled = None
+    tokens = flat.ids.astype(np.int32) if compiled is not None else None
+    if compiled is not None and native_metrics:
         types = np.array(
             [(0, metrics[k].n) if metrics[k].kind == "N" else (2, 0) for k in native_metrics],
             dtype=np.int64,
         )
         counts = np.zeros((pair_peer.size, len(native_metrics), 3), dtype=np.int64)
-        tokens = flat.ids.astype(np.int32)
         compiled.counts(
             tokens, doc_start, tokens, flat.line_start, flat.doc_line, peers, models, types,
             flat.vocab_size, counts, 1,
@@ -549,15 +551,15 @@ def flat_stats(
                 out[k] = _recall_stats(hit, model_count, peer_count)
             else:
                 out[k] = _lcs_arrays(hit, model_count, peer_count)
-    if compiled is not None and flat.vocab_size < 1 << 31:
+    if compiled is not None:
         for k, metric in enumerate(metrics):
             if metric.kind == "S":
-                skip = np.zeros((pair_peer.size, 3), dtype=np.int64)
+                units = np.zeros((pair_peer.size, 3), dtype=np.int64)
+                distance = max(-1, min(metric.skip, 1 << 62))  # any distance past a text is all
                 compiled.rouge155_skip(
-                    flat.ids.astype(np.int32), doc_start, peers, models, metric.skip,
-                    metric.unigrams, skip,
-                )  # fmt: skip
-                hit, peer_count, model_count = skip.T
+                    tokens, doc_start, peers, models, distance, metric.unigrams, units
+                )
+                hit, peer_count, model_count = units.T
                 out[k] = _recall_stats(hit, model_count, peer_count)
     batch: Batch | None = None
     sentence_ids: list[list[list[int]]] | None = None
