@@ -1917,6 +1917,268 @@ static PyTypeObject EncoderType = {
 };
 
 /* ------------------------------------------------------------------------------------------ */
+/* ROUGE-1.5.5's token reader (rouge_lcs/rouge155/tokenize.py, flat_terms)                     */
+/*
+ * Self-contained: the tokens of many summaries at once, interned by first occurrence.  A token
+ * is a maximal run of ASCII [a-z0-9] bytes (A-Z lower-cased first when `lower`; otherwise they
+ * separate tokens, like every other byte); each "\n" ends a line.
+ */
+
+PyDoc_STRVAR(rouge155_tokens_doc,
+"rouge155_tokens(blob, lower) -> (ids, tokens)\n"
+"--\n\n"
+"The tokens of ROUGE-1.5.5's reader in ``blob`` (bytes): maximal runs of ASCII ``[a-z0-9]``\n"
+"(``A-Z`` lower-cased first when ``lower``, else separators like any other byte).  ``ids``\n"
+"(bytes of native int32) holds, in order, token k's number k by first occurrence, and -1 for\n"
+"each ``\\n``; ``tokens[k]`` is token k as a str.");
+
+static PyObject *py_rouge155_tokens(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int lower;
+    if (!PyArg_ParseTuple(args, "y*p", &view, &lower)) return NULL;
+    Py_ssize_t n = view.len;
+    PyObject *result = NULL, *tokens = NULL, *ids_bytes = NULL;
+    unsigned char *text = malloc((size_t)(n > 0 ? n : 1));
+    int32_t *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+    /* distinct tokens: start, length and hash; open-addressing table of their numbers */
+    Py_ssize_t cap = 64, n_tokens = 0, size = 128;
+    Py_ssize_t *tok_start = malloc((size_t)cap * sizeof(Py_ssize_t));
+    int32_t *tok_len = malloc((size_t)cap * sizeof(int32_t));
+    uint64_t *tok_hash = malloc((size_t)cap * sizeof(uint64_t));
+    int32_t *slots = malloc((size_t)size * sizeof(int32_t));
+    if (!text || !ids || !tok_start || !tok_len || !tok_hash || !slots) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memset(slots, 0xff, (size_t)size * sizeof(int32_t));
+    const unsigned char *src = view.buf;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        unsigned char c = src[k];
+        text[k] = lower && c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+    }
+    Py_ssize_t n_ids = 0, k = 0;
+    while (k < n) {
+        unsigned char c = text[k];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
+            if (c == '\n') ids[n_ids++] = -1;
+            k++;
+            continue;
+        }
+        Py_ssize_t start = k;
+        uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+        while (k < n && ((text[k] >= 'a' && text[k] <= 'z') || (text[k] >= '0' && text[k] <= '9'))) {
+            h = (h ^ text[k]) * 0x100000001b3ULL;
+            k++;
+        }
+        Py_ssize_t len = k - start;
+        if (len > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "rouge155_tokens: token too long");
+            goto done;
+        }
+        uint64_t mask = (uint64_t)size - 1, s = h & mask;
+        int32_t found = -1;
+        while (slots[s] >= 0) {
+            int32_t t = slots[s];
+            if (tok_hash[t] == h && tok_len[t] == len &&
+                memcmp(text + tok_start[t], text + start, (size_t)len) == 0) {
+                found = t;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+        if (found < 0) {
+            if (n_tokens == INT32_MAX) {
+                PyErr_SetString(PyExc_ValueError, "rouge155_tokens: too many distinct tokens");
+                goto done;
+            }
+            if (n_tokens == cap) {
+                Py_ssize_t new_cap = cap * 2;
+                Py_ssize_t *a = realloc(tok_start, (size_t)new_cap * sizeof(Py_ssize_t));
+                if (a) tok_start = a;
+                int32_t *b = realloc(tok_len, (size_t)new_cap * sizeof(int32_t));
+                if (b) tok_len = b;
+                uint64_t *c2 = realloc(tok_hash, (size_t)new_cap * sizeof(uint64_t));
+                if (c2) tok_hash = c2;
+                if (!a || !b || !c2) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                cap = new_cap;
+            }
+            found = (int32_t)n_tokens++;
+            tok_start[found] = start;
+            tok_len[found] = (int32_t)len;
+            tok_hash[found] = h;
+            slots[s] = found;
+            if (2 * n_tokens > size) { /* keep the table at most half full */
+                Py_ssize_t new_size = size * 2;
+                int32_t *grown = malloc((size_t)new_size * sizeof(int32_t));
+                if (!grown) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                memset(grown, 0xff, (size_t)new_size * sizeof(int32_t));
+                uint64_t new_mask = (uint64_t)new_size - 1;
+                for (Py_ssize_t t = 0; t < n_tokens; t++) {
+                    uint64_t q = tok_hash[t] & new_mask;
+                    while (grown[q] >= 0) q = (q + 1) & new_mask;
+                    grown[q] = (int32_t)t;
+                }
+                free(slots);
+                slots = grown;
+                size = new_size;
+            }
+        }
+        ids[n_ids++] = found;
+    }
+    tokens = PyList_New(n_tokens);
+    if (tokens == NULL) goto done;
+    for (Py_ssize_t t = 0; t < n_tokens; t++) {
+        PyObject *word = PyUnicode_DecodeASCII((const char *)text + tok_start[t], tok_len[t], NULL);
+        if (word == NULL) goto done;
+        PyList_SET_ITEM(tokens, t, word);
+    }
+    ids_bytes = PyBytes_FromStringAndSize((const char *)ids, n_ids * (Py_ssize_t)sizeof(int32_t));
+    if (ids_bytes == NULL) goto done;
+    result = PyTuple_Pack(2, ids_bytes, tokens);
+done:
+    Py_XDECREF(ids_bytes);
+    Py_XDECREF(tokens);
+    free(text);
+    free(ids);
+    free(tok_start);
+    free(tok_len);
+    free(tok_hash);
+    free(slots);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+PyDoc_STRVAR(rouge155_skip_doc,
+"rouge155_skip(tokens, doc_start, pair_peer, pair_model, skip, unigrams, out)\n"
+"--\n\n"
+"ROUGE-1.5.5's ROUGE-S/SU counts (createSkipBigram): fill ``out`` (int64, pairs x 3) with the\n"
+"clipped skip-bigram hits, the peer's and the model's unit counts of each pair.  Units of a\n"
+"document t[0..L): (t[i], t[j]) for i < j <= i + skip + 1 (any j when skip < 0) and, when\n"
+"``unigrams``, t[i] alone for i < L - 1 (the script's loop stops one short).  Buffers: tokens\n"
+"int32 (>= 0), doc_start int64 offsets (documents + 1), pair_peer/pair_model int64.");
+
+/* the units of one document, as 64-bit keys: a << 32 | (b + 1), or a << 32 for a unigram */
+static int64_t skip_units(const int32_t *t, int64_t n, int64_t skip, int unigrams,
+                          uint64_t *keys) {
+    int64_t count = 0;
+    for (int64_t i = 0; i + 1 < n; i++) {
+        uint64_t a = (uint64_t)(uint32_t)t[i] << 32;
+        if (unigrams) keys[count++] = a;
+        int64_t end = skip < 0 || i + skip + 2 > n ? n : i + skip + 2;
+        for (int64_t j = i + 1; j < end; j++) keys[count++] = a | ((uint64_t)(uint32_t)t[j] + 1);
+    }
+    return count;
+}
+
+static int64_t skip_unit_count(int64_t n, int64_t skip, int unigrams) {
+    int64_t count = 0;
+    for (int64_t i = 0; i + 1 < n; i++) {
+        int64_t end = skip < 0 || i + skip + 2 > n ? n : i + skip + 2;
+        count += end - i - 1 + (unigrams ? 1 : 0);
+    }
+    return count;
+}
+
+static PyObject *py_rouge155_skip(PyObject *self, PyObject *args) {
+    Py_buffer b[5];
+    Py_ssize_t skip;
+    int unigrams;
+    memset(b, 0, sizeof(b));
+    if (!PyArg_ParseTuple(args, "y*y*y*y*npw*", &b[0], &b[1], &b[2], &b[3], &skip, &unigrams,
+                          &b[4]))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t *peer_keys = NULL, *model_keys = NULL, *slot_key = NULL;
+    int64_t *slot_count = NULL;
+    Py_ssize_t n_tok, n_doc1, n_pairs, n_model, n_out;
+    if (!check_view(&b[0], 4, "tokens", &n_tok) || !check_view(&b[1], 8, "doc_start", &n_doc1) ||
+        !check_view(&b[2], 8, "pair_peer", &n_pairs) ||
+        !check_view(&b[3], 8, "pair_model", &n_model) || !check_view(&b[4], 8, "out", &n_out))
+        goto done;
+    const int32_t *tokens = b[0].buf;
+    const int64_t *doc_start = b[1].buf, *pair_peer = b[2].buf, *pair_model = b[3].buf;
+    int64_t *out = b[4].buf;
+    if (n_model != n_pairs || n_out != 3 * n_pairs) {
+        PyErr_SetString(PyExc_ValueError, "rouge155_skip: inconsistent buffer sizes");
+        goto done;
+    }
+    Py_ssize_t n_docs = n_doc1 - 1;
+    if (!check_offsets(doc_start, n_doc1, n_tok, "doc_start") ||
+        !check_ids(tokens, n_tok, INT32_MAX, "tokens") ||
+        !check_index(pair_peer, n_pairs, n_docs, "pair_peer") ||
+        !check_index(pair_model, n_pairs, n_docs, "pair_model"))
+        goto done;
+    /* the largest unit count of any document: the buffers' size */
+    int64_t most = 0;
+    for (Py_ssize_t d = 0; d < n_docs; d++) {
+        int64_t c = skip_unit_count(doc_start[d + 1] - doc_start[d], skip, unigrams);
+        if (c > most) most = c;
+    }
+    int64_t size = 16;
+    while (size < 2 * most) size <<= 1;
+    peer_keys = malloc((size_t)(most > 0 ? most : 1) * sizeof(uint64_t));
+    model_keys = malloc((size_t)(most > 0 ? most : 1) * sizeof(uint64_t));
+    slot_key = malloc((size_t)size * sizeof(uint64_t));
+    slot_count = malloc((size_t)size * sizeof(int64_t));
+    if (!peer_keys || !model_keys || !slot_key || !slot_count) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        int64_t p = pair_peer[k], m = pair_model[k];
+        int64_t np_ = skip_units(tokens + doc_start[p], doc_start[p + 1] - doc_start[p], skip,
+                                 unigrams, peer_keys);
+        int64_t nm = skip_units(tokens + doc_start[m], doc_start[m + 1] - doc_start[m], skip,
+                                unigrams, model_keys);
+        int64_t hits = 0;
+        if (np_ > 0 && nm > 0) {
+            /* a table sized for this pair's peer: ~2x its units */
+            int64_t t = 16;
+            while (t < 2 * np_) t <<= 1;
+            uint64_t mask = (uint64_t)t - 1;
+            for (int64_t s = 0; s < t; s++) slot_count[s] = -1;
+            for (int64_t u = 0; u < np_; u++) {
+                uint64_t key = peer_keys[u], s = mix64(key) & mask;
+                while (slot_count[s] >= 0 && slot_key[s] != key) s = (s + 1) & mask;
+                if (slot_count[s] < 0) {
+                    slot_key[s] = key;
+                    slot_count[s] = 0;
+                }
+                slot_count[s]++;
+            }
+            for (int64_t u = 0; u < nm; u++) {
+                uint64_t key = model_keys[u], s = mix64(key) & mask;
+                while (slot_count[s] >= 0 && slot_key[s] != key) s = (s + 1) & mask;
+                if (slot_count[s] > 0) {
+                    hits++;
+                    slot_count[s]--;
+                }
+            }
+        }
+        out[3 * k] = hits;
+        out[3 * k + 1] = np_;
+        out[3 * k + 2] = nm;
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    free(peer_keys);
+    free(model_keys);
+    free(slot_key);
+    free(slot_count);
+    for (int k = 0; k < 5; k++)
+        if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 
 /* ------------------------------------------------------------------------------------------ */
 /* Punkt sentence boundaries (rouge_lcs/punkt.py in C)                                          */
@@ -1932,6 +2194,8 @@ static PyMethodDef module_methods[] = {
     {"unicode_tokens", py_unicode_tokens, METH_VARARGS, unicode_tokens_doc},
     {"unicode_class", py_unicode_class, METH_O,
      "unicode_class(code_point) -> 0 separator, 1 word character, 2 a token by itself"},
+    {"rouge155_tokens", py_rouge155_tokens, METH_VARARGS, rouge155_tokens_doc},
+    {"rouge155_skip", py_rouge155_skip, METH_VARARGS, rouge155_skip_doc},
     {NULL, NULL, 0, NULL},
 };
 

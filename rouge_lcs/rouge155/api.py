@@ -6,15 +6,22 @@ over references, rounding and the bootstrap average are arithmetic on them (:mod
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import chain
 
 import numpy as np
 
-from rouge_lcs.rouge155.counts import Batch, Metric, batch_stats, prepare
+from rouge_lcs.rouge155.counts import (
+    Batch,
+    Metric,
+    PairArrays,
+    batch_stats,
+    flat_stats,
+    prepare,
+)
 from rouge_lcs.rouge155.report import Report, bootstrap_averages, combine_arrays, prf_arrays
-from rouge_lcs.rouge155.tokenize import Terms, lines_of
+from rouge_lcs.rouge155.tokenize import Terms, flat_terms, lines_of
 
 __all__ = ["Options", "score", "score_lines", "metrics_for"]
 
@@ -90,6 +97,10 @@ def metrics_for(opts: Options) -> list[Metric]:
     return metrics
 
 
+#: ``stats(pair_peer, pair_model, metrics)``: per-pair statistics of the distinct summaries.
+StatsOf = Callable[[np.ndarray, np.ndarray, list[Metric]], list[PairArrays]]
+
+
 def score_lines(
     peers: Sequence[list[bytes]],
     models: Sequence[Sequence[list[bytes]]],
@@ -106,24 +117,9 @@ def score_lines(
     default takes that path only where it can change a printed digit; see
     :func:`.report.bootstrap_averages`).
     """
-    opts.validate()
-    if len(peers) != len(models):
-        raise ValueError(f"{len(peers)} predictions but {len(models)} reference lists")
-    if not peers:
-        raise ValueError("no examples")
-    for i, model_lines in enumerate(models):
-        if not model_lines:
-            raise ValueError(f"example {i}: no reference")
-    ids = [str(i + 1) for i in range(len(peers))] if eval_ids is None else list(eval_ids)
-    if len(ids) != len(peers):
-        raise ValueError("eval_ids must have one id per example")
-    metrics = metrics_for(opts)
-    terms = Terms(stem=opts.stem, remove_stopwords=opts.stopwords)
-    limits = (opts.length_limit or 0, opts.byte_limit or 0)
-
     # Each distinct summary is read once.
     index: dict[tuple[bytes, ...], int] = {}
-    summaries: list[Any] = []
+    distinct: list[list[bytes]] = []
 
     # The same list object (a reference shared by many examples) is looked up by identity
     # first; the lists are alive for the whole call, so ids are not reused meanwhile.
@@ -136,29 +132,86 @@ def score_lines(
         key = tuple(lines)
         k = index.get(key)
         if k is None:
-            k = index[key] = len(summaries)
-            summaries.append(prepare(lines, terms, *limits))
+            k = index[key] = len(distinct)
+            distinct.append(lines)
         by_object[id(lines)] = k
         return k
 
+    peer_of = [summary_id(lines) for lines in peers]
+    model_of = [[summary_id(lines) for lines in model_lines] for model_lines in models]
+
+    def stats(
+        pair_peer: np.ndarray, pair_model: np.ndarray, metrics: list[Metric]
+    ) -> list[PairArrays]:
+        terms = Terms(stem=opts.stem, remove_stopwords=opts.stopwords)
+        if not opts.length_limit and not opts.byte_limit:
+            blob = b"\n".join(b"\n".join(lines) for lines in distinct)
+            line_counts = [len(lines) or 1 for lines in distinct]
+            if blob.count(b"\n") == sum(line_counts) - 1:  # no line holds a line break
+                flat = flat_terms(blob, line_counts, terms, lower=False)
+                return flat_stats(flat, pair_peer, pair_model, metrics)
+        return _summary_stats(distinct, terms, opts, pair_peer, pair_model, metrics)
+
+    return _score(
+        peer_of, model_of, stats, opts, eval_ids=eval_ids, peer_id=peer_id, details=details,
+        exact_average=exact_average,
+    )  # fmt: skip
+
+
+def _summary_stats(
+    distinct: Sequence[list[bytes]],
+    terms: Terms,
+    opts: Options,
+    pair_peer: np.ndarray,
+    pair_model: np.ndarray,
+    metrics: list[Metric],
+) -> list[PairArrays]:
+    """Statistics through one :class:`.counts.Summary` per distinct summary (``-l``, ``-b``)."""
+    limits = (opts.length_limit or 0, opts.byte_limit or 0)
+    summaries = [prepare(lines, terms, *limits) for lines in distinct]
+    batch = Batch(summaries, terms.id_bound())
+    return batch_stats(batch, pair_peer, pair_model, metrics, limits[1])
+
+
+def _score(
+    peer_of: list[int],
+    model_of: list[list[int]],
+    stats_of: StatsOf,
+    opts: Options,
+    *,
+    eval_ids: Sequence[str] | None,
+    peer_id: str,
+    details: bool,
+    exact_average: bool,
+) -> Report:
+    """The report of examples given as indices of distinct summaries: example ``i`` has peer
+    ``peer_of[i]`` and models ``model_of[i]``; ``stats_of`` reads the summaries and computes
+    the per-pair statistics."""
+    opts.validate()
+    if len(peer_of) != len(model_of):
+        raise ValueError(f"{len(peer_of)} predictions but {len(model_of)} reference lists")
+    if not peer_of:
+        raise ValueError("no examples")
+    for i, model_ids in enumerate(model_of):
+        if not model_ids:
+            raise ValueError(f"example {i}: no reference")
+    ids = [str(i + 1) for i in range(len(peer_of))] if eval_ids is None else list(eval_ids)
+    if len(ids) != len(peer_of):
+        raise ValueError("eval_ids must have one id per example")
+    metrics = metrics_for(opts)
+
     # Each distinct (peer, model) pair is scored once (systems that output the same summary
-    # for a document, a reference listed twice); ``slot_pair`` maps every slot to its pair.
-    pair_index: dict[tuple[int, int], int] = {}
-    slot_pair: list[int] = []
-    starts: list[int] = []
-    for peer_lines, model_lines in zip(peers, models):
-        p = summary_id(peer_lines)
-        starts.append(len(slot_pair))
-        for m in model_lines:
-            key = (p, summary_id(m))
-            slot_pair.append(pair_index.setdefault(key, len(pair_index)))
-    pairs = np.array(list(pair_index), dtype=np.int64).reshape(-1, 2)
-    unique_stats = batch_stats(
-        Batch(summaries, terms.id_bound()), pairs[:, 0], pairs[:, 1], metrics, limits[1]
+    # for a document, a reference listed twice); ``slots`` maps every slot to its pair.
+    sizes = np.fromiter(map(len, model_of), dtype=np.int64, count=len(model_of))
+    first = np.cumsum(sizes) - sizes
+    slot_model = np.fromiter(
+        chain.from_iterable(model_of), dtype=np.int64, count=int(first[-1] + sizes[-1])
     )
-    slots = np.array(slot_pair, dtype=np.int64)
+    slot_peer = np.repeat(np.asarray(peer_of, dtype=np.int64), sizes)
+    n_summaries = int(max(slot_model.max(), max(peer_of))) + 1
+    keys, slots = np.unique(slot_peer * n_summaries + slot_model, return_inverse=True)
+    unique_stats = stats_of(keys // n_summaries, keys % n_summaries, metrics)
     stats = [tuple(column[slots] for column in metric_stats) for metric_stats in unique_stats]
-    first = np.array(starts)
     per_example = []
     for metric, (hit, model_count, peer_count, select) in zip(metrics, stats):
         weighted = metric.kind == "W"
@@ -181,10 +234,6 @@ def score_lines(
         confidence_text=_perl_number(opts.confidence),
         details=details,
     )
-
-
-def _reference_list(refs: Text | Sequence[Text]) -> list[Text]:
-    return [refs] if isinstance(refs, str) else list(refs)
 
 
 def score(
@@ -241,15 +290,33 @@ def score(
         confidence=confidence,
         resamples=resamples,
     )
-    memo: dict[object, list[bytes]] = {}
+    # Each distinct text is read once (a list of sentences is keyed by its tuple).
+    index: dict[object, int] = {}
+    peer_of = [
+        index.setdefault(p if isinstance(p, str) else tuple(p), len(index)) for p in predictions
+    ]
+    model_of = [
+        [index.setdefault(r if isinstance(r, str) else tuple(r), len(index)) for r in refs]
+        if not isinstance(refs, str)
+        else [index.setdefault(refs, len(index))]
+        for refs in references
+    ]
+    distinct = [key if isinstance(key, str) else "\n".join(key) for key in index]  # type: ignore[arg-type]
 
-    def lines(text: Text) -> list[bytes]:  # each distinct text converted once
-        key = text if isinstance(text, str) else tuple(text)
-        out = memo.get(key)
-        if out is None:
-            out = memo[key] = lines_of(text)
-        return out
+    def stats(
+        pair_peer: np.ndarray, pair_model: np.ndarray, metrics: list[Metric]
+    ) -> list[PairArrays]:
+        terms = Terms(stem=stem, remove_stopwords=stopwords)
+        if not length_limit and not byte_limit:
+            # All texts as one: lines_of's lines, each text's own (empty ones never count).
+            blob = "\n".join(distinct).encode("utf-8", "surrogateescape")
+            line_counts = [text.count("\n") + 1 for text in distinct]
+            flat = flat_terms(blob, line_counts, terms, lower=True)
+            return flat_stats(flat, pair_peer, pair_model, metrics)
+        lines = [lines_of(text) for text in distinct]
+        return _summary_stats(lines, terms, opts, pair_peer, pair_model, metrics)
 
-    peers = [lines(p) for p in predictions]
-    models = [[lines(r) for r in _reference_list(refs)] for refs in references]
-    return score_lines(peers, models, opts, peer_id=peer_id)
+    return _score(
+        peer_of, model_of, stats, opts, eval_ids=None, peer_id=peer_id, details=True,
+        exact_average=False,
+    )  # fmt: skip

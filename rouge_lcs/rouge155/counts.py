@@ -29,13 +29,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from rouge_lcs.lcs import Candidate, lcs_indices
 from rouge_lcs.lcs_batch import union_lcs_hits_batch
-from rouge_lcs.rouge155.tokenize import Terms, raw_tokens, read_text, read_text_lcs
+from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
 
 __all__ = [
     "Metric",
@@ -45,6 +45,7 @@ __all__ = [
     "PairStat",
     "Batch",
     "batch_stats",
+    "flat_stats",
     "clipped_hits",
 ]
 
@@ -323,14 +324,27 @@ class Batch:
     """
 
     def __init__(self, summaries: Sequence[Summary], vocab_size: int) -> None:
+        lengths = np.fromiter((s.size for s in summaries), dtype=np.int64)
+        ids = chain.from_iterable(s.iter_term_ids() for s in summaries)
+        flat = np.fromiter(ids, dtype=np.int64, count=int(lengths.sum()))
+        self._set(summaries, flat, lengths, vocab_size)
+
+    @classmethod
+    def of_flat(cls, flat: Flat) -> Batch:
+        """The summaries of a :class:`.tokenize.Flat` (``summaries`` is then empty)."""
+        batch = cls.__new__(cls)
+        batch._set([], flat.ids, np.diff(flat.doc_start), flat.vocab_size)
+        return batch
+
+    def _set(
+        self, summaries: Sequence[Summary], flat: np.ndarray, lengths: np.ndarray, vocab_size: int
+    ) -> None:
         self.summaries = summaries
         self.vocab_size = max(vocab_size, 1)
-        self.lengths = np.fromiter((s.size for s in summaries), dtype=np.int64)
-        total = int(self.lengths.sum())
-        ids = chain.from_iterable(s.iter_term_ids() for s in summaries)
-        self.flat = np.fromiter(ids, dtype=np.int64, count=total)
+        self.lengths = lengths
+        self.flat = flat
         self.starts = np.cumsum(self.lengths) - self.lengths
-        self.doc = np.repeat(np.arange(len(summaries)), self.lengths)
+        self.doc = np.repeat(np.arange(lengths.size), lengths)
         self.pos = np.arange(self.flat.size) - self.starts[self.doc]
 
     def sentence_ids(self, k: int) -> list[list[int]]:
@@ -419,6 +433,50 @@ def _round5_array(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _gram_stats(
+    batch: Batch, metric: Metric, pair_peer: np.ndarray, pair_model: np.ndarray
+) -> PairArrays:
+    """ROUGE-N or ROUGE-S/SU of every pair, as numpy joins over the whole batch."""
+    n_docs = batch.lengths.size
+    if metric.kind == "N":
+        keys, docs = batch.ngram_keys(metric.n)
+        totals = np.maximum(batch.lengths - metric.n + 1, 0)
+    else:
+        keys, docs = batch.skip_keys(metric.skip, metric.unigrams)
+        totals = np.bincount(docs, minlength=n_docs)
+    hit = clipped_hits(keys, docs, n_docs, pair_peer, pair_model).astype(np.float64)
+    return _recall_stats(hit, totals[pair_model], totals[pair_peer])
+
+
+def _recall_stats(hit: np.ndarray, model_count: np.ndarray, peer_count: np.ndarray) -> PairArrays:
+    """ROUGE-N/S statistics from hits and counts; ``select`` is the recall rounded to 5."""
+    hit = hit.astype(np.float64)
+    model_count = model_count.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = np.where(model_count > 0, hit / model_count, 0.0)
+    return hit, model_count, peer_count.astype(np.float64), _round5_array(recall)
+
+
+def _lcs_arrays(hit: np.ndarray, base: np.ndarray, peer_count: np.ndarray) -> PairArrays:
+    """ROUGE-L statistics from union-LCS hits (no ``-b``: the sentences are the text)."""
+    hit = hit.astype(np.float64)
+    base = base.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        select = np.where(base > 0, hit / base, 0.0)
+    return hit, base, peer_count.astype(np.float64), select
+
+
+def _per_pair(
+    summaries: Sequence[Summary], pair_peer: np.ndarray, pair_model: np.ndarray, metric: Metric
+) -> PairArrays:
+    rows = [
+        pair_stats(summaries[p], [summaries[m]], [metric])[0][0]
+        for p, m in zip(pair_peer.tolist(), pair_model.tolist())
+    ]
+    arr = np.array(rows, dtype=np.float64).reshape(-1, 4)
+    return arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]
+
+
 def batch_stats(
     batch: Batch,
     pair_peer: np.ndarray,
@@ -433,37 +491,94 @@ def batch_stats(
     under ``-b``, where the script clips the sentence LCS with differently cut unigram counts and
     the per-pair path is taken; ROUGE-W is per pair.
     """
-    n_docs = len(batch.summaries)
     lengths = batch.lengths
     out: list[PairArrays] = []
     for metric in metrics:
         if metric.kind in ("N", "S"):
-            if metric.kind == "N":
-                keys, docs = batch.ngram_keys(metric.n)
-                totals = np.maximum(lengths - metric.n + 1, 0)
-            else:
-                keys, docs = batch.skip_keys(metric.skip, metric.unigrams)
-                totals = np.bincount(docs, minlength=n_docs)
-            hit = clipped_hits(keys, docs, n_docs, pair_peer, pair_model).astype(np.float64)
-            model_count = totals[pair_model].astype(np.float64)
-            peer_count = totals[pair_peer].astype(np.float64)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                recall = np.where(model_count > 0, hit / model_count, 0.0)
-            out.append((hit, model_count, peer_count, _round5_array(recall)))
+            out.append(_gram_stats(batch, metric, pair_peer, pair_model))
         elif metric.kind == "L" and not byte_limit:
             ids = [summary.sentence_ids for summary in batch.summaries]
             jobs = [(ids[m], ids[p]) for p, m in zip(pair_peer.tolist(), pair_model.tolist())]
-            hit = union_lcs_hits_batch(jobs).astype(np.float64)
-            base = lengths[pair_model].astype(np.float64)  # no -b: sentences = text
-            with np.errstate(divide="ignore", invalid="ignore"):
-                select = np.where(base > 0, hit / base, 0.0)
-            out.append((hit, base, lengths[pair_peer].astype(np.float64), select))
+            hit = union_lcs_hits_batch(jobs)
+            out.append(_lcs_arrays(hit, lengths[pair_model], lengths[pair_peer]))
         else:
-            s = batch.summaries
-            rows = [
-                pair_stats(s[p], [s[m]], [metric])[0][0]
-                for p, m in zip(pair_peer.tolist(), pair_model.tolist())
-            ]
-            arr = np.array(rows, dtype=np.float64).reshape(-1, 4)
-            out.append((arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]))
+            out.append(_per_pair(batch.summaries, pair_peer, pair_model, metric))
     return out
+
+
+def _native_module() -> Any:
+    """The compiled extension when the native engine is in use (``ROUGE_LCS_IMPLEMENTATION``),
+    else ``None``."""
+    from rouge_lcs import native
+
+    return native._native if native.active() else None
+
+
+def flat_stats(
+    flat: Flat, pair_peer: np.ndarray, pair_model: np.ndarray, metrics: Sequence[Metric]
+) -> list[PairArrays]:
+    """:func:`batch_stats` for summaries read by :func:`.tokenize.flat_terms` (no ``-l``/``-b``).
+
+    With the native engine, ROUGE-N and ROUGE-L of every pair are one call of the extension's
+    ``counts`` (its ROUGE-N is the same clipped count and its ROUGE-Lsum the same union LCS with
+    the same backtrack and clipping: the kernels :func:`batch_stats` uses, in C) and ROUGE-S/SU
+    one call of its ``rouge155_skip`` (the units of :meth:`Summary.skip_bigrams`, clipped);
+    otherwise the numpy kernels; ROUGE-W is per pair on term ids.
+    """
+    doc_start = flat.doc_start
+    lengths = np.diff(doc_start)
+    out: list[PairArrays | None] = [None] * len(metrics)
+    compiled = _native_module()
+    native_metrics = [k for k, m in enumerate(metrics) if m.kind in ("N", "L")]
+    peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
+    models = np.ascontiguousarray(pair_model, dtype=np.int64)
+    if flat.vocab_size >= 1 << 31:  # the extension takes int32 ids
+        compiled = None
+    tokens = flat.ids.astype(np.int32) if compiled is not None else None
+    if compiled is not None and native_metrics:
+        types = np.array(
+            [(0, metrics[k].n) if metrics[k].kind == "N" else (2, 0) for k in native_metrics],
+            dtype=np.int64,
+        )
+        counts = np.zeros((pair_peer.size, len(native_metrics), 3), dtype=np.int64)
+        compiled.counts(
+            tokens, doc_start, tokens, flat.line_start, flat.doc_line, peers, models, types,
+            flat.vocab_size, counts, 1,
+        )  # fmt: skip
+        for column, k in enumerate(native_metrics):
+            hit, peer_count, model_count = counts[:, column].T  # (hits, pred total, ref total)
+            if metrics[k].kind == "N":
+                out[k] = _recall_stats(hit, model_count, peer_count)
+            else:
+                out[k] = _lcs_arrays(hit, model_count, peer_count)
+    if compiled is not None:
+        for k, metric in enumerate(metrics):
+            if metric.kind == "S":
+                units = np.zeros((pair_peer.size, 3), dtype=np.int64)
+                distance = max(-1, min(metric.skip, 1 << 62))  # any distance past a text is all
+                compiled.rouge155_skip(
+                    tokens, doc_start, peers, models, distance, metric.unigrams, units
+                )
+                hit, peer_count, model_count = units.T
+                out[k] = _recall_stats(hit, model_count, peer_count)
+    batch: Batch | None = None
+    sentence_ids: list[list[list[int]]] | None = None
+    summaries: list[Summary] | None = None
+    for k, metric in enumerate(metrics):
+        if out[k] is not None:
+            continue
+        if metric.kind in ("N", "S"):
+            batch = batch or Batch.of_flat(flat)
+            out[k] = _gram_stats(batch, metric, pair_peer, pair_model)
+            continue
+        sentence_ids = sentence_ids or flat.sentence_ids()
+        if metric.kind == "L":
+            ids = sentence_ids
+            jobs = [(ids[m], ids[p]) for p, m in zip(pair_peer.tolist(), pair_model.tolist())]
+            hit = union_lcs_hits_batch(jobs)
+            out[k] = _lcs_arrays(hit, lengths[pair_model], lengths[pair_peer])
+        else:  # W: the per-pair statement, on ids (it only compares terms)
+            if summaries is None:
+                summaries = [Summary(None, cast(list[list[str]], s), s) for s in sentence_ids]
+            out[k] = _per_pair(summaries, pair_peer, pair_model, metric)
+    return cast(list[PairArrays], out)

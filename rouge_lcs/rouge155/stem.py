@@ -160,10 +160,12 @@ def exceptions() -> dict[str, str]:
     return table
 
 
+@cache
 def morph_stem(token: str) -> str:
     """The script's ``MorphStem``: the exception's base form, else the Porter stem.
 
-    The caller applies it to tokens longer than 3 characters only, as ``-m`` does.
+    The caller applies it to tokens longer than 3 characters only, as ``-m`` does.  Memoized
+    for the process, like :func:`porter`.
     """
     base = exceptions().get(token)
     return base if base is not None else porter(token)

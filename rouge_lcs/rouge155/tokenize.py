@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from itertools import count
+
+import numpy as np
 
 from rouge_lcs.rouge155.stem import morph_stem
 
@@ -36,6 +39,8 @@ __all__ = [
     "raw_tokens",
     "Terms",
     "stopwords",
+    "Flat",
+    "flat_terms",
 ]
 
 # Perl's \s on a byte string: ASCII space, \t, \n, \v, \f, \r (not \x85 or \xa0).
@@ -47,6 +52,12 @@ _TOKEN_BYTES = bytes(
     c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 0x20 for c in range(256)
 )
 _UPPER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+# For :func:`flat_terms`: _TOKEN_BYTES with each line break turned into "|", a byte that is in
+# no token, so that one split of many summaries keeps where their lines end; the second table
+# also lower-cases A-Z first (as :func:`lines_of` does).
+_MARK = "|"
+_FLAT_BYTES = _TOKEN_BYTES[:10] + b"|" + _TOKEN_BYTES[11:]
+_FLAT_BYTES_UPPER = bytes(_FLAT_BYTES[c] for c in bytes(range(256)).translate(_UPPER))
 
 
 def lines_of(text: str | Sequence[str]) -> list[bytes]:
@@ -191,3 +202,89 @@ class Terms:
             else:
                 out.append(t)
         return out
+
+
+@dataclass(frozen=True)
+class Flat:
+    """Many summaries read at once (no ``-l``/``-b``): term ids of their kept tokens, summary
+    after summary and line after line, and where each line and each summary starts.
+
+    ROUGE-N/S and the unigram counts read a summary as the concatenation of its lines, and
+    ROUGE-L/W as its lines (empty ones included, which never change a number)."""
+
+    #: term ids (int64), below :attr:`vocab_size`
+    ids: np.ndarray
+    #: ``ids[line_start[k]:line_start[k + 1]]`` are line ``k``'s terms (int64, lines + 1)
+    line_start: np.ndarray
+    #: summary ``d`` has lines ``doc_line[d] … doc_line[d + 1] - 1`` (int64, summaries + 1)
+    doc_line: np.ndarray
+    vocab_size: int
+
+    @property
+    def doc_start(self) -> np.ndarray:
+        """Offsets of the summaries in :attr:`ids` (summaries + 1)."""
+        return self.line_start[self.doc_line]
+
+    def sentence_ids(self) -> list[list[list[int]]]:
+        """Every summary's lines as lists of term ids."""
+        ids, starts = self.ids.tolist(), self.line_start.tolist()
+        lines = [ids[a:b] for a, b in zip(starts, starts[1:])]
+        bounds = self.doc_line.tolist()
+        return [lines[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def flat_terms(blob: bytes, line_counts: Sequence[int], terms: Terms, *, lower: bool) -> Flat:
+    """Read summaries given as one text: their lines joined by ``\\n`` (summary ``d`` has
+    ``line_counts[d]`` of them, at least 1), as :func:`raw_tokens` then ``terms`` read each line.
+
+    ``lower``: lower-case A-Z first (raw text; :func:`lines_of`'s lines already are).  Tokens are
+    numbered by the extension's ``rouge155_tokens`` with the native engine (else by one byte
+    translation and ``str.split``), mapped to terms once per distinct token; the rest is numpy
+    on the whole batch.
+    """
+    numbers, raw, bound = _token_numbers(blob, lower)
+    distinct = raw
+    if terms.stem or terms.stop:
+        # Each distinct token's term, its id (gaps allowed: below ``bound``), -1 if a stop word.
+        if terms.stem:
+            distinct = [morph_stem(t) if len(t) > 3 else t for t in distinct]  # memoized
+        vocab: dict[str, int] = {}
+        table = np.full(bound + 1, -2, dtype=np.int64)  # the last entry: line breaks (-1)
+        table[:bound] = np.fromiter(map(vocab.setdefault, distinct, count()), np.int64, bound)
+        if terms.stop:
+            table[:bound][np.fromiter(map(terms.stop.__contains__, raw), bool, bound)] = -1
+        ids = table[numbers]
+        mark = ids == -2
+        vocab_size = bound
+    else:  # every token is its term
+        ids = numbers
+        mark = ids == -1
+        vocab_size = bound
+    keep = ids >= 0
+    n_lines = sum(line_counts)
+    line_of = np.cumsum(mark)[keep]  # line of each kept token (a mark ends a line)
+    line_start = np.zeros(n_lines + 1, dtype=np.int64)
+    np.cumsum(np.bincount(line_of, minlength=n_lines), out=line_start[1:])
+    doc_line = np.zeros(len(line_counts) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(line_counts, dtype=np.int64), out=doc_line[1:])
+    return Flat(ids[keep].astype(np.int64), line_start, doc_line, max(vocab_size, 1))
+
+
+def _token_numbers(blob: bytes, lower: bool) -> tuple[np.ndarray, list[str], int]:
+    """Every token of ``blob`` as its number by first occurrence (0, 1, …), -1 for each line
+    break; the distinct tokens in that order; their count."""
+    from rouge_lcs import native
+
+    if native.active():
+        ids, distinct = native._native.rouge155_tokens(blob, lower)
+        return np.frombuffer(ids, dtype=np.int32), distinct, len(distinct)
+    table = _FLAT_BYTES_UPPER if lower else _FLAT_BYTES
+    tokens = blob.translate(table).decode("ascii").replace(_MARK, " | ").split()
+    vocab: dict[str, int] = {_MARK: -1}
+    # setdefault with a running counter numbers every token in C; new tokens keep the counter's
+    # value at their position, so numbers have gaps: renumbered below through a table.
+    sparse = np.fromiter(map(vocab.setdefault, tokens, count()), dtype=np.int64, count=len(tokens))
+    del vocab[_MARK]
+    renumber = np.full(len(tokens) + 1, -1, dtype=np.int64)  # the last entry: line breaks
+    renumber[list(vocab.values())] = np.arange(len(vocab))
+    return renumber[sparse], list(vocab), len(vocab)
