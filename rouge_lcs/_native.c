@@ -1117,14 +1117,20 @@ static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
         PyErr_SetString(PyExc_TypeError, "porter_stem: expected a str");
         return NULL;
     }
-    PyObject *lowered = PyObject_CallMethod(word, "lower", NULL);
+    /* str.lower itself, also for a str subclass (whose own lower() could return anything) */
+    PyObject *exact = PyUnicode_FromObject(word);
+    if (exact == NULL) return NULL;
+    PyObject *lowered = PyObject_CallMethod(exact, "lower", NULL);
+    Py_DECREF(exact);
     if (lowered == NULL) return NULL;
     /* NLTK keeps words of at most 2 characters *before* lowercasing ("İy" lowercases to 3) */
     if (PyUnicode_GET_LENGTH(word) <= 2) return lowered;
     PyObject *result = porter_stem_unicode(lowered);
     Py_DECREF(lowered);
     if (result == NULL && !PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "porter_stem: too many distinct non-ASCII characters");
+        PyErr_SetString(PyExc_ValueError,
+                        "porter_stem: word too long or with more than 128 distinct non-ASCII "
+                        "characters");
     return result;
 }
 

@@ -305,6 +305,12 @@ def test_porter_port_on_rule_edge_cases():
     with pytest.raises(TypeError):
         porter_stem(b"cats")
 
+    class Odd(str):  # a str subclass whose lower() is not a str: stemmed as the str it is
+        def lower(self):
+            return 12345678901234567890
+
+    assert porter_stem(Odd("Cats")) == "cat" and porter_stem(Odd("ab")) == "ab"
+
 
 @needs_native
 def test_porter_port_equals_nltk_on_every_non_ascii_corpus_word():
