@@ -130,6 +130,13 @@ class TextBatch:
         return [len(r) for r in self.references]
 
 
+def _plain(text: str) -> str:
+    """The text of a str subclass (numpy.str_, markupsafe.Markup, …) as a plain str: ROUGE is a
+    function of the characters, so a subclass's own split() or lower() must not take part (the
+    native tokenizers read the characters anyway; evaluate's Arrow storage did the same)."""
+    return text if type(text) is str else str.__str__(text)
+
+
 def check_texts(predictions: object, references: object) -> TextBatch:
     """Validate a batch of predictions and references.
 
@@ -153,12 +160,13 @@ def check_texts(predictions: object, references: object) -> TextBatch:
         for i, pred in enumerate(preds):
             if not isinstance(pred, str):
                 raise fail_type(f"predictions[{i}]", "str", pred)
+        preds = [_plain(pred) for pred in preds]
     if set(map(type, refs)) == {str}:
         return TextBatch(preds, [[ref] for ref in refs])
     ref_lists: list[list[str]] = []
     for i, ref in enumerate(refs):
         if isinstance(ref, str):
-            ref_lists.append([ref])
+            ref_lists.append([_plain(ref)])
             continue
         if ref is None or isinstance(ref, bytes):
             raise fail_type(f"references[{i}]", "str or a list of str", ref)
@@ -168,7 +176,7 @@ def check_texts(predictions: object, references: object) -> TextBatch:
         for j, item in enumerate(items):
             if not isinstance(item, str):
                 raise fail_type(f"references[{i}][{j}]", "str", item)
-        ref_lists.append(items)
+        ref_lists.append([_plain(item) for item in items])
     return TextBatch(preds, ref_lists)
 
 

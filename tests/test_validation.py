@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rouge_lcs import rouge
+from rouge_lcs import rouge, score
+from rouge_lcs.validation import check_texts
 
 # Every test here runs on both engines (numbers must be bit-identical).
 pytestmark = pytest.mark.usefixtures("engine")
@@ -49,3 +50,22 @@ def test_bad_input(kwargs, error, message):
     args.update(kwargs)
     with pytest.raises(error, match=message):
         rouge(**args)
+
+
+class _Odd(str):
+    """A str subclass with its own split() and lower(): not the text's characters."""
+
+    def split(self, *args, **kwargs):
+        return ["zzz"]
+
+    def lower(self):
+        return "zzz"
+
+
+def test_str_subclasses_are_scored_as_their_characters():
+    # ROUGE is a function of the characters; evaluate's Arrow storage made plain str of them too.
+    plain = score(["Ab cd ef"], [["ab cd", "x"]], ["rouge1"], tokenizer="whitespace")
+    odd = score([_Odd("Ab cd ef")], [[_Odd("ab cd"), "x"]], ["rouge1"], tokenizer="whitespace")
+    assert odd.fmeasure.tolist() == plain.fmeasure.tolist()
+    batch = check_texts([_Odd("a")], [_Odd("b")])
+    assert type(batch.predictions[0]) is str and type(batch.references[0][0]) is str
