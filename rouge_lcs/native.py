@@ -28,7 +28,17 @@ from typing import TYPE_CHECKING, Any
 
 from rouge_lcs._lazy import lazy_import
 from rouge_lcs.arrays import expand
-from rouge_lcs.sentences import auto_split, cjk_cuts, newline_split, nltk_punkt, nltk_split
+from rouge_lcs.sentences import (
+    Splitter,
+    auto_split,
+    cjk_cuts,
+    language_punkt,
+    newline_split,
+    nltk_punkt,
+    nltk_split,
+    punkt_split_with,
+    uses_language_punkt,
+)
 from rouge_lcs.settings import Settings
 from rouge_lcs.stemming import PORTER, stem
 from rouge_lcs.tokenizers import JOINERS, rouge_score_tokenize, unicode_tokenize
@@ -174,6 +184,27 @@ def _punkt_split() -> Callable[[str], list[str]]:
     return split
 
 
+def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
+    """A ``language=`` splitter with Punkt in C (as :func:`_punkt_split`), or None where the
+    splitter is not a language's Punkt or the C tables do not match the installed ``regex``."""
+    if not native_unicode() or not uses_language_punkt(spec):
+        return None
+    spans = _native.punkt_spans
+    auto = spec.kind == "auto"
+
+    def tokenize(text: str) -> list[str]:
+        # The model is loaded by the first text that needs Punkt (then cached).
+        return [text[s:e] for s, e in spans(text, *language_punkt(spec).tables)]
+
+    def split(text: str) -> list[str]:
+        # sentences.language_split and _auto: newline split first for "auto", Punkt for the rest
+        if auto and "\n" in text:
+            return newline_split(text)
+        return punkt_split_with(tokenize, text)
+
+    return split
+
+
 def _normalize(form: Any, text: str) -> str:
     # The Python tokenizer's steps before its class scan: NFKC, then (after the C encoder's
     # lower()) joiners removed; removing them before lowering gives the same string.
@@ -253,6 +284,8 @@ class NativeStore:
             sent_starts = np.frombuffer(sent_starts, dtype=np.int64)
             doc_sent = np.frombuffer(doc_sent, dtype=np.int64)
             return sent_ids, sent_starts[doc_sent], sent_ids, sent_starts, doc_sent
+        if split_mode is None:
+            splitter = _language_split(self._splitter) or splitter
         sentence_texts: list[str] = []
         n_sentences = np.empty(len(texts), dtype=np.int64)
         for k, text in enumerate(texts):

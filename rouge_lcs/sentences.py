@@ -177,14 +177,37 @@ def cjk_cuts(sentences: list[str]) -> list[str]:
 _SENTENCE_END = re.compile(r"[.?!。！？]")
 
 
-def _punkt_split(model: str | None, text: str) -> list[str]:
+def punkt_split_with(tokenize: Callable[[str], list[str]], text: str) -> list[str]:
+    """Sentences of a text without newlines: ``tokenize`` (a Punkt's), then cuts after
+    。！？, with Punkt skipped where it has nowhere to split."""
     ends = _SENTENCE_END.findall(text)
     stripped = text.rstrip()
     if len(ends) <= 1 and (not ends or stripped.endswith(ends[0])):
         # At most one sentence end, and it closes the text: Punkt has nowhere to split (it
         # returns the text without trailing whitespace).
         return [stripped] if stripped.strip() else []
-    return cjk_cuts(_punkt(model).tokenize(text))
+    return cjk_cuts(tokenize(text))
+
+
+def _punkt_split(model: str | None, text: str) -> list[str]:
+    return punkt_split_with(_punkt(model).tokenize, text)
+
+
+def uses_language_punkt(splitter: Splitter) -> bool:
+    """Whether ``splitter`` is a built-in ``language=`` split that runs Punkt on texts without
+    newlines (not the default split, a script-specific split or a custom splitter)."""
+    if splitter.kind not in ("auto", "nltk") or splitter.language is None:
+        return False
+    lang = get_language(splitter.language)
+    return lang is not None and lang.sentences == "punkt"
+
+
+def language_punkt(splitter: Splitter) -> Punkt:
+    """The Punkt of a splitter for which :func:`uses_language_punkt` holds."""
+    lang = get_language(splitter.language)
+    if lang is None:
+        raise ValueError(f"language_punkt: {splitter.name} has no language")
+    return _punkt(lang.punkt)
 
 
 def nltk_punkt() -> Punkt:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
 
 from rouge_lcs import native, sentences
+from rouge_lcs.languages import LANGUAGES
 from rouge_lcs.punkt import Punkt
 
 MODELS = ("english", "german", None, "builtin")
@@ -178,3 +179,48 @@ def test_c_version_survives_hostile_texts():
     ]
     for text in texts:
         assert _c_tokenize("english", text) == _ours("english").tokenize(text)
+
+
+# Every language's Punkt model (language="de", "fr", …): the C version the native engine runs
+# equals the Python port and NLTK with that model's tables.
+_LANGUAGE_MODELS = sorted(
+    {lang.punkt for lang in LANGUAGES.values() if lang.sentences == "punkt" and lang.punkt},
+)
+
+
+@pytest.mark.skipif("c" not in IMPLEMENTATIONS, reason="native Punkt not in use")
+@pytest.mark.parametrize("model", _LANGUAGE_MODELS)
+def test_every_language_model_equals_nltk(model):
+    theirs = _nltk(model)
+    texts = [
+        "Dr. Müller kam um 3 Uhr. Er ging. Prof. X. Y. schrieb z. B. viel... Dann? Ja!",
+        "M. Dupont est arrivé. Il est parti à 10 h. « Oui. » Ensuite, etc. Fin.",
+        "Г-н Иванов пришёл. Он ушёл в 5 ч. Т. е. всё. Конец.",
+        "Ο κ. Παπαδόπουλος ήρθε. Έφυγε. Τέλος.",
+        '"Hello." (Then.) 1. First. 2. Second. U.S. troops left. The end.',
+    ]
+    for text in texts:
+        expected = theirs.tokenize(text)
+        assert _c_tokenize(model, text) == expected == _ours(model).tokenize(text), text
+
+
+@pytest.mark.skipif("c" not in IMPLEMENTATIONS, reason="native Punkt not in use")
+@settings(max_examples=300, deadline=None)
+@given(text=_punkt_texts(), model=st.sampled_from(_LANGUAGE_MODELS))
+def test_every_language_model_equals_nltk_on_generated_texts(text, model):
+    assert _c_tokenize(model, text) == _nltk(model).tokenize(text)
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "ru", "en", "el"])
+@pytest.mark.parametrize("lsum_split", ["auto", "nltk"])
+def test_language_splits_give_the_same_numbers_on_both_engines(language, lsum_split, monkeypatch):
+    from rouge_lcs import score
+
+    preds = ["Dr. Müller kam. Er ging um 3 Uhr. Dann kam er wieder.", "M. X. est là.\nFin. Oui."]
+    refs = ["Dr. Müller kam um 3 Uhr. Er ging.", "M. X. est arrivé. Fin."]
+    results = []
+    for engine in ("python", "native"):
+        monkeypatch.setenv(native.ENV, engine)
+        scores = score(preds, refs, ["rougeLsum"], language=language, lsum_split=lsum_split)
+        results.append(scores.fmeasure.tolist())
+    assert results[0] == results[1]
