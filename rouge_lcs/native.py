@@ -130,6 +130,12 @@ def active() -> bool:
     return implementation() == "native"
 
 
+def extension() -> Any:
+    """The compiled module when scoring uses the native engine now, else ``None`` (for other
+    modes' kernels in the same extension, e.g. rouge_lcs.rouge155)."""
+    return _native if active() else None
+
+
 def supports(settings: Settings) -> bool:
     """Whether the native engine can score with these settings: its encoder stems ASCII words
     with its own Porter port, so another stemmer (Snowball for a language) keeps the Python

@@ -47,29 +47,52 @@ LAYERS = [
 LAYER = {name: k for k, names in enumerate(LAYERS) for name in names}
 
 
-def _imports(path: Path) -> set[str]:
-    """rouge_lcs modules imported anywhere in the file (lazy imports inside functions too)."""
+def _exists(dotted: str) -> bool:
+    """Whether ``rouge_lcs.<dotted>`` is a module or a package of this source tree."""
+    base = PACKAGE.joinpath(*dotted.split("."))
+    return base.with_suffix(".py").exists() or (base / "__init__.py").exists()
+
+
+def _imports(path: Path, full: bool = False) -> set[str]:
+    """rouge_lcs modules imported anywhere in the file (lazy imports inside functions too):
+    top-level names (``rouge155`` for anything in it), or with ``full`` dotted names
+    (``rouge155.counts``); ``__init__`` is the package itself."""
     found = set()
+
+    def add(dotted: str) -> None:
+        found.add(dotted if full else dotted.split(".")[0])
+
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("rouge_lcs"):
-            parts = node.module.split(".")
-            if len(parts) > 1:
-                found.add(parts[1])
-            else:  # from rouge_lcs import x: runs the package's __init__ first, whatever x is
-                found.add("__init__")
-                for alias in node.names:
-                    if (PACKAGE / f"{alias.name}.py").exists():
-                        found.add(alias.name)
+            prefix = node.module.partition(".")[2]
+            # from rouge_lcs import x: runs the package's __init__ first, whatever x is
+            add(prefix or "__init__")
+            for alias in node.names:  # from a package import a submodule
+                name = f"{prefix}.{alias.name}" if prefix else alias.name
+                if _exists(name):
+                    add(name)
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                parts = alias.name.split(".")
-                if parts[0] == "rouge_lcs":
-                    found.add(parts[1] if len(parts) > 1 else "__init__")
+                if alias.name.split(".")[0] == "rouge_lcs":
+                    add(alias.name.partition(".")[2] or "__init__")
     return found
 
 
+def _name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    if len(parts) > 1 and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
 def _graph() -> dict[str, set[str]]:
+    """The top-level modules and what they import (the layers' view)."""
     return {p.stem: _imports(p) - {p.stem} for p in PACKAGE.glob("*.py")}
+
+
+def _full_graph() -> dict[str, set[str]]:
+    """Every module of the package, subpackages included, by dotted name."""
+    return {_name(p): _imports(p, full=True) - {_name(p)} for p in PACKAGE.rglob("*.py")}
 
 
 def test_every_module_has_a_layer():
@@ -87,7 +110,7 @@ def test_no_upward_imports():
 
 
 def test_no_import_cycles():
-    graph = _graph()
+    graph = _full_graph()
     state: dict[str, int] = {}
 
     def visit(node: str, path: list[str]) -> None:

@@ -29,12 +29,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 
 from rouge_lcs.lcs import Candidate, lcs_indices
 from rouge_lcs.lcs_batch import union_lcs_hits_batch
+from rouge_lcs.native import extension
 from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
 
 __all__ = [
@@ -506,14 +507,6 @@ def batch_stats(
     return out
 
 
-def _native_module() -> Any:
-    """The compiled extension when the native engine is in use (``ROUGE_LCS_IMPLEMENTATION``),
-    else ``None``."""
-    from rouge_lcs import native
-
-    return native._native if native.active() else None
-
-
 def flat_stats(
     flat: Flat, pair_peer: np.ndarray, pair_model: np.ndarray, metrics: Sequence[Metric]
 ) -> list[PairArrays]:
@@ -528,7 +521,7 @@ def flat_stats(
     doc_start = flat.doc_start
     lengths = np.diff(doc_start)
     out: list[PairArrays | None] = [None] * len(metrics)
-    compiled = _native_module()
+    compiled = extension()
     native_metrics = [k for k, m in enumerate(metrics) if m.kind in ("N", "L")]
     peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
     models = np.ascontiguousarray(pair_model, dtype=np.int64)

@@ -30,6 +30,7 @@ from itertools import count
 
 import numpy as np
 
+from rouge_lcs.native import extension
 from rouge_lcs.rouge155.stem import morph_stem
 
 __all__ = [
@@ -273,10 +274,9 @@ def flat_terms(blob: bytes, line_counts: Sequence[int], terms: Terms, *, lower: 
 def _token_numbers(blob: bytes, lower: bool) -> tuple[np.ndarray, list[str], int]:
     """Every token of ``blob`` as its number by first occurrence (0, 1, …), -1 for each line
     break; the distinct tokens in that order; their count."""
-    from rouge_lcs import native
-
-    if native.active():
-        ids, distinct = native._native.rouge155_tokens(blob, lower)
+    compiled = extension()
+    if compiled is not None:
+        ids, distinct = compiled.rouge155_tokens(blob, lower)
         return np.frombuffer(ids, dtype=np.int32), distinct, len(distinct)
     table = _FLAT_BYTES_UPPER if lower else _FLAT_BYTES
     tokens = blob.translate(table).decode("ascii").replace(_MARK, " | ").split()
