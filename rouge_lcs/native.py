@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from rouge_lcs._lazy import lazy_import
 from rouge_lcs.arrays import expand
+from rouge_lcs.punkt import Punkt
 from rouge_lcs.sentences import (
     Splitter,
     auto_split,
@@ -175,17 +176,27 @@ def _encoder_for(settings: Settings) -> Any:
     return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
 
 
-def _punkt_split() -> Callable[[str], list[str]]:
-    """:func:`rouge_lcs.sentences.nltk_split` for the C encoder's texts that need Punkt, with
-    Punkt in C (``_punkt.h``) where its character classes (generated from ``regex`` with the
-    unicode table) match the installed ``regex``; else the Python port itself."""
-    if not native_unicode():
-        return nltk_split
+def _c_punkt(punkt: Callable[[], Punkt]) -> Callable[[str], list[str]]:
+    """``punkt().tokenize`` in C (``_punkt.h``); the model is loaded (~50 ms) by the first
+    text that needs Punkt, not by every batch."""
     spans = _native.punkt_spans
 
+    def tokenize(text: str) -> list[str]:
+        return [text[s:e] for s, e in spans(text, *punkt().tables)]
+
+    return tokenize
+
+
+def _punkt_split() -> Callable[[str], list[str]]:
+    """:func:`rouge_lcs.sentences.nltk_split` for the C encoder's texts that need Punkt (it
+    skips Punkt itself where Punkt cannot cut), with Punkt in C where its character classes
+    (generated from ``regex`` with the unicode table) match the installed ``regex``."""
+    if not native_unicode():
+        return nltk_split
+    tokenize = _c_punkt(nltk_punkt)
+
     def split(text: str) -> list[str]:
-        # The model is loaded (~50 ms) by the first text that needs Punkt, not by every batch.
-        return cjk_cuts([text[s:e] for s, e in spans(text, *nltk_punkt().tables)])
+        return cjk_cuts(tokenize(text))
 
     return split
 
@@ -195,12 +206,8 @@ def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
     splitter is not a language's Punkt or the C tables do not match the installed ``regex``."""
     if not native_unicode() or not uses_language_punkt(spec):
         return None
-    spans = _native.punkt_spans
+    tokenize = _c_punkt(lambda: language_punkt(spec))
     auto = spec.kind == "auto"
-
-    def tokenize(text: str) -> list[str]:
-        # The model is loaded by the first text that needs Punkt (then cached).
-        return [text[s:e] for s, e in spans(text, *language_punkt(spec).tables)]
 
     def split(text: str) -> list[str]:
         # sentences.language_split and _auto: newline split first for "auto", Punkt for the rest
