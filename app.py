@@ -29,17 +29,17 @@ import gradio as gr
 import numpy as np
 
 from rouge_lcs import __version__
-from rouge_lcs.explain import CLIPPED, MATCHED, Explanation, explain_with
-from rouge_lcs.io import InputError, read_table, write_scores_csv
-from rouge_lcs.multiref import prf
-from rouge_lcs.options import OPTIONS
-from rouge_lcs.results import Scores
-from rouge_lcs.rouge_types import DEFAULT_ROUGE_TYPES
-from rouge_lcs.scorer import Rouge
-from rouge_lcs.settings import Settings, make_settings
-from rouge_lcs.signature import make_signature
-from rouge_lcs.statistics import Comparison, compare
-from rouge_lcs.stats import PairStats
+from rouge_lcs.cli.io import InputError, read_table, write_scores_csv
+from rouge_lcs.config.options import OPTIONS
+from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.scores.explain import CLIPPED, MATCHED, Explanation, explain_with
+from rouge_lcs.scores.multiref import prf
+from rouge_lcs.scores.results import Scores
+from rouge_lcs.scores.scorer import Rouge
+from rouge_lcs.scores.signature import make_signature
+from rouge_lcs.scores.statistics import Comparison, compare
+from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES
 
 log = logging.getLogger("rouge_space")
 
@@ -1184,7 +1184,7 @@ def _scroll(elem_id: str) -> str:
 
 
 def _options(prefix: str) -> list[Any]:
-    """The scoring options (choices and defaults from :data:`rouge_lcs.options.OPTIONS`)."""
+    """The scoring options (choices and defaults from :data:`rouge_lcs.config.options.OPTIONS`)."""
     with gr.Accordion("Options", open=False, elem_id=f"{prefix}-options"):
         types = gr.CheckboxGroup(
             STANDARD_TYPES, value=STANDARD_TYPES, label="ROUGE types", elem_id=f"{prefix}-types"

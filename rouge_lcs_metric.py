@@ -7,15 +7,7 @@ import datasets
 import evaluate
 from datasets.utils.py_utils import temp_seed
 
-from rouge_lcs.options import OPTIONS
-from rouge_lcs.options import describe
-from rouge_lcs.output import OutputOptions
-from rouge_lcs.output import to_output
-from rouge_lcs.rouge155.mode import rouge155_output
-from rouge_lcs.scorer import Rouge
-from rouge_lcs.validation import TextBatch
-from rouge_lcs.validation import check_texts
-from rouge_lcs.validation import check_utf8
+from rouge_lcs import hub
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -60,7 +52,7 @@ Args:
     references: one reference text per prediction, or a list of reference texts per prediction
         (the number may vary between predictions; both shapes may be mixed).
 """
-    + describe()
+    + hub.inputs_description()
     + """
 Returns:
     A dict with one F-measure per rouge type (a float, or a list of floats per example when
@@ -126,35 +118,23 @@ class RougeLcsMetric(evaluate.Metric):
             # evaluate's Arrow round trip exists to gather batches across processes; with one
             # process and one batch the checked lists are scored directly: same checks, same
             # numbers, same seed, ~20 ms less on 2,500 pairs (benchmarks/bench_metric.py).
-            batch = check_utf8(check_texts(predictions, references))
+            batch = hub.check_batch(predictions, references)
             with temp_seed(self.seed):
                 return self._compute(batch.predictions, batch.references, **kwargs)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Check the batch (one clear error naming the argument), then store it."""
-        batch = check_utf8(check_texts(predictions, references))
+        batch = hub.check_batch(predictions, references)
         return super().add_batch(
             predictions=batch.predictions, references=batch.references, **kwargs
         )
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Check one example, then store it."""
-        batch = check_utf8(check_texts([prediction], [reference]))
+        batch = hub.check_batch([prediction], [reference])
         return super().add(prediction=batch.predictions[0], reference=batch.references[0], **kwargs)
 
     def _compute(self, predictions, references, **options):
         """Options are those of ``rouge_lcs.rouge`` (see the inputs description)."""
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise TypeError(
-                f"compute: unexpected options {unknown}; expected some of {list(OPTIONS)}"
-            )
-        if options.get("compat") == "rouge155":  # the Perl script's numbers, pyrouge's keys
-            rest = {k: v for k, v in options.items() if k != "rouge_types"}
-            return rouge155_output(predictions, references, options.get("rouge_types"), rest)
-        scoring = {k: v for k, v in options.items() if OPTIONS[k].group != "output"}
-        output = OutputOptions(**{k: v for k, v in options.items() if OPTIONS[k].group == "output"})
-        scorer = Rouge(**scoring)
-        # The texts were checked by add/add_batch and come back from Arrow as str lists.
-        return to_output(scorer.score_of(TextBatch(predictions, references)), output)
+        return hub.compute(predictions, references, **options)

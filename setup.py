@@ -1,7 +1,7 @@
 """Build the optional C extension ``rouge_lcs._native`` (metadata lives in pyproject.toml).
 
 A failed compile does not fail the install: the pure-Python engine is the fallback and
-``rouge_lcs.native`` says once that it is in use.
+``rouge_lcs.engine.native`` says once that it is in use.
 """
 
 from __future__ import annotations

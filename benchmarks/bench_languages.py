@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from language_samples import SAMPLES  # noqa: E402
 
 from rouge_lcs import score  # noqa: E402
-from rouge_lcs.tokenizers import resolve_tokenizer  # noqa: E402
+from rouge_lcs.text.tokenizers import resolve_tokenizer  # noqa: E402
 
 
 def _texts(code: str, n: int = 400) -> list[str]:

@@ -18,7 +18,8 @@ import time
 from corpora import load_pairs
 from rouge_score import rouge_scorer
 
-from rouge_lcs import score, stemming
+from rouge_lcs import score
+from rouge_lcs.text import stemming
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 

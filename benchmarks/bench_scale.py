@@ -61,7 +61,7 @@ def make_runner(impl: str, stem: bool):
 
         return lambda p, r: score(p, r, TYPES, tokenizer="rouge_score", use_stemmer=stem)
     if impl == "floor":
-        from rouge_lcs.tokenizers import resolve_tokenizer
+        from rouge_lcs.text.tokenizers import resolve_tokenizer
 
         tokenize = resolve_tokenizer("rouge_score", stem).tokenize
         return lambda p, r: [tokenize(t) for t in dict.fromkeys([*p, *r])]
@@ -88,7 +88,7 @@ def worker(impl: str, suite: str, stem: bool, limit: int | None) -> dict:
     if impl != "floor":
         run(preds[:20], refs[:20])  # imports and lazy set-up, outside the timing
     if impl in ("rouge_lcs", "floor"):
-        from rouge_lcs import stemming
+        from rouge_lcs.text import stemming
 
         stemming._CACHE.clear()  # cold start: no word stemmed yet
     before = _rss_mb("VmRSS")

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from rouge_lcs.statistics import bootstrap_interval, compare
+from rouge_lcs.scores.statistics import bootstrap_interval, compare
 
 
 def best_of(fn, repeats: int = 3) -> float:

@@ -11,12 +11,12 @@ Layout: settings -> engine (per-pair statistics) -> results -> output; see READM
 """
 
 from rouge_lcs.api import rouge, score
-from rouge_lcs.results import Interval, Score, ScoreInterval, Scores
-from rouge_lcs.rouge_types import DEFAULT_ROUGE_TYPES
-from rouge_lcs.scorer import Rouge
-from rouge_lcs.settings import Settings, make_settings
-from rouge_lcs.stats import PairStats
-from rouge_lcs.version import __version__
+from rouge_lcs.base.version import __version__
+from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.scores.results import Interval, Score, ScoreInterval, Scores
+from rouge_lcs.scores.scorer import Rouge
+from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES
 
 __all__ = [
     "DEFAULT_ROUGE_TYPES",

@@ -7,14 +7,17 @@
  *   counts(...)   per (prediction, reference) pair and rouge type, the integer triple
  *                 (hits, prediction_total, reference_total), with the GIL released and the
  *                 pairs split over threads;
- *   Encoder       tokenizes texts (rouge_score's tokenizer natively, any Python tokenizer
- *                 otherwise), stems through a memo and interns tokens to ids.
+ *   Encoder       tokenizes texts (rouge_score's and the unicode tokenizer natively, any
+ *                 Python tokenizer otherwise), splits ROUGE-Lsum sentences (newlines, Punkt
+ *                 in _punkt.h), stems (Porter in C) and interns tokens to ids;
+ *   rouge155_*    ROUGE-1.5.5's token reader and skip-bigram counts (rouge_lcs/rouge155).
  *
- * The kernels are exact ports of the Python engine (rouge_lcs/ngrams.py, lcs.py, lcs_batch.py):
+ * It is one of the two engines behind rouge_lcs/engine/backend.py; the kernels are exact ports of
+ * the reference engine (rouge_lcs/engine/ngrams.py, lcs.py, lcs_batch.py):
  *
  *   ROUGE-N      clipped n-gram matches: sum over n-grams of min(count_pred, count_ref).
  *   ROUGE-L      LCS length, Hyyro's bit-parallel recurrence, 64 cells per word operation.
- *   ROUGE-Lsum   union LCS: rouge_score's backtrack replayed on bit rows (lcs.py::lcs_pairs
+ *   ROUGE-Lsum   union LCS: rouge_score's backtrack replayed on bit rows (lcs.py::lcs_indices
  *                explains why each backtrack step is one row up and how the "move left" test
  *                is a prefix parity of two rows' xor), clipped against the candidate's counts.
  *
@@ -801,7 +804,7 @@ static PyObject *py_counts(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    result = Py_NewRef(Py_None);
+    result = PyLong_FromLong(num_threads); /* the threads that ran (tests check the wiring) */
 done:
     for (int k = 0; k < 9; k++)
         if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
@@ -1140,7 +1143,7 @@ static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
  * Raw tokens are interned by their CPython representation (kind byte + code units): equal
  * strings have equal representations (CPython strings are canonical), and no encoding step can
  * fail, lone surrogates included.  With stemming, a new raw token is stemmed once (by the C port
- * above; by NLTK through rouge_lcs.stemming only for a word with more than 128 distinct
+ * above; by NLTK through rouge_lcs.text.stemming only for a word with more than 128 distinct
  * non-ASCII characters) and its form interned in a
  * second map, so tokens that stem alike share an id exactly as in rouge_lcs/documents.py.  The
  * raw map is the per-call stemming memo.
@@ -1247,7 +1250,7 @@ typedef struct {
     PyObject_HEAD
     int mode;
     PyObject *split;  /* Python tokenizer (modes 1 and 2) */
-    PyObject *stem;   /* rouge_lcs.stemming.stem, for words too odd for the C port, or NULL: no stemming */
+    PyObject *stem;   /* rouge_lcs.text.stemming.stem, for words too odd for the C port, or NULL: no stemming */
     PyObject *normalize; /* unicodedata.normalize for the native unicode tokenizer, or NULL */
     Map raw;          /* raw token -> id of its form */
     Map forms;        /* stemmed form -> id */
@@ -1287,7 +1290,7 @@ static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
         if (ascii) {
             if (nbytes <= MIN_STEM_LENGTH) {
                 /* Too short to stem, but lowercased like every stemmed token
-                 * (rouge_lcs.stemming.stem: Porter is defined on lowercase words). */
+                 * (rouge_lcs.text.stemming.stem: Porter is defined on lowercase words). */
                 char low[MIN_STEM_LENGTH];
                 for (int64_t k = 0; k < nbytes; k++)
                     low[k] = (data[k] >= 'A' && data[k] <= 'Z') ? (char)(data[k] + 32) : data[k];
@@ -1306,7 +1309,7 @@ static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
     if (token == NULL) return -1;
     PyObject *form = NULL;
     {
-        /* rouge_lcs.stemming.stem (e->stem is always it): lowercase, Porter from 4 characters
+        /* rouge_lcs.text.stemming.stem (e->stem is always it): lowercase, Porter from 4 characters
          * on, here in C; NLTK only for a word porter_stem_unicode declines */
         PyObject *lowered = PyObject_CallMethod(token, "lower", NULL);
         if (lowered == NULL) {
@@ -1474,7 +1477,7 @@ static int emit_slice(EmitFn emit, void *ctx, PyObject *s, Py_ssize_t a, Py_ssiz
 }
 
 /* Tokens of an already normalized and lowercased string: each class-2 character alone,
- * maximal runs of class-1 characters (the regex of rouge_lcs.tokenizers.unicode_tokenize). */
+ * maximal runs of class-1 characters (the regex of rouge_lcs.text.tokenizers.unicode_tokenize). */
 static int scan_unicode(PyObject *s, EmitFn emit, void *ctx, char **buf, int64_t *cap) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(s), start = -1;
     int kind = PyUnicode_KIND(s), hint = -1;
@@ -1698,7 +1701,7 @@ done:
     return result;
 }
 
-/* Sentence splitting for ROUGE-Lsum, natively where rouge_lcs.sentences allows it. */
+/* Sentence splitting for ROUGE-Lsum, natively where rouge_lcs.text.sentences allows it. */
 enum { SPLIT_NEWLINE = 0, SPLIT_AUTO = 1, SPLIT_NLTK = 2 };
 
 static int push_offset(Encoder *e) {

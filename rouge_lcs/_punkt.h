@@ -460,7 +460,7 @@ done:
 PyDoc_STRVAR(punkt_spans_doc,
 "punkt_spans(text, sent_end_chars, abbrev_types, collocations, sent_starters, ortho_context)\n"
 "--\n\n"
-"rouge_lcs.punkt.Punkt(...).spans(text) in C: the (start, end) of each sentence.  The tables\n"
+"rouge_lcs.text.punkt.Punkt(...).spans(text) in C: the (start, end) of each sentence.  The tables\n"
 "are a set of str, a set of (str, str), a set of str and a dict str -> int.");
 
 static PyObject *py_punkt_spans(PyObject *self, PyObject *args) {

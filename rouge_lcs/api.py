@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from rouge_lcs.engine import Progress
-from rouge_lcs.options import OPTIONS, describe
-from rouge_lcs.output import Output
-from rouge_lcs.results import Scores
-from rouge_lcs.scorer import Rouge
-from rouge_lcs.sentences import SplitterSpec
-from rouge_lcs.tokenizers import TokenizerSpec
-from rouge_lcs.validation import References, Texts
+from rouge_lcs.base.validation import References, Texts
+from rouge_lcs.config.options import OPTIONS, describe
+from rouge_lcs.engine.compute import Progress
+from rouge_lcs.scores.output import Output
+from rouge_lcs.scores.results import Scores
+from rouge_lcs.scores.scorer import Rouge
+from rouge_lcs.text.sentences import SplitterSpec
+from rouge_lcs.text.tokenizers import TokenizerSpec
 
 
 def score(
@@ -33,7 +33,7 @@ def score(
     beta: float = 1.0,
     compat: str | None = None,
     num_proc: int | None = 1,
-    num_threads: int = 1,
+    num_threads: int | None = None,
     progress: Progress | None = None,
 ) -> Scores:
     """Score a batch and return per-example :class:`Scores` (options as in :func:`rouge`)."""
@@ -71,7 +71,7 @@ def rouge(
     seed: int = 0,
     return_signature: bool = False,
     num_proc: int | None = 1,
-    num_threads: int = 1,
+    num_threads: int | None = None,
 ) -> Output:
     """ROUGE scores in ``evaluate.load("rouge")``'s output format.
 
@@ -109,6 +109,6 @@ def rouge(
     )
 
 
-# The options are described once, in rouge_lcs.options.
+# The options are described once, in rouge_lcs.config.options.
 if rouge.__doc__:
     rouge.__doc__ = rouge.__doc__.replace("    {options}", describe(indent="        "))

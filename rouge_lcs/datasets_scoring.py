@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from rouge_lcs.scorer import Rouge
+from rouge_lcs.scores.scorer import Rouge
 
 
 def add_rouge_columns(

@@ -34,8 +34,8 @@ from functools import reduce
 from operator import add
 from typing import TYPE_CHECKING, Any
 
-from rouge_lcs._lazy import lazy_import
-from rouge_lcs.scorer import Rouge
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.scores.scorer import Rouge
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

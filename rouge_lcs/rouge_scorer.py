@@ -36,13 +36,13 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import Any
 
-from rouge_lcs.lcs import Candidate, lcs_indices, lcs_length
-from rouge_lcs.results import Score
-from rouge_lcs.scorer import Rouge
+from rouge_lcs.base.validation import check_texts
+from rouge_lcs.config.settings import Settings
+from rouge_lcs.engine.lcs import Candidate, lcs_indices, lcs_length
+from rouge_lcs.scores.results import Score
+from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scoring import BaseScorer, fmeasure
-from rouge_lcs.settings import Settings
-from rouge_lcs.tokenizers import TokenizerSpec, resolve_tokenizer
-from rouge_lcs.validation import check_texts
+from rouge_lcs.text.tokenizers import TokenizerSpec, resolve_tokenizer
 
 __all__ = ["DefaultTokenizer", "RougeScorer"]
 

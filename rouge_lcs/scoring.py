@@ -1,7 +1,7 @@
 """rouge_score's ``scoring`` module for code written against it: ``from rouge_lcs import scoring``.
 
 Same names and results as rouge-score 0.1.2: :class:`Score` (here the library's own
-:class:`rouge_lcs.results.Score`, a NamedTuple with the same fields), :class:`BaseScorer`,
+:class:`rouge_lcs.scores.results.Score`, a NamedTuple with the same fields), :class:`BaseScorer`,
 :class:`AggregateScore`, :class:`BootstrapAggregator` and :func:`fmeasure`.
 
 >>> aggregator = BootstrapAggregator(confidence_interval=0.0)
@@ -22,8 +22,8 @@ import abc
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rouge_lcs._lazy import lazy_import
-from rouge_lcs.results import Score
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.scores.results import Score
 
 if TYPE_CHECKING:
     import numpy as np

@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rouge_lcs._lazy import lazy_import
-from rouge_lcs.languages import get_language
-from rouge_lcs.options import OPTIONS
-from rouge_lcs.options import names as option_names
-from rouge_lcs.scorer import Rouge
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.config.options import OPTIONS
+from rouge_lcs.config.options import names as option_names
+from rouge_lcs.scores.scorer import Rouge
+from rouge_lcs.text.languages import get_language
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,7 +96,7 @@ def make_compute_metrics(
     unknown = sorted(set(metric_kwargs) - set(OPTIONS) - {"rouge_types", "use_stemmer"})
     if unknown:
         raise TypeError(
-            f"make_compute_metrics: unexpected options {unknown}; see rouge_lcs.options"
+            f"make_compute_metrics: unexpected options {unknown}; see rouge_lcs.config.options"
         )
     if use_stemmer is None:
         language = get_language(metric_kwargs.get("language"))
@@ -108,7 +108,7 @@ def make_compute_metrics(
             rouge_types,
             use_stemmer=use_stemmer,
             num_proc=metric_kwargs.get("num_proc", 1),
-            num_threads=metric_kwargs.get("num_threads", 1),
+            num_threads=metric_kwargs.get("num_threads"),
             **scoring,
         )
         output = {k: metric_kwargs[k] for k in option_names("output") if k in metric_kwargs}

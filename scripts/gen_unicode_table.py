@@ -8,7 +8,7 @@ module; Punkt (rouge_lcs/punkt.py) uses ``regex``'s ``\\s``, ``\\w`` and ``\\d``
 tokenizer and the native Punkt (rouge_lcs/_punkt.h) read the same classes from tables of
 code-point ranges, made here from that very ``regex`` module (not ``unicodedata``: the two ship
 different Unicode versions, and the numbers must equal the Python engine's).  The table records
-the ``regex`` version it came from; rouge_lcs.native uses the native path only when the
+the ``regex`` version it came from; rouge_lcs.engine.native uses the native path only when the
 installed ``regex`` is that version, and tests/test_native.py checks every code point.
 """
 

@@ -77,7 +77,7 @@ def engine(request: pytest.FixtureRequest):
     Module-scoped and set through ``os.environ`` directly, so that hypothesis tests (which
     refuse function-scoped fixtures) and subprocesses see the engine too.
     """
-    from rouge_lcs import native
+    from rouge_lcs.engine import native
 
     if request.param == "native" and not native.available():
         message = "the compiled extension rouge_lcs._native is not built"

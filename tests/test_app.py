@@ -14,8 +14,8 @@ import pytest
 gr = pytest.importorskip("gradio")
 import app  # noqa: E402
 from rouge_lcs import rouge  # noqa: E402
-from rouge_lcs.explain import explain  # noqa: E402
-from rouge_lcs.options import OPTIONS  # noqa: E402
+from rouge_lcs.config.options import OPTIONS  # noqa: E402
+from rouge_lcs.scores.explain import explain  # noqa: E402
 
 FOUR_DECIMALS = re.compile(r"^-?\d\.\d{4}$")
 
@@ -299,7 +299,7 @@ def test_histogram_bins():
 
 def test_compare_pasted_rows_match_the_library():
     from rouge_lcs import score
-    from rouge_lcs.statistics import compare
+    from rouge_lcs.scores.statistics import compare
 
     pasted = "the cat sat\tthe cat\tthe cat sat down\na b c\ta b\ta b c d\nx y\tx z\tx y z\n"
     result = app.compare_systems(None, None, pasted, ["rouge1", "rougeL"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,39 +13,29 @@ from pathlib import Path
 import pytest
 
 import rouge_lcs
-from rouge_lcs import api, scorer
-from rouge_lcs.options import OPTIONS, describe
-from rouge_lcs.options import names as option_names
+from rouge_lcs import api
+from rouge_lcs.config.options import OPTIONS, describe
+from rouge_lcs.config.options import names as option_names
+from rouge_lcs.scores import scorer
 
 PACKAGE = Path(rouge_lcs.__file__).parent
 
-# Layers, lowest first: a module may import only from its own layer or below.  The façade and
-# the applications sit on top; the core never reaches up to them.
-LAYERS = [
-    {
-        "_lazy",
-        "version",
-        "languages",
-        "arrays",
-        "validation",
-        "stemming",
-        "rouge_types",
-        "multiref",
-        "statistics",
-        "report",
-        "punkt",
-    },
-    {"tokenizers", "lcs", "ngrams"},
-    {"sentences", "lcs_batch"},
-    {"documents", "counts", "options", "settings", "stats", "native"},
-    {"engine", "signature"},
-    {"parallel", "results"},
-    {"output", "explain", "io"},
-    {"scorer", "scoring"},
-    {"api", "trainer", "datasets_scoring", "rouge_scorer", "distributed", "evaluation"},
-    {"cli", "__init__", "__main__"},
-]
-LAYER = {name: k for k, names in enumerate(LAYERS) for name in names}
+README = PACKAGE.parent / "README.md"
+TOP = "top level"
+
+
+def _layers() -> list[str]:
+    """The folders of README's layout table, lowest first (the top level between them)."""
+    text = README.read_text("utf-8")
+    section = text[text.index("\n### Layout\n") :]
+    section = section[: section.index("\n## ", 1)]
+    rows = re.findall(r"^\| (`[a-z0-9_]+/`|top level) \|", section, flags=re.M)
+    return [row.strip("`/") for row in rows]
+
+
+def _folders() -> set[str]:
+    """The package's folders of code (data folders have no __init__.py)."""
+    return {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
 
 
 def _exists(dotted: str) -> bool:
@@ -85,28 +76,36 @@ def _name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _graph() -> dict[str, set[str]]:
-    """The top-level modules and what they import (the layers' view)."""
-    return {p.stem: _imports(p) - {p.stem} for p in PACKAGE.glob("*.py")}
-
-
 def _full_graph() -> dict[str, set[str]]:
     """Every module of the package, subpackages included, by dotted name."""
     return {_name(p): _imports(p, full=True) - {_name(p)} for p in PACKAGE.rglob("*.py")}
 
 
-def test_every_module_has_a_layer():
-    assert set(_graph()) <= set(LAYER), set(_graph()) - set(LAYER)
+def _place(dotted: str) -> str:
+    """The layer of a module: its folder, or the top level (the package itself too)."""
+    head = dotted.split(".")[0]
+    return head if head in _folders() else TOP
+
+
+def test_readme_layout_names_every_folder_once():
+    layers = _layers()
+    assert len(layers) == len(set(layers)), layers
+    assert set(layers) == _folders() | {TOP}, set(layers) ^ (_folders() | {TOP})
 
 
 def test_no_upward_imports():
+    # A folder imports only folders listed before it in README (never the top level, which is
+    # what users import); the top level imports any folder below it; nothing imports cli/
+    # but the package's entry points.
+    order = {name: k for k, name in enumerate(_layers())}
     upward = [
         f"{module} -> {target}"
-        for module, targets in _graph().items()
+        for module, targets in _full_graph().items()
         for target in targets
-        if target in LAYER and LAYER[target] > LAYER[module]
+        if (order[_place(target)] > order[_place(module)] and module != "__main__")
+        or (_place(target) == TOP and _place(module) not in (TOP, "cli"))
     ]
-    assert not upward
+    assert not upward, upward
 
 
 def test_no_import_cycles():
@@ -129,7 +128,7 @@ def test_no_import_cycles():
 
 def test_library_imports_no_application_frameworks():
     code = (
-        "import sys, rouge_lcs, rouge_lcs.cli, rouge_lcs.trainer, rouge_lcs.datasets_scoring;"
+        "import sys, rouge_lcs, rouge_lcs.cli.main, rouge_lcs.trainer, rouge_lcs.datasets_scoring;"
         "import rouge_lcs.rouge_scorer, rouge_lcs.distributed, rouge_lcs.evaluation;"
         "bad = {'evaluate', 'gradio', 'transformers', 'datasets', 'torch', 'dask', 'pandas',"
         " 'rouge_score'} & set(sys.modules);"
@@ -157,7 +156,7 @@ def test_punkt_splitting_does_not_load_nltk():
 
 
 # For a child process: which of these heavy dependencies have run their code.  A module deferred
-# by rouge_lcs._lazy sits in sys.modules before that; reading its __dict__ through
+# by rouge_lcs.base.lazy sits in sys.modules before that; reading its __dict__ through
 # object.__getattribute__ does not trigger the import.
 _EXECUTED = """
 import sys
@@ -173,7 +172,7 @@ def test_import_defers_heavy_dependencies_to_the_first_call(engine):
     # `import rouge_lcs` (and the names users import, and the CLI module) imports none of numpy
     # (~100 ms), regex, rapidfuzz, NLTK: the first scoring call imports what it needs.
     code = _EXECUTED + (
-        "import rouge_lcs, rouge_lcs.cli\n"
+        "import rouge_lcs, rouge_lcs.cli.main\n"
         "from rouge_lcs import Rouge, Scores, rouge, score\n"
         "assert not [n for n in HEAVY if executed(n)], [n for n in HEAVY if executed(n)]\n"
         "assert 'numpy._core' not in sys.modules and 'multiprocessing' not in sys.modules\n"
@@ -208,7 +207,7 @@ def test_first_calls_from_many_threads_at_once():
 
 
 def test_lazy_import():
-    from rouge_lcs._lazy import lazy_import
+    from rouge_lcs.base.lazy import lazy_import
 
     assert lazy_import("json") is sys.modules["json"]  # already imported: that module
     with pytest.raises(ModuleNotFoundError):
@@ -226,7 +225,7 @@ def test_lazy_import():
         "assert again is csv and executed('csv') and type(csv) is types.ModuleType\n"
         "assert csv.QUOTE_ALL == 1\n"
     )
-    lazy_file = str(PACKAGE / "_lazy.py")
+    lazy_file = str(PACKAGE / "base" / "lazy.py")
     subprocess.run([sys.executable, "-c", code, lazy_file], check=True)
 
 
@@ -255,14 +254,16 @@ def test_signatures_follow_the_option_table(function, groups):
 
 def test_option_help_reaches_the_docstring_and_the_metric_card():
     metric = (PACKAGE.parent / "rouge_lcs_metric.py").read_text("utf-8")
-    assert "+ describe()" in metric  # the metric card's Args are generated from the table
+    assert (
+        "+ hub.inputs_description()" in metric
+    )  # the metric card's Args are generated from the table
     for option in OPTIONS.values():
         assert f"{option.name} (" in describe()
         assert f"{option.name} (" in (api.rouge.__doc__ or "")
 
 
 def test_cli_choices_come_from_the_option_table():
-    from rouge_lcs.cli import _score_parser
+    from rouge_lcs.cli.main import _score_parser
 
     actions = {a.dest: a for a in _score_parser()._actions}
     for name in ("tokenizer", "lsum_split", "multi_ref"):
@@ -271,8 +272,8 @@ def test_cli_choices_come_from_the_option_table():
 
 
 def test_compute_stats_refuses_unchecked_input():
-    from rouge_lcs.engine import compute_stats
-    from rouge_lcs.settings import make_settings
+    from rouge_lcs.config.settings import make_settings
+    from rouge_lcs.engine.compute import compute_stats
 
     with pytest.raises(TypeError, match="batch: expected a TextBatch"):
         compute_stats((["a b"], ["a b"]), make_settings())  # type: ignore[arg-type]
@@ -287,7 +288,23 @@ def test_a_string_is_not_a_list_of_references():
 
 def test_version_is_written_once():
     pyproject = (PACKAGE.parent / "pyproject.toml").read_text("utf-8")
-    assert 'dynamic = ["version"]' in pyproject and "rouge_lcs.version.__version__" in pyproject
+    assert (
+        'dynamic = ["version"]' in pyproject and "rouge_lcs.base.version.__version__" in pyproject
+    )
     for path in [*PACKAGE.glob("*.py"), PACKAGE.parent / "rouge_lcs_metric.py"]:
         if path.name != "version.py":
             assert rouge_lcs.__version__ not in path.read_text("utf-8"), path
+
+
+def test_metric_script_calls_one_library_entry_point():
+    # The published script must survive internal moves: it reaches the library through
+    # rouge_lcs.hub only, one import a line (evaluate reads the import lines).
+    tree = ast.parse((PACKAGE.parent / "rouge_lcs_metric.py").read_text("utf-8"))
+    imported = {
+        (node.module, alias.name) if isinstance(node, ast.ImportFrom) else (alias.name, "")
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+        if (getattr(node, "module", None) or alias.name).startswith("rouge_lcs")
+    }
+    assert imported == {("rouge_lcs", "hub")}, imported

@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rouge_lcs import rouge, score
-from rouge_lcs.io import InputError, read_table
-from rouge_lcs.parallel import workers
-from rouge_lcs.statistics import bootstrap_interval
+from rouge_lcs.cli.io import InputError, read_table
+from rouge_lcs.engine.parallel import workers
+from rouge_lcs.scores.statistics import bootstrap_interval
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -71,7 +71,7 @@ def test_bootstrap_memory_is_bounded_by_blocks():
 
 
 def test_bootstrap_block_size_does_not_change_the_interval(monkeypatch):
-    import rouge_lcs.statistics as statistics
+    import rouge_lcs.scores.statistics as statistics
 
     values = np.random.default_rng(1).random((500, 3))
     expected = bootstrap_interval(values, 0.9, 200, 7)
@@ -98,7 +98,7 @@ def test_n_larger_than_every_text_scores_zero():
 
 
 def test_stemming_memo_is_bounded(monkeypatch):
-    import rouge_lcs.stemming as stemming
+    import rouge_lcs.text.stemming as stemming
 
     monkeypatch.setattr(stemming, "CACHE_LIMIT", 100)
     stemming._CACHE.clear()

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from rouge_lcs import rouge, score
-from rouge_lcs.languages import LANGUAGES, get_language
-from rouge_lcs.sentences import resolve_splitter
-from rouge_lcs.settings import make_settings
-from rouge_lcs.tokenizers import resolve_tokenizer
+from rouge_lcs.config.settings import make_settings
+from rouge_lcs.text.languages import LANGUAGES, get_language
+from rouge_lcs.text.sentences import resolve_splitter
+from rouge_lcs.text.tokenizers import resolve_tokenizer
 
 needs = {
     name: pytest.mark.skipif(
@@ -254,7 +254,7 @@ def test_no_stemmer_is_a_clear_error():
 
 
 def test_missing_extra_names_it(monkeypatch):
-    import rouge_lcs.tokenizers as tokenizers
+    import rouge_lcs.text.tokenizers as tokenizers
 
     tokenizers._jieba.cache_clear()
     monkeypatch.setitem(sys.modules, "jieba", None)  # import jieba -> ImportError
@@ -322,16 +322,20 @@ def test_sentence_tokens_put_together_are_the_text_tokens():
     ],
 )
 def test_each_distinct_text_is_tokenized_once(monkeypatch, tokenizer, expected):
-    import rouge_lcs.tokenizers as tokenizers
+    import dataclasses
+
+    import rouge_lcs.text.tokenizers as tokenizers
 
     seen: list[str] = []
-    inner = tokenizers.REGISTRY[tokenizer]
+    record = tokenizers.TOKENIZERS[tokenizer]
 
     def counting(text: str) -> list[str]:
         seen.append(text)
-        return inner(text)
+        return record.split(text)
 
-    monkeypatch.setitem(tokenizers.REGISTRY, tokenizer, counting)
+    monkeypatch.setitem(
+        tokenizers.TOKENIZERS, tokenizer, dataclasses.replace(record, split=counting)
+    )
     pred, ref = "我喜欢吃苹果。他爱吃苹果。", "我爱吃苹果。"
     score([pred] * 3, [ref] * 3, language="zh", tokenizer=tokenizer)
     assert sorted(seen) == sorted(expected)
@@ -407,7 +411,7 @@ def test_korean_agrees_with_multilingual_rouge_where_tokens_agree(corpora):
     both texts' tokens are the same, its independent n-gram and LCS code gives the same P, R, F."""
     from multilingual_rouge import rouge_scorer
 
-    from rouge_lcs.tokenizers import unicode_tokenize
+    from rouge_lcs.text.tokenizers import unicode_tokenize
 
     rows = corpora.rows("ko_klue_sts_dev")
     preds = [r["prediction"] for r in rows]

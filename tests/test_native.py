@@ -19,11 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge_lcs import native, score
-from rouge_lcs.engine import compute_stats
-from rouge_lcs.settings import make_settings
-from rouge_lcs.tokenizers import unicode_tokenize
-from rouge_lcs.validation import check_texts
+import rouge_lcs
+from rouge_lcs import score
+from rouge_lcs.base.validation import check_texts
+from rouge_lcs.config.settings import make_settings
+from rouge_lcs.engine import native
+from rouge_lcs.engine.compute import compute_stats
+from rouge_lcs.text.tokenizers import unicode_tokenize
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
@@ -193,6 +195,7 @@ def test_one_token_repeated_50000_times():
 
 _LONG_LINE = """
 import random
+import rouge_lcs
 from rouge_lcs import score
 rng = random.Random(1)
 words = [f"w{k}" for k in range(1000)]
@@ -387,7 +390,7 @@ def test_unicode_table_matches_regex_on_every_code_point():
 def _check_unicode_tokens(text: str) -> None:
 
     from rouge_lcs import _native
-    from rouge_lcs.tokenizers import unicode_tokenize
+    from rouge_lcs.text.tokenizers import unicode_tokenize
 
     assert _native.unicode_tokens(text, native._normalize) == unicode_tokenize(text)
 
@@ -437,8 +440,8 @@ def test_threads_give_identical_counts(corpora, monkeypatch):
 
 @needs_native
 def test_chunk_counts_seam_equals_batch_counts():
-    from rouge_lcs.counts import batch_counts
-    from rouge_lcs.documents import DocumentStore
+    from rouge_lcs.engine.counts import batch_counts
+    from rouge_lcs.engine.documents import DocumentStore
 
     settings = make_settings(TYPES, use_stemmer=True)
     texts = ["The cats sat.\nOn mats!", "a cat sat on the mat", "", "Dogs ran. Cats sat."]
@@ -501,7 +504,7 @@ def test_native_unicode_tokens_near_hangul(text):
 
 
 def _punkt_sentences(text: str) -> list[str]:
-    from rouge_lcs.sentences import _punkt, cjk_cuts
+    from rouge_lcs.text.sentences import _punkt, cjk_cuts
 
     return cjk_cuts(_punkt("english").tokenize(text))
 
@@ -510,7 +513,7 @@ def _check_split_shortcut(texts: list[str]) -> None:
     """The C encoder's Punkt shortcut gives Punkt's own sentences (it skips Punkt only for
     texts Punkt cannot split)."""
     from rouge_lcs import _native
-    from rouge_lcs.tokenizers import unicode_tokenize
+    from rouge_lcs.text.tokenizers import unicode_tokenize
 
     encoder = _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, None, native._normalize)
     ids, offsets, docs = encoder.encode_sentences(texts, 2, _punkt_sentences)
@@ -574,3 +577,32 @@ def test_punkt_shortcut_in_c_agrees_with_punkt_on_the_corpora(corpora):
     for name in ("ko_korsts", "en_cnndm_realsumm"):
         rows = corpora.rows(name)[:3000]
         _check_split_shortcut([t for r in rows for t in [r["prediction"], *r["references"]]])
+
+
+@needs_native
+@pytest.mark.parametrize(
+    ("argument", "variable", "expected"),
+    [(None, None, 1), (None, "2", 2), (3, "2", 3), (2, None, 2)],
+)
+def test_thread_count_reaches_the_kernel(monkeypatch, argument, variable, expected):
+    # The public call, the real kernel: the C function returns how many threads it ran, and
+    # this spy only passes that on.  num_threads=None reads ROUGE_LCS_NUM_THREADS at scoring.
+    ran: list[int] = []
+    real = native._native.counts
+
+    def spy(*args):
+        ran.append(real(*args))
+
+    monkeypatch.setattr(native._native, "counts", spy)
+    if variable is None:
+        monkeypatch.delenv(native.THREADS_ENV, raising=False)
+    else:
+        monkeypatch.setenv(native.THREADS_ENV, variable)
+    monkeypatch.setenv(native.ENV, "native")
+    preds = [f"the cat {k} sat on the mat" for k in range(50)]
+    refs = [f"a cat {k} sat on a mat" for k in range(50)]
+    one = rouge_lcs.score(preds, refs, ["rouge1", "rougeL"], num_threads=1).fmeasure
+    ran.clear()
+    got = rouge_lcs.Rouge(["rouge1", "rougeL"], num_threads=argument).score(preds, refs)
+    assert ran == [expected]
+    np.testing.assert_array_equal(got.fmeasure, one)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rouge_lcs import rouge, score
-from rouge_lcs.rouge_types import parse_rouge_types
+from rouge_lcs.text.rouge_types import parse_rouge_types
 
 # Every test here runs on both engines (numbers must be bit-identical).
 pytestmark = pytest.mark.usefixtures("engine")

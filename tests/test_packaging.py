@@ -248,7 +248,7 @@ def test_space_files_run_with_the_installed_package(clean_python, tmp_path):
 def test_docs_linked_from_the_readme_exist_and_the_card_names_every_option():
     import re
 
-    from rouge_lcs.options import OPTIONS
+    from rouge_lcs.config.options import OPTIONS
 
     readme = (ROOT / "README.md").read_text("utf-8")
     for link in re.findall(r"\]\((docs/[^)#]+)", readme):

@@ -14,7 +14,7 @@ import pytest
 from rouge_score import rouge_scorer, tokenizers
 
 from rouge_lcs import score
-from rouge_lcs.tokenizers import resolve_tokenizer, unicode_tokenize
+from rouge_lcs.text.tokenizers import resolve_tokenizer, unicode_tokenize
 
 # Every test here runs on both engines (numbers must be bit-identical).
 pytestmark = pytest.mark.usefixtures("engine")

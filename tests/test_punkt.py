@@ -1,4 +1,4 @@
-"""rouge_lcs.punkt and its C version (rouge_lcs/_punkt.h, the native engine's) against NLTK's
+"""rouge_lcs.text.punkt and its C version (rouge_lcs/_punkt.h, the native engine's) against NLTK's
 own PunktSentenceTokenizer (the oracle), with the same parameters: the English, German and
 no-model tables of punkt_tab, and the builtin fallback."""
 
@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
 
-from rouge_lcs import native, sentences
-from rouge_lcs.languages import LANGUAGES
-from rouge_lcs.punkt import Punkt
+from rouge_lcs.engine import native
+from rouge_lcs.text import sentences
+from rouge_lcs.text.languages import LANGUAGES
+from rouge_lcs.text.punkt import Punkt
 
 MODELS = ("english", "german", None, "builtin")
 

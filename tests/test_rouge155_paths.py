@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from rouge_lcs import native
+from rouge_lcs.engine import native
 from rouge_lcs.rouge155 import score, score_lines
 from rouge_lcs.rouge155.api import Options
 from rouge_lcs.rouge155.report import _all_draws, _decimal_lines, _emulated_means, round5

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rouge_lcs.cli import main as rouge_lcs_main
+from rouge_lcs.cli.main import main as rouge_lcs_main
 from rouge_lcs.rouge155 import score
 from rouge_lcs.rouge155.cli import main
 from rouge_lcs.rouge155.pyrouge import Rouge155, parse_args

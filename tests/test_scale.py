@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from rouge_lcs import rouge, score
-from rouge_lcs.parallel import shard_bounds
+from rouge_lcs.engine.parallel import shard_bounds
 
 REPO = Path(__file__).resolve().parent.parent
 Pairs = Callable[..., tuple[list[str], list[list[str]]]]
@@ -135,12 +135,12 @@ def test_datasets_map_helper_matches_direct_scoring(pairs):
 
 
 def test_small_batches_stay_in_one_process(monkeypatch, pairs):
-    import rouge_lcs.parallel
+    import rouge_lcs.engine.parallel
 
     def forbidden(*args, **kwargs):
         raise AssertionError("a pool was started for a small batch")
 
-    monkeypatch.setattr(rouge_lcs.parallel, "parallel_stats", forbidden)
+    monkeypatch.setattr(rouge_lcs.engine.parallel, "parallel_stats", forbidden)
     preds, refs = pairs(500)
     assert rouge(preds, refs, num_proc=2) == rouge(preds, refs)
 
@@ -155,7 +155,7 @@ def test_num_proc_through_the_evaluate_module(pairs):
 
 def test_document_cache_reset_between_chunks_changes_nothing(monkeypatch, pairs):
     """The per-call text cache starts afresh past STORE_LIMIT texts (bounded memory)."""
-    import rouge_lcs.engine as engine
+    import rouge_lcs.engine.compute as engine
 
     preds, refs = pairs(1200)
     expected = score(preds, refs, use_stemmer=True)

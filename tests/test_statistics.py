@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rouge_lcs import rouge, score
-from rouge_lcs.statistics import (
+from rouge_lcs.scores.statistics import (
     approximate_randomization,
     bootstrap_interval,
     compare,

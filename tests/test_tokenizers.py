@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rouge_lcs import rouge, score
-from rouge_lcs.tokenizers import resolve_tokenizer, unicode_tokenize
+from rouge_lcs.text.tokenizers import resolve_tokenizer, unicode_tokenize
 
 
 def test_hangul_words_stay_whole():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rouge_lcs import rouge, score
-from rouge_lcs.validation import check_texts
+from rouge_lcs.base.validation import check_texts
 
 # Every test here runs on both engines (numbers must be bit-identical).
 pytestmark = pytest.mark.usefixtures("engine")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge_lcs import native
+from rouge_lcs.engine import native
 
 REPO = Path(__file__).resolve().parent.parent
 

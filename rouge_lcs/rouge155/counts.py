@@ -33,10 +33,12 @@ from typing import cast
 
 import numpy as np
 
-from rouge_lcs.lcs import Candidate, lcs_indices
-from rouge_lcs.lcs_batch import union_lcs_hits_batch
-from rouge_lcs.native import extension
+from rouge_lcs.engine.backend import IdDocs, backend
+from rouge_lcs.engine.lcs import Candidate, lcs_indices
+from rouge_lcs.engine.lcs_batch import union_lcs_hits_batch
+from rouge_lcs.engine.python import clipped_hits, skip_keys
 from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
+from rouge_lcs.text.rouge_types import RougeType
 
 __all__ = [
     "Metric",
@@ -172,8 +174,9 @@ def _lcs_positions(model: Sequence[str], peer: Candidate) -> list[int]:
     """Model positions that the script's ``markLCS`` marks for one sentence pair.
 
     The script walks back from ``(m, n)``: diagonal on a token match, else up when
-    ``c[i-1][j] >= c[i][j-1]``, else left: rouge_score's walk, so :func:`rouge_lcs.lcs.lcs_indices`
-    (bit rows, linear memory) gives it.  The kernel only hashes tokens, so strings serve as ids.
+    ``c[i-1][j] >= c[i][j-1]``, else left: rouge_score's walk, so
+    :func:`rouge_lcs.engine.lcs.lcs_indices` (bit rows, linear memory) gives it.  The kernel only
+    hashes tokens, so strings serve as ids.
     """
     return lcs_indices(cast(Sequence[int], model), peer)
 
@@ -365,56 +368,7 @@ class Batch:
 
     def skip_keys(self, skip: int, unigrams: bool) -> tuple[np.ndarray, np.ndarray]:
         """Keys of every skip bigram (and, with ``-u``, of every token but the last)."""
-        v = self.vocab_size
-        end = self.lengths[self.doc]
-        longest = int(self.lengths.max()) if self.lengths.size else 0
-        top = longest - 1 if skip < 0 else min(skip + 1, longest - 1)
-        keys, docs = [], []
-        if unigrams:  # the script's loop stops before the last token
-            first = np.flatnonzero(self.pos + 1 < end)
-            keys.append(v * v + self.flat[first])
-            docs.append(self.doc[first])
-        for offset in range(1, top + 1):
-            first = np.flatnonzero(self.pos + offset < end)
-            keys.append(self.flat[first] * v + self.flat[first + offset])
-            docs.append(self.doc[first])
-        if not keys:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        return np.concatenate(keys), np.concatenate(docs)
-
-
-def clipped_hits(
-    keys: np.ndarray, docs: np.ndarray, n_docs: int, pair_a: np.ndarray, pair_b: np.ndarray
-) -> np.ndarray:
-    """``sum_k min(count_a[k], count_b[k])`` for each pair of summaries, in numpy."""
-    n_pairs = pair_a.size
-    if keys.size == 0:
-        return np.zeros(n_pairs, dtype=np.int64)
-    span = int(keys.max()) + 1
-    if span * max(n_docs, n_pairs) >= 1 << 62:  # re-rank only when (doc, key) could overflow
-        keys = np.unique(keys, return_inverse=True)[1].reshape(-1)
-        span = int(keys.max()) + 1
-    entry, count = np.unique(docs * span + keys, return_counts=True)
-    entry_doc = entry // span
-    doc_first = np.searchsorted(entry_doc, np.arange(n_docs))
-    doc_size = np.bincount(entry_doc, minlength=n_docs)
-
-    def side(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        sizes = doc_size[d]
-        index = np.repeat(doc_first[d], sizes) + (
-            np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        )
-        pair = np.repeat(np.arange(n_pairs), sizes)
-        return pair * span + entry[index] % span, count[index]
-
-    a_key, a_count = side(pair_a)  # sorted: pairs in order, keys ascending within a pair
-    b_key, b_count = side(pair_b)
-    if a_key.size == 0 or b_key.size == 0:
-        return np.zeros(n_pairs, dtype=np.int64)
-    at = np.minimum(np.searchsorted(a_key, b_key), a_key.size - 1)
-    shared = a_key[at] == b_key
-    clipped = np.minimum(a_count[at[shared]], b_count[shared])
-    return np.bincount(b_key[shared] // span, weights=clipped, minlength=n_pairs).astype(np.int64)
+        return skip_keys(self.flat, self.lengths, self.vocab_size, skip, unigrams)
 
 
 #: ``(hit, model_count, peer_count, select)`` arrays over the pairs of a batch, for one metric.
@@ -488,9 +442,9 @@ def batch_stats(
     """Per-pair statistics of every metric for pairs ``(pair_peer[k], pair_model[k])``.
 
     ROUGE-N and ROUGE-S run as numpy joins over the whole batch; ROUGE-L uses the project's
-    batched union-LCS kernel (:mod:`rouge_lcs.lcs_batch`, same backtrack as the script) except
-    under ``-b``, where the script clips the sentence LCS with differently cut unigram counts and
-    the per-pair path is taken; ROUGE-W is per pair.
+    batched union-LCS kernel (:mod:`rouge_lcs.engine.lcs_batch`, same backtrack as the script)
+    except under ``-b``, where the script clips the sentence LCS with differently cut unigram
+    counts and the per-pair path is taken; ROUGE-W is per pair.
     """
     lengths = batch.lengths
     out: list[PairArrays] = []
@@ -512,66 +466,45 @@ def flat_stats(
 ) -> list[PairArrays]:
     """:func:`batch_stats` for summaries read by :func:`.tokenize.flat_terms` (no ``-l``/``-b``).
 
-    With the native engine, ROUGE-N and ROUGE-L of every pair are one call of the extension's
-    ``counts`` (its ROUGE-N is the same clipped count and its ROUGE-Lsum the same union LCS with
-    the same backtrack and clipping: the kernels :func:`batch_stats` uses, in C) and ROUGE-S/SU
-    one call of its ``rouge155_skip`` (the units of :meth:`Summary.skip_bigrams`, clipped);
-    otherwise the numpy kernels; ROUGE-W is per pair on term ids.
+    ROUGE-N and ROUGE-L of every pair are one call of the engine's ``id_counts`` (ROUGE-N is the
+    same clipped count and ROUGE-Lsum the same union LCS with the same backtrack and clipping as
+    :func:`batch_stats`) and ROUGE-S/SU one call of its ``skip_counts`` (the units of
+    :meth:`Summary.skip_bigrams`, clipped), on either engine; ROUGE-W is per pair on term ids.
     """
-    doc_start = flat.doc_start
-    lengths = np.diff(doc_start)
     out: list[PairArrays | None] = [None] * len(metrics)
-    compiled = extension()
-    native_metrics = [k for k, m in enumerate(metrics) if m.kind in ("N", "L")]
+    engine = backend()
     peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
     models = np.ascontiguousarray(pair_model, dtype=np.int64)
-    if flat.vocab_size >= 1 << 31:  # the extension takes int32 ids
-        compiled = None
-    tokens = flat.ids.astype(np.int32) if compiled is not None else None
-    if compiled is not None and native_metrics:
-        types = np.array(
-            [(0, metrics[k].n) if metrics[k].kind == "N" else (2, 0) for k in native_metrics],
-            dtype=np.int64,
+    counted = [k for k, m in enumerate(metrics) if m.kind in ("N", "L")]
+    if counted:
+        # ROUGE-L of the script is the union LCS over the model's sentences: ROUGE-Lsum's.
+        types = [
+            RougeType(f"rouge{metrics[k].n}", "n", metrics[k].n)
+            if metrics[k].kind == "N"
+            else RougeType("rougeLsum", "Lsum")
+            for k in counted
+        ]
+        docs = IdDocs(
+            flat.ids, flat.doc_start, flat.ids, flat.line_start, flat.doc_line, flat.vocab_size
         )
-        counts = np.zeros((pair_peer.size, len(native_metrics), 3), dtype=np.int64)
-        compiled.counts(
-            tokens, doc_start, tokens, flat.line_start, flat.doc_line, peers, models, types,
-            flat.vocab_size, counts, 1,
-        )  # fmt: skip
-        for column, k in enumerate(native_metrics):
+        counts = engine.id_counts(docs, peers, models, types)
+        for column, k in enumerate(counted):
             hit, peer_count, model_count = counts[:, column].T  # (hits, pred total, ref total)
             if metrics[k].kind == "N":
                 out[k] = _recall_stats(hit, model_count, peer_count)
             else:
                 out[k] = _lcs_arrays(hit, model_count, peer_count)
-    if compiled is not None:
-        for k, metric in enumerate(metrics):
-            if metric.kind == "S":
-                units = np.zeros((pair_peer.size, 3), dtype=np.int64)
-                distance = max(-1, min(metric.skip, 1 << 62))  # any distance past a text is all
-                compiled.rouge155_skip(
-                    tokens, doc_start, peers, models, distance, metric.unigrams, units
-                )
-                hit, peer_count, model_count = units.T
-                out[k] = _recall_stats(hit, model_count, peer_count)
-    batch: Batch | None = None
-    sentence_ids: list[list[list[int]]] | None = None
     summaries: list[Summary] | None = None
     for k, metric in enumerate(metrics):
-        if out[k] is not None:
-            continue
-        if metric.kind in ("N", "S"):
-            batch = batch or Batch.of_flat(flat)
-            out[k] = _gram_stats(batch, metric, pair_peer, pair_model)
-            continue
-        sentence_ids = sentence_ids or flat.sentence_ids()
-        if metric.kind == "L":
-            ids = sentence_ids
-            jobs = [(ids[m], ids[p]) for p, m in zip(pair_peer.tolist(), pair_model.tolist())]
-            hit = union_lcs_hits_batch(jobs)
-            out[k] = _lcs_arrays(hit, lengths[pair_model], lengths[pair_peer])
-        else:  # W: the per-pair statement, on ids (it only compares terms)
+        if metric.kind == "S":
+            units = engine.skip_counts(
+                flat.ids, flat.doc_start, peers, models, metric.skip, metric.unigrams
+            )
+            hit, peer_count, model_count = units.T
+            out[k] = _recall_stats(hit, model_count, peer_count)
+        elif metric.kind == "W":  # the per-pair statement, on ids (it only compares terms)
             if summaries is None:
+                sentence_ids = flat.sentence_ids()
                 summaries = [Summary(None, cast(list[list[str]], s), s) for s in sentence_ids]
             out[k] = _per_pair(summaries, pair_peer, pair_model, metric)
     return cast(list[PairArrays], out)

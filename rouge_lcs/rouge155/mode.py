@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rouge_lcs.options import OPTIONS, names
-from rouge_lcs.output import OutputOptions
+from rouge_lcs.base.validation import check_beta, check_bool, check_choice, check_texts
+from rouge_lcs.config.options import OPTIONS, names
 from rouge_lcs.rouge155.api import score
-from rouge_lcs.rouge_types import parse_rouge_types
-from rouge_lcs.validation import check_beta, check_bool, check_choice, check_texts
+from rouge_lcs.scores.output import OutputOptions
+from rouge_lcs.text.rouge_types import parse_rouge_types
 
 _MULTI_REF = {"pooled": "A", "max_f": "A", "max_recall": "B"}
 _FIXED = ("tokenizer", "language", "lsum_split", "seed")
@@ -71,7 +71,7 @@ def rouge155_output(
         rows = report.per_example_dicts()
         out = {key: [row[key] for row in rows] for key in rows[0]}
     if output.return_signature:
-        from rouge_lcs.version import __version__
+        from rouge_lcs.base.version import __version__
 
         flags = f"-n {n}{' -m' if options.get('use_stemmer') else ''} -f {_MULTI_REF[multi_ref]}"
         out["signature"] = (

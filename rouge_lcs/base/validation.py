@@ -208,3 +208,25 @@ def check_utf8(batch: TextBatch) -> TextBatch:
             if not text.isascii():
                 check(text, "references", i, j)
     return batch
+
+
+#: More processes or threads than this is a typo.
+MAX_NUM_PROC = 1024
+
+
+def check_num_proc(num_proc: object) -> int:
+    """``num_proc`` is ``None`` (one process) or an integer from 1 to :data:`MAX_NUM_PROC`."""
+    return 1 if num_proc is None else check_int(num_proc, "num_proc", 1, MAX_NUM_PROC)
+
+
+def check_num_threads(num_threads: object) -> int | None:
+    """``num_threads`` is ``None`` (the environment's default, read when scoring) or an
+    integer from 1 to :data:`MAX_NUM_PROC`."""
+    if num_threads is None:
+        return None
+    return check_int(num_threads, "num_threads", 1, MAX_NUM_PROC)
+
+
+def check_seed(seed: object) -> int:
+    """Seeds are non-negative integers (``None`` would make results irreproducible)."""
+    return check_int(seed, "seed", 0)

@@ -32,8 +32,8 @@ from functools import cache, lru_cache
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rouge_lcs.languages import EXTRAS, get_language
-from rouge_lcs.stemming import PORTER, Stemmer, snowball
+from rouge_lcs.text.languages import get_language
+from rouge_lcs.text.stemming import PORTER, Stemmer, snowball
 
 if TYPE_CHECKING:
     import regex
@@ -136,10 +136,10 @@ def _require(module: str, tokenizer: str) -> Any:
     try:
         return import_module(module)
     except ImportError as error:
-        extra, packages = EXTRAS[tokenizer]
+        record = TOKENIZERS[tokenizer]
         raise ImportError(
-            f"tokenizer={tokenizer!r} needs {' and '.join(packages)}: "
-            f"pip install 'rouge-lcs[{extra}]'"
+            f"tokenizer={tokenizer!r} needs {' and '.join(record.packages)}: "
+            f"pip install 'rouge-lcs[{record.extra}]'"
         ) from error
 
 
@@ -204,68 +204,169 @@ def thai_tokenize(text: str) -> list[str]:
     return [w for w in words if wordlike(w)]
 
 
-REGISTRY: dict[str, TokenizeFn] = {
-    "unicode": unicode_tokenize,
-    "rouge_score": rouge_score_tokenize,
-    "whitespace": whitespace_tokenize,
-    "char": char_tokenize,
-    "jieba": jieba_tokenize,
-    "mecab": mecab_tokenize,
-    "kiwi": kiwi_tokenize,
-    "thai": thai_tokenize,
-}
-#: The built-in tokenizer names, in the order shown to users.
-TOKENIZER_NAMES: tuple[str, ...] = tuple(REGISTRY)
-
-#: Kinds of sentence boundary (see :class:`rouge_lcs.sentences.Splitter`): a line break, a run of
-#: whitespace, and a sentence-final punctuation mark with no space after it (。！？).
+#: Kinds of sentence boundary (see :class:`rouge_lcs.text.sentences.Splitter`): a line break, a
+#: run of whitespace, and a sentence-final punctuation mark with no space after it (。！？).
 NEWLINE, WHITESPACE, PUNCTUATION = "newline", "whitespace", "punctuation"
+_ALL_BOUNDARIES = frozenset({NEWLINE, WHITESPACE, PUNCTUATION})
 
-# Per built-in tokenizer: (Unicode normalization, case, boundaries no token ever spans).
-# Both lowercasing tokenizers drop punctuation and whitespace, so a sentence cut at any of
-# them never splits a token; str.split keeps "。" inside a token, so only whitespace is safe.
-_TRAITS: dict[str, tuple[str, str, frozenset[str]]] = {
-    "unicode": ("nfkc", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
-    "rouge_score": ("none", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
-    "whitespace": ("none", "kept", frozenset({NEWLINE, WHITESPACE})),
-    "char": ("nfkc", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
+
+@dataclass(frozen=True)
+class TokenizerRecord:
+    """Everything about one built-in tokenizer, in one place (as sacrebleu's tokenizers).
+
+    Attributes:
+        name: the ``tokenizer=`` name.
+        split: the function from text to tokens.
+        summary: how it splits, for the option help, README and the CLI.
+        normalization: ``nfkc`` or ``none`` (for the signature).
+        case: ``lower`` or ``kept`` (for the signature).
+        separators: the sentence-boundary kinds no token ever spans (see :class:`Tokenizer`).
+        native: the C encoder's mode that gives the same tokens (``"rouge_score"``,
+            ``"unicode"``), or ``None``: the engine calls :attr:`split`.
+        extra: the ``pip install 'rouge-lcs[extra]'`` that installs it, ``None`` for built-ins.
+        packages: the PyPI packages it needs; their versions name it in the signature.
+        load: builds the segmenter now (fails naming the extra), or ``None``.
+        label: the signature's name before the package versions (default: ``name``).
+    """
+
+    name: str
+    split: TokenizeFn
+    summary: str
+    normalization: str
+    case: str
+    separators: frozenset[str]
+    native: str | None = None
+    extra: str | None = None
+    packages: tuple[str, ...] = ()
+    load: Callable[[], object] | None = None
+    label: str | None = None
+
+
+def _records(*records: TokenizerRecord) -> dict[str, TokenizerRecord]:
+    return {record.name: record for record in records}
+
+
+#: The built-in tokenizers, in the order shown to users.  **To add a tokenizer, add its record
+#: here** (and, for a segmenter, its extra in pyproject.toml): the option's choices and help,
+#: README's list, the signature and the install message all read this table.
+TOKENIZERS: dict[str, TokenizerRecord] = _records(
+    TokenizerRecord(
+        "unicode",
+        unicode_tokenize,
+        "NFKC, lowercase, letters and digits of every script; each CJK character a token",
+        "nfkc",
+        "lower",
+        _ALL_BOUNDARIES,
+        native="unicode",
+    ),
+    TokenizerRecord(
+        "rouge_score",
+        rouge_score_tokenize,
+        "its ASCII tokenizer, byte for byte",
+        "none",
+        "lower",
+        _ALL_BOUNDARIES,
+        native="rouge_score",
+    ),
+    # str.split keeps "。" inside a token, so only whitespace is a safe boundary.
+    TokenizerRecord(
+        "whitespace",
+        whitespace_tokenize,
+        "str.split, case kept",
+        "none",
+        "kept",
+        frozenset({NEWLINE, WHITESPACE}),
+    ),
+    TokenizerRecord(
+        "char",
+        char_tokenize,
+        "one token per letter or digit, NFKC, lowercase",
+        "nfkc",
+        "lower",
+        _ALL_BOUNDARIES,
+    ),
     # jieba segments runs of Han characters, letters, digits and a few joiners (. % - ...);
     # whitespace and 。！？ end such a run, so no word spans a sentence boundary.
-    "jieba": ("nfkc", "lower", frozenset({NEWLINE, WHITESPACE, PUNCTUATION})),
+    TokenizerRecord(
+        "jieba",
+        jieba_tokenize,
+        "Chinese words",
+        "nfkc",
+        "lower",
+        _ALL_BOUNDARIES,
+        extra="zh",
+        packages=("jieba",),
+        load=lambda: _jieba(),
+    ),
     # MeCab, Kiwi and newmm choose the best path through the whole text (Kiwi even joins words
     # across spaces), so a sentence's tokens may differ from the same words inside the text:
     # sentences are tokenized on their own, for ROUGE-Lsum only.
-    "mecab": ("nfkc", "lower", frozenset()),
-    "kiwi": ("nfkc", "lower", frozenset()),
-    "thai": ("none", "lower", frozenset()),
-}
+    TokenizerRecord(
+        "mecab",
+        mecab_tokenize,
+        "Japanese morphemes",
+        "nfkc",
+        "lower",
+        frozenset(),
+        extra="ja",
+        packages=("fugashi", "unidic-lite"),
+        load=lambda: _mecab(),
+    ),
+    TokenizerRecord(
+        "kiwi",
+        kiwi_tokenize,
+        "Korean morphemes",
+        "nfkc",
+        "lower",
+        frozenset(),
+        extra="ko",
+        packages=("kiwipiepy", "kiwipiepy_model"),
+        load=lambda: _kiwi(),
+    ),
+    TokenizerRecord(
+        "thai",
+        thai_tokenize,
+        "Thai words, newmm",
+        "none",
+        "lower",
+        frozenset(),
+        extra="th",
+        packages=("pythainlp",),
+        load=lambda: _newmm(),
+        label="thai-newmm",
+    ),
+)
+#: The built-in tokenizer names, in the order shown to users.
+TOKENIZER_NAMES: tuple[str, ...] = tuple(TOKENIZERS)
+#: name -> function, for code that only needs to split.
+REGISTRY: dict[str, TokenizeFn] = {name: r.split for name, r in TOKENIZERS.items()}
 
-# The PyPI packages whose versions decide an optional tokenizer's tokens (for the signature).
-_VERSIONED = {
-    "jieba": ("jieba",),
-    "mecab": ("fugashi", "unidic-lite"),
-    "kiwi": ("kiwipiepy", "kiwipiepy_model"),
-    "thai": ("pythainlp",),
-}
+
+def describe_tokenizers() -> str:
+    """The built-in tokenizers in one sentence each (the option help and the CLI read it)."""
+    parts = [
+        f"'{r.name}' ({r.summary}{'; extra ' + repr(r.extra) if r.extra else ''})"
+        for r in TOKENIZERS.values()
+    ]
+    return ", ".join(parts)
 
 
-def _versioned_name(name: str) -> str:
+def _versioned_name(record: TokenizerRecord) -> str:
     """``jieba-0.42.1``, ``mecab-fugashi1.5.2-unidic-lite1.0.8``, ``thai-newmm-pythainlp5.4.0``:
     a dictionary segmenter's tokens change with its package version, so the signature names it."""
-    packages = _VERSIONED.get(name)
-    if packages is None:
-        return name  # built-ins: versioned by rouge_lcs's own version in the signature
+    if not record.packages:
+        return record.name  # built-ins: versioned by rouge_lcs's own version in the signature
     # Imported here: importlib.metadata costs ~20 ms, paid only when a segmenter is used.
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        versions = [version(p) for p in packages]
+        versions = [version(p) for p in record.packages]
     except PackageNotFoundError:
         versions = ["unknown"]
-    if packages == (name,):
-        return f"{name}-{versions[0]}"
-    label = "thai-newmm" if name == "thai" else name  # the engine, of PyThaiNLP's several
-    return "-".join([label, *(f"{p}{v}" for p, v in zip(packages, versions))])
+    if record.packages == (record.name,):
+        return f"{record.name}-{versions[0]}"
+    label = record.label or record.name
+    return "-".join([label, *(f"{p}{v}" for p, v in zip(record.packages, versions))])
 
 
 @dataclass(frozen=True)
@@ -284,6 +385,8 @@ class Tokenizer:
             serves ROUGE-N/L and ROUGE-Lsum.  Custom tokenizers promise nothing.
         stemmer: the stemmer applied when ``stemmed`` (Porter unless a language chose another).
         language: the ISO 639-1 code the settings were made for, or ``None``.
+        native: the C encoder's mode that gives :attr:`split`'s tokens (a built-in's record
+            says), or ``None``: the native engine calls :attr:`split`.
     """
 
     name: str
@@ -294,6 +397,7 @@ class Tokenizer:
     separators: frozenset[str] = frozenset()
     stemmer: Stemmer = field(default=PORTER)
     language: str | None = None
+    native: str | None = None
 
     def tokenize(self, text: str) -> list[str]:
         """Tokens of ``text``, stemmed when asked."""
@@ -344,12 +448,12 @@ def resolve_tokenizer(
 
     Args:
         tokenizer: ``None`` (the language's default, ``"unicode"`` without a language), a name
-            from :data:`REGISTRY`, a callable ``str -> list[str]``, or an object with a
+            from :data:`TOKENIZERS`, a callable ``str -> list[str]``, or an object with a
             ``tokenize(str)`` method (rouge_score's tokenizer interface).
         use_stemmer: stem the tokens, whichever tokenizer produced them: NLTK's Porter stemmer
             (rouge_score's mode, tokens longer than 3 characters), or the language's Snowball
             stemmer (same rule).
-        language: an ISO 639-1 code (see :mod:`rouge_lcs.languages`) or ``None``.
+        language: an ISO 639-1 code (see :mod:`rouge_lcs.text.languages`) or ``None``.
     """
     lang = get_language(language)
     stemmer = resolve_stemmer(language) if use_stemmer else PORTER
@@ -361,24 +465,24 @@ def resolve_tokenizer(
     if tokenizer is None:
         tokenizer = lang.tokenizer if lang is not None else "unicode"
     if isinstance(tokenizer, str):
-        if tokenizer not in REGISTRY:
+        record = TOKENIZERS.get(tokenizer)
+        if record is None:
             raise ValueError(
-                f"tokenizer: expected one of {list(REGISTRY)}, a callable str -> list[str], or "
-                f"an object with a .tokenize(str) method, got {tokenizer!r}"
+                f"tokenizer: expected one of {list(TOKENIZERS)}, a callable str -> list[str], "
+                f"or an object with a .tokenize(str) method, got {tokenizer!r}"
             )
-        normalization, case, separators = _TRAITS[tokenizer]
-        if tokenizer in _VERSIONED:
-            # Fail now, naming the extra, rather than on the first text.
-            {"jieba": _jieba, "mecab": _mecab, "kiwi": _kiwi, "thai": _newmm}[tokenizer]()
+        if record.load is not None:
+            record.load()  # fail now, naming the extra, rather than on the first text
         return Tokenizer(
-            _versioned_name(tokenizer),
-            REGISTRY[tokenizer],
+            _versioned_name(record),
+            record.split,
             use_stemmer,
-            normalization,
-            _case(case),
-            separators,
+            record.normalization,
+            _case(record.case),
+            record.separators,
             stemmer,
             code,
+            record.native,
         )
     method = getattr(tokenizer, "tokenize", None)
     if callable(method):
@@ -403,6 +507,6 @@ def resolve_tokenizer(
             language=code,
         )
     raise TypeError(
-        f"tokenizer: expected None, one of {list(REGISTRY)}, a callable, or an object with "
+        f"tokenizer: expected None, one of {list(TOKENIZERS)}, a callable, or an object with "
         f".tokenize(str), got {type(tokenizer).__name__}"
     )

@@ -8,8 +8,8 @@ per store, which makes counting and rapidfuzz's LCS cheap and collision-free.
 
 from __future__ import annotations
 
-from rouge_lcs.sentences import Splitter
-from rouge_lcs.tokenizers import Tokenizer
+from rouge_lcs.text.sentences import Splitter
+from rouge_lcs.text.tokenizers import Tokenizer
 
 
 class Document:

@@ -12,11 +12,11 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from rouge_lcs._lazy import lazy_import
-from rouge_lcs.multiref import chosen_reference, combine
-from rouge_lcs.settings import Settings
-from rouge_lcs.statistics import bootstrap_interval
-from rouge_lcs.stats import PairStats
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.config.settings import Settings
+from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.scores.multiref import chosen_reference, combine
+from rouge_lcs.scores.statistics import bootstrap_interval
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,17 +117,6 @@ class Scores:
             raise ValueError(f"name: expected one of {self.rouge_types}, got {name!r}")
         values: np.ndarray = getattr(self, measure)
         return values[:, self.rouge_types.index(name)]
-
-    def example(self, index: int) -> dict[str, Score]:
-        """The scores of one example, ``{type: Score}``."""
-        return {
-            name: Score(
-                float(self.precision[index, k]),
-                float(self.recall[index, k]),
-                float(self.fmeasure[index, k]),
-            )
-            for k, name in enumerate(self.rouge_types)
-        }
 
     def chosen_references(self) -> np.ndarray:
         """``(examples, types)``: which reference each score came from under ``max_f`` /

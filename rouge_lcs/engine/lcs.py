@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rouge_lcs._lazy import lazy_import
+from rouge_lcs.base.lazy import lazy_import
 
 if TYPE_CHECKING:
     import rapidfuzz

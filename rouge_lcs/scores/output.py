@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rouge_lcs.results import Scores
-from rouge_lcs.signature import make_signature
-from rouge_lcs.statistics import MAX_RESAMPLES, check_seed
-from rouge_lcs.validation import check_bool, check_confidence_level, check_int
+from rouge_lcs.base.validation import check_bool, check_confidence_level, check_int, check_seed
+from rouge_lcs.scores.results import Scores
+from rouge_lcs.scores.signature import make_signature
+from rouge_lcs.scores.statistics import MAX_RESAMPLES
 
 Output = dict[str, "float | list[float] | str"]
 
 
 @dataclass(frozen=True)
 class OutputOptions:
-    """What to report (the ``output`` options of :mod:`rouge_lcs.options`), checked."""
+    """What to report (the ``output`` options of :mod:`rouge_lcs.config.options`), checked."""
 
     use_aggregator: bool = True
     return_precision_recall: bool = False

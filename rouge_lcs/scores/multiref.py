@@ -1,8 +1,9 @@
 """From per-pair counts to per-example precision, recall and F, across several references.
 
-Counts arrive as an integer array of shape ``(examples, max_refs, types, 3)`` holding
-``(hits, prediction_total, reference_total)``, with ``n_refs`` saying how many reference slots of
-each example are real.  Modes:
+Counts arrive flat, as :class:`~rouge_lcs.engine.stats.PairStats` holds them: an integer array
+of shape ``(pairs, types, 3)`` holding ``(hits, prediction_total, reference_total)``, one row
+per (example, reference) pair with the pairs of an example consecutive, and ``n_refs`` saying
+how many pairs each example has.  Modes:
 
 - ``max_f``: per type, the reference with the best F (first on ties) — rouge_score / HF.
 - ``max_recall``: per type, the reference with the best recall — ROUGE-1.5.5 ``-f B``.
@@ -14,15 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rouge_lcs._lazy import lazy_import
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.config.options import MULTI_REF_MODES
 
 if TYPE_CHECKING:
     import numpy as np
 else:
     np = lazy_import("numpy")
-
-
-MULTI_REF_MODES = ("max_f", "max_recall", "pooled", "mean")
 
 
 def prf(counts: np.ndarray, beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rouge_lcs._lazy import lazy_import
-from rouge_lcs.lcs import Candidate, lcs_pairs
-from rouge_lcs.multiref import prf
-from rouge_lcs.settings import Settings, make_settings
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.engine.lcs import Candidate, lcs_pairs
+from rouge_lcs.scores.multiref import prf
 
 if TYPE_CHECKING:
     import numpy as np

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rouge_lcs.settings import Settings
-from rouge_lcs.version import __version__
+from rouge_lcs.base.version import __version__
+from rouge_lcs.config.settings import Settings
 
 
 def _number(value: float) -> str:

@@ -1,7 +1,7 @@
 """Scoring one large batch in several processes, merged deterministically.
 
 The batch is cut into contiguous shards (many per process, for balance and progress), each
-shard is scored exactly as in one process (:func:`rouge_lcs.engine.compute_stats`), and the
+shard is scored exactly as in one process (:func:`rouge_lcs.engine.compute.compute_stats`), and the
 per-pair statistics are concatenated in order, so ``num_proc=N`` gives bit-identical results to
 ``num_proc=1``.  Where the platform can fork, workers inherit the inputs (nothing is pickled but
 the shard bounds and the results, and custom tokenizers such as lambdas work); elsewhere the
@@ -14,10 +14,10 @@ import itertools
 import os
 import threading
 
-from rouge_lcs.engine import Progress, compute_stats
-from rouge_lcs.settings import Settings
-from rouge_lcs.stats import PairStats
-from rouge_lcs.validation import TextBatch
+from rouge_lcs.base.validation import TextBatch
+from rouge_lcs.config.settings import Settings
+from rouge_lcs.engine.compute import Progress, compute_stats
+from rouge_lcs.engine.stats import PairStats
 
 #: Below this many examples a process pool costs more than it saves.
 PARALLEL_MIN_EXAMPLES = 2000
@@ -58,7 +58,7 @@ def workers(num_proc: int, n_shards: int) -> int:
 def parallel_stats(
     batch: TextBatch, settings: Settings, num_proc: int, progress: Progress | None = None
 ) -> PairStats:
-    """:func:`rouge_lcs.engine.compute_stats` over up to ``num_proc`` processes."""
+    """:func:`rouge_lcs.engine.compute.compute_stats` over up to ``num_proc`` processes."""
     import multiprocessing  # ~10 ms, so not with the package: only num_proc > 1 needs it
 
     bounds = shard_bounds(len(batch), num_proc)

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from rouge_lcs.api import score
-from rouge_lcs.io import (
+from rouge_lcs.base.version import __version__
+from rouge_lcs.cli.io import (
     InputError,
     Table,
     bundled_examples,
@@ -26,21 +27,20 @@ from rouge_lcs.io import (
     read_parallel,
     write_scores_csv,
 )
-from rouge_lcs.options import OPTIONS
-from rouge_lcs.options import names as option_names
-from rouge_lcs.output import OutputOptions
-from rouge_lcs.report import prf_table, table
-from rouge_lcs.results import Scores
-from rouge_lcs.scorer import Rouge
-from rouge_lcs.statistics import compare
-from rouge_lcs.version import __version__
+from rouge_lcs.cli.report import prf_table, table
+from rouge_lcs.config.options import OPTIONS
+from rouge_lcs.config.options import names as option_names
+from rouge_lcs.scores.output import OutputOptions
+from rouge_lcs.scores.results import Scores
+from rouge_lcs.scores.scorer import Rouge
+from rouge_lcs.scores.statistics import compare
 
 #: Batches at least this large show a progress bar on stderr.
 PROGRESS_MIN_EXAMPLES = 5000
 
 
 def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
-    """The scoring options (and ``--num-proc``), from :data:`rouge_lcs.options.OPTIONS`."""
+    """The scoring options (and ``--num-proc``), from :data:`rouge_lcs.config.options.OPTIONS`."""
     group = parser.add_argument_group("scoring options")
     for name in [*option_names("scoring"), *option_names("execution")]:
         option = OPTIONS[name]

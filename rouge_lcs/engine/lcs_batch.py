@@ -3,9 +3,10 @@ whole batch advances together in numpy.
 
 For each pair the reference sentence indexes the rows and the candidate sentence the bits of a
 uint64 (candidate sentences of up to 64 tokens; longer ones take the exact big-int path of
-:func:`rouge_lcs.lcs.lcs_indices`).  The forward pass is Hyyrö's bit-parallel LCS; the backward
-pass replays rouge_score's backtrack for all pairs at once (see :func:`rouge_lcs.lcs.lcs_indices`
-for why every backtrack step is exactly one row up).  A reference position belongs to the union
+:func:`rouge_lcs.engine.lcs.lcs_indices`).  The forward pass is Hyyrö's bit-parallel LCS; the
+backward pass replays rouge_score's backtrack for all pairs at once (see
+:func:`rouge_lcs.engine.lcs.lcs_indices` for why every backtrack step is exactly one row up).
+A reference position belongs to the union
 LCS iff some candidate sentence took the diagonal there.
 
 Python performs O(longest reference sentence) numpy calls per block of pairs, whatever the
@@ -30,9 +31,9 @@ from functools import cache
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from rouge_lcs._lazy import lazy_import
-from rouge_lcs.arrays import expand, positions
-from rouge_lcs.lcs import Candidate, Tokens, lcs_indices
+from rouge_lcs.base.arrays import expand, positions
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.engine.lcs import Candidate, Tokens, lcs_indices
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,11 +1,11 @@
 """The batch engine: per-pair statistics of a validated batch, in this process.
 
-A batch is cut into chunks (bounded memory, paced progress).  In a chunk each distinct text
-becomes one tokenized :class:`~rouge_lcs.documents.Document` (a reference shared by many
-predictions is tokenized once), the (prediction, reference) pairs become index arrays into
-those documents, and :func:`rouge_lcs.counts.batch_counts` counts every pair and type at once.
+A batch is cut into chunks (bounded memory, paced progress).  In a chunk the distinct texts
+are numbered (a reference shared by many predictions is tokenized once), the (prediction,
+reference) pairs become index arrays into them, and the engine's store
+(:mod:`rouge_lcs.engine.backend`, chosen once per call) counts every pair and type at once.
 
-Several processes: :mod:`rouge_lcs.parallel` runs this same function on shards.
+Several processes: :mod:`rouge_lcs.engine.parallel` runs this same function on shards.
 """
 
 from __future__ import annotations
@@ -17,14 +17,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rouge_lcs._lazy import lazy_import
-from rouge_lcs.counts import batch_counts
-from rouge_lcs.documents import DocumentStore
-from rouge_lcs.native import NativeStore, supports
-from rouge_lcs.native import active as native_active
-from rouge_lcs.settings import Settings
-from rouge_lcs.stats import PairStats
-from rouge_lcs.validation import TextBatch, fail_type
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.validation import TextBatch, fail_type
+from rouge_lcs.config.settings import Settings
+from rouge_lcs.engine.backend import Store, backend
+from rouge_lcs.engine.stats import PairStats
 
 if TYPE_CHECKING:
     import numpy as np
@@ -81,17 +78,6 @@ def _no_gc() -> Iterator[None]:
                     gc.enable()
 
 
-Store = DocumentStore | NativeStore
-
-
-def _new_store(settings: Settings, num_threads: int) -> Store:
-    """The per-call state of the engine in use (see :mod:`rouge_lcs.native`)."""
-    if native_active() and supports(settings):
-        return NativeStore(settings, num_threads)
-    splitter = settings.splitter_spec if settings.needs_sentences else None
-    return DocumentStore(settings.tokenizer, splitter)
-
-
 def compute_stats(
     batch: TextBatch, settings: Settings, progress: Progress | None = None, num_threads: int = 1
 ) -> PairStats:
@@ -101,21 +87,22 @@ def compute_stats(
     on threads in the native engine (identical results).
     """
     if not isinstance(batch, TextBatch):  # a raw list would skip validation
-        raise fail_type("batch", "a TextBatch from rouge_lcs.validation.check_texts", batch)
+        raise fail_type("batch", "a TextBatch from rouge_lcs.base.validation.check_texts", batch)
+    engine = backend()  # chosen once per call
     with _no_gc():
-        store = _new_store(settings, num_threads)
+        store = engine.store(settings, num_threads)
         parts = []
         for start in range(0, len(batch), CHUNK):
             if len(store) > STORE_LIMIT:  # distinct texts (Python) or tokens (native)
-                store = _new_store(settings, num_threads)
+                store = engine.store(settings, num_threads)
             stop = min(start + CHUNK, len(batch))
-            parts.append(_chunk_stats(batch.slice(start, stop), settings, store))
+            parts.append(_chunk_stats(batch.slice(start, stop), store))
             if progress is not None:
                 progress(stop - start)
     return PairStats.concatenate(parts)
 
 
-def _chunk_stats(batch: TextBatch, settings: Settings, store: Store) -> PairStats:
+def _chunk_stats(batch: TextBatch, store: Store) -> PairStats:
     # Each distinct text of the chunk is tokenized once; pairs are indices into them.  The
     # distinct texts are numbered in first-seen order, predictions first, by dict building and
     # map() in C rather than a Python call per text (a visible cost on short texts).
@@ -134,7 +121,4 @@ def _chunk_stats(batch: TextBatch, settings: Settings, store: Store) -> PairStat
     position = dict(zip(texts, range(len(texts))))
     pair_pred = np.fromiter(map(position.__getitem__, pair_texts), np.int64, len(pair_texts))
     pair_ref = np.fromiter(map(position.__getitem__, ref_texts), np.int64, len(ref_texts))
-    if isinstance(store, NativeStore):
-        return PairStats(store.chunk_counts(texts, pair_pred, pair_ref), n_refs)
-    docs = [store.get(text) for text in texts]
-    return PairStats(batch_counts(docs, pair_pred, pair_ref, settings.rouge_types), n_refs)
+    return PairStats(store.chunk_counts(texts, pair_pred, pair_ref), n_refs)

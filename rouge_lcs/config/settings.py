@@ -10,17 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rouge_lcs.multiref import MULTI_REF_MODES
-from rouge_lcs.options import COMPAT_PRESETS, OPTIONS
-from rouge_lcs.rouge_types import RougeType, parse_rouge_types
-from rouge_lcs.sentences import SplitFn, Splitter, SplitterSpec, resolve_splitter
-from rouge_lcs.tokenizers import Tokenizer, TokenizerSpec, resolve_tokenizer
-from rouge_lcs.validation import check_beta, check_bool, check_choice
+from rouge_lcs.base.validation import check_beta, check_bool, check_choice
+from rouge_lcs.config.options import COMPAT_PRESETS, MULTI_REF_MODES, OPTIONS
+from rouge_lcs.text.rouge_types import RougeType, parse_rouge_types
+from rouge_lcs.text.sentences import SplitFn, Splitter, SplitterSpec, resolve_splitter
+from rouge_lcs.text.tokenizers import Tokenizer, TokenizerSpec, resolve_tokenizer
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Every option that changes a score, resolved and validated (see :mod:`rouge_lcs.options`)."""
+    """Every option that changes a score, resolved and validated
+    (see :mod:`rouge_lcs.config.options`)."""
 
     rouge_types: tuple[RougeType, ...]
     tokenizer: Tokenizer
@@ -86,7 +86,8 @@ def make_settings(
     beta: float = 1.0,
     compat: str | None = None,
 ) -> Settings:
-    """Check and resolve the scoring options (meanings: :data:`rouge_lcs.options.OPTIONS`)."""
+    """Check and resolve the scoring options
+    (meanings: :data:`rouge_lcs.config.options.OPTIONS`)."""
     options = apply_compat(
         compat,
         {

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rouge_lcs._lazy import lazy_import
-from rouge_lcs.arrays import positions
+from rouge_lcs.base.lazy import lazy_import
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,16 +39,6 @@ class PairStats:
     def offsets(self) -> np.ndarray:
         """``(examples + 1,)``: where each example's pairs start (and the end)."""
         return np.concatenate([[0], np.cumsum(self.n_refs)])
-
-    @property
-    def example_of_pair(self) -> np.ndarray:
-        """The example index of every pair row."""
-        return np.repeat(np.arange(self.n_refs.size), self.n_refs)
-
-    @property
-    def reference_of_pair(self) -> np.ndarray:
-        """The reference index (within its example) of every pair row."""
-        return positions(self.n_refs)
 
     @classmethod
     def concatenate(cls, parts: Sequence[PairStats]) -> PairStats:

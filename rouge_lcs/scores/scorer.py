@@ -14,48 +14,44 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rouge_lcs.engine import Progress, compute_stats
-from rouge_lcs.output import Output, OutputOptions, to_output
-from rouge_lcs.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats
-from rouge_lcs.results import Scores
-from rouge_lcs.sentences import SplitterSpec
-from rouge_lcs.settings import Settings, make_settings
-from rouge_lcs.signature import make_signature
-from rouge_lcs.stats import PairStats
-from rouge_lcs.tokenizers import TokenizerSpec
-from rouge_lcs.validation import (
+from rouge_lcs.base.validation import (
     References,
     TextBatch,
     Texts,
-    check_int,
+    check_num_proc,
+    check_num_threads,
     check_texts,
     fail_type,
 )
-
-#: Upper bound of ``num_proc``: the pool is further capped by the shards and the CPUs.
-MAX_NUM_PROC = 1024
-
-
-def check_num_proc(num_proc: object) -> int:
-    """``num_proc`` is ``None`` (one process) or an integer from 1 to :data:`MAX_NUM_PROC`."""
-    return 1 if num_proc is None else check_int(num_proc, "num_proc", 1, MAX_NUM_PROC)
+from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.engine.backend import default_num_threads
+from rouge_lcs.engine.compute import Progress, compute_stats
+from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats
+from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.scores.output import Output, OutputOptions, to_output
+from rouge_lcs.scores.results import Scores
+from rouge_lcs.scores.signature import make_signature
+from rouge_lcs.text.sentences import SplitterSpec
+from rouge_lcs.text.tokenizers import TokenizerSpec
 
 
 class Rouge:
-    """ROUGE with fixed scoring options (see :mod:`rouge_lcs.options` for each).
+    """ROUGE with fixed scoring options (see :mod:`rouge_lcs.config.options` for each).
 
     Args:
         rouge_types: e.g. ``["rouge1", "rouge2", "rougeL", "rougeLsum"]`` (the default).
         use_stemmer: Porter stemming as rouge_score does it.
-        tokenizer: ``"unicode"`` (default), ``"rouge_score"``, ``"whitespace"``, a callable or an
-            object with ``.tokenize``; ``None``: the language's default.
+        tokenizer: a built-in name (:data:`rouge_lcs.text.tokenizers.TOKENIZERS`: ``"unicode"``,
+            ``"rouge_score"``, ``"whitespace"``, ``"char"``, segmenters), a callable or an
+            object with ``.tokenize``; ``None``: the language's default, else ``"unicode"``.
         language: ISO 639-1 code (tokenizer, stemmer and sentence split of that language).
         lsum_split: ROUGE-Lsum sentences: ``"auto"``, ``"newline"``, ``"nltk"`` or a callable.
         multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
         beta: F_beta weight of recall.
         compat: ``"rouge_score"``: the stock evaluate/rouge_score settings in one switch.
         num_proc: processes for large batches (identical results).
-        num_threads: threads of the native engine's counting (identical results).
+        num_threads: threads of the native engine's counting (identical results); ``None``:
+            ``ROUGE_LCS_NUM_THREADS`` when the batch is scored, else 1.
     """
 
     def __init__(
@@ -70,7 +66,7 @@ class Rouge:
         beta: float = 1.0,
         compat: str | None = None,
         num_proc: int | None = 1,
-        num_threads: int = 1,
+        num_threads: int | None = None,
     ) -> None:
         self.settings = make_settings(
             rouge_types,
@@ -83,11 +79,11 @@ class Rouge:
             compat=compat,
         )
         self.num_proc = check_num_proc(num_proc)
-        self.num_threads = check_int(num_threads, "num_threads", 1, MAX_NUM_PROC)
+        self.num_threads = check_num_threads(num_threads)
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, num_proc: int | None = 1, num_threads: int = 1
+        cls, settings: Settings, num_proc: int | None = 1, num_threads: int | None = None
     ) -> Rouge:
         """A scorer for already resolved :class:`Settings`."""
         if not isinstance(settings, Settings):
@@ -95,7 +91,7 @@ class Rouge:
         scorer = cls.__new__(cls)
         scorer.settings = settings
         scorer.num_proc = check_num_proc(num_proc)
-        scorer.num_threads = check_int(num_threads, "num_threads", 1, MAX_NUM_PROC)
+        scorer.num_threads = check_num_threads(num_threads)
         return scorer
 
     @property
@@ -121,7 +117,8 @@ class Rouge:
         """Per-pair counts of an already checked :class:`TextBatch`."""
         if self.num_proc > 1 and len(batch) >= PARALLEL_MIN_EXAMPLES:
             return parallel_stats(batch, self.settings, self.num_proc, progress)
-        return compute_stats(batch, self.settings, progress, self.num_threads)
+        threads = default_num_threads() if self.num_threads is None else self.num_threads
+        return compute_stats(batch, self.settings, progress, threads)
 
     def score(
         self, predictions: Texts, references: References, *, progress: Progress | None = None

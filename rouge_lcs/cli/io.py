@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from rouge_lcs.results import Scores
+    from rouge_lcs.scores.results import Scores
 
 #: Longest CSV field accepted (Python's csv stops at 131,072 characters by default, which a
 #: long document exceeds); past it a row is reported, not truncated.

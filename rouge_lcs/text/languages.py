@@ -103,14 +103,6 @@ LANGUAGES: dict[str, Language] = {
 #: The language codes, in the order shown to users (the options table reads this).
 LANGUAGE_CODES: tuple[str, ...] = tuple(sorted(LANGUAGES))
 
-#: Optional tokenizers: registry name -> (the pip extra that installs it, its PyPI packages).
-EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "jieba": ("zh", ("jieba",)),
-    "mecab": ("ja", ("fugashi", "unidic-lite")),
-    "kiwi": ("ko", ("kiwipiepy",)),
-    "thai": ("th", ("pythainlp",)),
-}
-
 
 def get_language(code: object) -> Language | None:
     """The :class:`Language` for ``code`` (``None`` stays ``None``); unknown codes are a

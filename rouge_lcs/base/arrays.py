@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rouge_lcs._lazy import lazy_import
+from rouge_lcs.base.lazy import lazy_import
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,0 +1,236 @@
+"""Every option of a ROUGE computation, declared once: name, default, allowed values, help.
+
+The library (:class:`rouge_lcs.scores.scorer.Rouge`, :func:`rouge_lcs.rouge`), the evaluate module's
+inputs description, the CLI's arguments, the Space's widgets and the Trainer helper all read
+this table, so a new option or choice appears everywhere at once (tests check the signatures of
+the functions against it).
+
+Three groups:
+
+- ``scoring``: change the per-pair statistics or how they become P/R/F (part of the signature);
+- ``output``: what is reported from the per-example scores (means, lists, intervals);
+- ``execution``: how the work is run; never changes a number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rouge_lcs.text.languages import LANGUAGE_CODES
+from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES, VALID_NAMES_HELP
+from rouge_lcs.text.sentences import SPLITTER_NAMES
+from rouge_lcs.text.tokenizers import TOKENIZER_NAMES, describe_tokenizers
+
+#: How several references of one example are combined (rouge_lcs.scores.multiref).
+MULTI_REF_MODES = ("max_f", "max_recall", "pooled", "mean")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: ``choices`` lists the allowed strings (empty: not a choice option);
+    ``cli`` is its command-line flag (``None``: not on the command line)."""
+
+    name: str
+    group: str
+    default: object
+    type_help: str
+    help: str
+    choices: tuple[str, ...] = ()
+    cli: str | None = None
+
+
+OPTIONS: dict[str, Option] = {
+    option.name: option
+    for option in [
+        Option(
+            "rouge_types",
+            "scoring",
+            None,
+            "list of str",
+            f"ROUGE types: {VALID_NAMES_HELP}; spellings such as 'ROUGE-1', 'rouge_l' or "
+            f"'rougeLSum' are accepted. Default: {list(DEFAULT_ROUGE_TYPES)}.",
+            cli="--rouge-types",
+        ),
+        Option(
+            "use_stemmer",
+            "scoring",
+            False,
+            "bool",
+            "Porter stemming as rouge_score does it (NLTK, tokens longer than 3 characters), "
+            "whichever tokenizer is used; with a language, that language's Snowball stemmer "
+            "(same rule), and an error where none exists.",
+            cli="--stem",
+        ),
+        Option(
+            "tokenizer",
+            "scoring",
+            None,
+            "str, callable or object with .tokenize",
+            "How text becomes tokens: None or "
+            + describe_tokenizers()
+            + ", a callable str -> list[str], or an object with a tokenize(str) method. None: "
+            "the language's default ('unicode' without a language).",
+            choices=TOKENIZER_NAMES,
+            cli="--tokenizer",
+        ),
+        Option(
+            "language",
+            "scoring",
+            None,
+            "str or None",
+            "ISO 639-1 code of the texts: picks the default tokenizer (zh, ja: characters; th: "
+            "newmm words; others: Unicode words), the stemmer for use_stemmer (Snowball where "
+            "NLTK has one) and the ROUGE-Lsum sentence split (NLTK's Punkt model of the "
+            "language; 。！？, danda, Thai spaces). None: today's behaviour (English stemmer).",
+            choices=LANGUAGE_CODES,
+            cli="--language",
+        ),
+        Option(
+            "lsum_split",
+            "scoring",
+            "auto",
+            "str or callable",
+            "ROUGE-Lsum sentences: 'auto' (newlines when the text has one, else NLTK Punkt, "
+            "never downloaded), 'newline', 'nltk', or a callable str -> list[str].",
+            choices=SPLITTER_NAMES,
+            cli="--lsum-split",
+        ),
+        Option(
+            "multi_ref",
+            "scoring",
+            "max_f",
+            "str",
+            "Several references: 'max_f' (per type the reference with the best F, as "
+            "rouge_score), 'max_recall' (best recall, ROUGE-1.5.5 -f B), 'pooled' (hits and "
+            "lengths summed, ROUGE-1.5.5 -f A) or 'mean' (mean of per-reference P, R, F).",
+            choices=MULTI_REF_MODES,
+            cli="--multi-ref",
+        ),
+        Option(
+            "beta",
+            "scoring",
+            1.0,
+            "float",
+            "F_beta weight of recall: F = (1 + beta^2) P R / (R + beta^2 P); F = 0 when P = R = 0.",
+            cli="--beta",
+        ),
+        Option(
+            "compat",
+            "scoring",
+            None,
+            "str or None",
+            "One switch for another tool's numbers: 'rouge_score' = the stock "
+            "evaluate.load('rouge') / rouge_score settings (its ASCII tokenizer, ROUGE-Lsum "
+            "sentences by newline only, best-F reference), per example equal to rouge_score. "
+            "'rouge155' = the original Perl ROUGE-1.5.5's printed numbers with pyrouge's keys "
+            "(rouge() and the evaluate module; more flags in rouge_lcs.rouge155). "
+            "Options it sets may not be given other values.",
+            choices=("rouge_score", "rouge155"),
+            cli="--compat",
+        ),
+        Option(
+            "use_aggregator",
+            "output",
+            True,
+            "bool",
+            "True: the exact mean over examples; False: a list of per-example scores per key.",
+        ),
+        Option(
+            "return_precision_recall",
+            "output",
+            False,
+            "bool",
+            "Also return '<type>_precision' and '<type>_recall'.",
+        ),
+        Option(
+            "confidence_level",
+            "output",
+            None,
+            "float or None",
+            "E.g. 0.95: also return '<type>_low' / '<type>_high', a percentile bootstrap "
+            "interval of the mean (of P and R too with return_precision_recall).",
+            cli="--confidence",
+        ),
+        Option(
+            "n_resamples",
+            "output",
+            1000,
+            "int",
+            "Bootstrap resamples for the interval.",
+            cli="--n-resamples",
+        ),
+        Option(
+            "seed",
+            "output",
+            0,
+            "int",
+            "Seed of the bootstrap: the same seed gives the same interval.",
+            cli="--seed",
+        ),
+        Option(
+            "return_signature",
+            "output",
+            False,
+            "bool",
+            "Also return 'signature', naming every setting that changes a score.",
+        ),
+        Option(
+            "num_proc",
+            "execution",
+            1,
+            "int",
+            "Processes for large batches (2,000+ examples); results are identical.",
+            cli="--num-proc",
+        ),
+        Option(
+            "num_threads",
+            "execution",
+            None,
+            "int",
+            "Threads counting in the native engine (the GIL is released); None: the"
+            " ROUGE_LCS_NUM_THREADS environment variable (a number or 'auto'), else 1; results"
+            " are identical.",
+            cli="--num-threads",
+        ),
+    ]
+}
+
+
+#: What each ``compat`` value sets (the options it does not name keep their values).
+COMPAT_PRESETS: dict[str, dict[str, object]] = {
+    # rouge_score knows no language: its tokens, Porter stemmer and newline sentences.
+    "rouge_score": {
+        "tokenizer": "rouge_score",
+        "lsum_split": "newline",
+        "multi_ref": "max_f",
+        "language": None,
+    },
+}
+
+
+def names(group: str) -> list[str]:
+    """Option names of one group, in declaration order."""
+    return [o.name for o in OPTIONS.values() if o.group == group]
+
+
+def defaults(group: str) -> dict[str, object]:
+    """``{name: default}`` of one group."""
+    return {o.name: o.default for o in OPTIONS.values() if o.group == group}
+
+
+def describe(indent: str = "    ", width: int = 96) -> str:
+    """Google-style ``Args:`` lines for every option (for docstrings and the metric card)."""
+    import textwrap
+
+    lines = []
+    for option in OPTIONS.values():
+        default = (
+            ""
+            if option.default is None and option.name == "rouge_types"
+            else (f" Default: {option.default!r}.")
+        )
+        text = f"{option.name} ({option.type_help}): {option.help}{default}"
+        lines += textwrap.wrap(
+            text, width=width, initial_indent=indent, subsequent_indent=indent + "    "
+        )
+    return "\n".join(lines)

@@ -1,0 +1,98 @@
+"""The engine interface: what both engines implement (see :mod:`rouge_lcs.engine.backend`).
+
+Both engines implement every method with bit-identical results; the tests run each on both.
+
+- :meth:`Backend.store`: the per-call state that turns texts into per-pair counts
+  (:meth:`Store.chunk_counts`: the distinct texts of a chunk and the pairs as indices into them
+  in, ``(pairs, types, 3)`` int64 counts ``(hits, prediction_total, reference_total)`` out);
+- :meth:`Backend.id_counts`: the same counts for texts already numbered (token ids, sentence
+  offsets), used by the ROUGE-1.5.5 mode;
+- :meth:`Backend.skip_counts`: ROUGE-1.5.5's skip-bigram counts (ROUGE-S/SU);
+- :meth:`Backend.rouge155_tokens`: ROUGE-1.5.5's tokens of many summaries, numbered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.config.settings import Settings
+from rouge_lcs.text.rouge_types import RougeType
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
+
+
+@dataclass(frozen=True)
+class IdDocs:
+    """Numbered documents: document ``d``'s tokens are ``ids[starts[d]:starts[d + 1]]``; its
+    sentences (for ROUGE-Lsum) are ``sent_ids[sent_starts[s]:sent_starts[s + 1]]`` for ``s`` in
+    ``doc_sent[d]:doc_sent[d + 1]``; every id is below ``vocab_size``."""
+
+    ids: np.ndarray
+    starts: np.ndarray
+    sent_ids: np.ndarray
+    sent_starts: np.ndarray
+    doc_sent: np.ndarray
+    vocab_size: int
+
+
+class Store(Protocol):
+    """Per-call state of an engine: each distinct text is tokenized once per call."""
+
+    def __len__(self) -> int:
+        """Distinct texts (Python) or tokens (native) held: the caller starts afresh past a
+        bound, so that memory stays bounded on arbitrarily long inputs."""
+        ...
+
+    def chunk_counts(
+        self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
+    ) -> np.ndarray:
+        """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
+        ...
+
+
+class Backend(Protocol):
+    """An engine: the pure-Python/numpy reference or the native core."""
+
+    #: ``"native"`` or ``"python"``.
+    name: str
+
+    def store(self, settings: Settings, num_threads: int = 1) -> Store:
+        """A :class:`Store` for these settings, counting on ``num_threads`` threads where the
+        engine can (the counts never depend on it)."""
+        ...
+
+    def id_counts(
+        self,
+        docs: IdDocs,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """Counts ``(pairs, types, 3)`` of numbered documents (ROUGE-L is counted as the union
+        LCS of the sentences, as ROUGE-1.5.5 does)."""
+        ...
+
+    def skip_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_peer: np.ndarray,
+        pair_model: np.ndarray,
+        distance: int,
+        unigrams: bool,
+    ) -> np.ndarray:
+        """ROUGE-1.5.5's skip-bigram units ``(pairs, 3)``: ``(clipped hits, peer units, model
+        units)``; ``distance`` -1 is unlimited; ``unigrams`` adds ROUGE-SU's unigrams."""
+        ...
+
+    def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
+        """Every ROUGE-1.5.5 token of ``blob`` (maximal runs of ``[a-z0-9]`` bytes, A-Z
+        lower-cased first when ``lower``) numbered by first occurrence, -1 for each line break;
+        and the distinct tokens in that order."""
+        ...

@@ -1,0 +1,431 @@
+"""The native engine: the compiled core (``rouge_lcs._native``) as a
+:class:`~rouge_lcs.engine.interface.Backend` (:data:`BACKEND`), and the switch between engines.
+
+Selection works like rapidfuzz's: ``ROUGE_LCS_IMPLEMENTATION`` is ``native`` or ``python``;
+unset, the native engine is used when the extension loads, and otherwise the library warns once
+and uses the pure-Python/numpy engine (the reference, with bit-identical numbers).  Forcing
+``native`` when it cannot load raises ``ImportError``.  :func:`rouge_lcs.engine.backend.backend`
+is the one place that asks.
+
+:class:`NativeStore` numbers the tokens of each distinct text in C (the ``Encoder``): the
+tokenizers whose record names a native mode (``rouge_score`` always; ``unicode`` where the
+code-point table matches the installed ``regex``) and the splitters with a native mode run in
+C; other tokenizers, splitters and the Porter stemmer (through its process-wide memo, once per
+new word) run in Python and hand their tokens to the C interner.  The counting kernel then runs
+without the GIL on ``num_threads`` threads.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import unicodedata
+import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rouge_lcs.base.arrays import expand
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.config.settings import Settings
+from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.python import BACKEND as PYTHON
+from rouge_lcs.engine.python import PythonStore
+from rouge_lcs.text.punkt import Punkt
+from rouge_lcs.text.rouge_types import RougeType
+from rouge_lcs.text.sentences import (
+    Splitter,
+    cjk_cuts,
+    language_punkt,
+    newline_split,
+    nltk_punkt,
+    nltk_split,
+    punkt_split_with,
+    uses_language_punkt,
+)
+from rouge_lcs.text.stemming import PORTER, stem
+from rouge_lcs.text.tokenizers import JOINERS, unicode_tokenize
+
+if TYPE_CHECKING:
+    import numpy as np
+    import regex
+else:
+    np = lazy_import("numpy")
+    regex = lazy_import("regex")
+
+#: The environment variable that picks the engine.
+ENV = "ROUGE_LCS_IMPLEMENTATION"
+#: The environment variable with the default number of counting threads ("auto": all cores).
+THREADS_ENV = "ROUGE_LCS_NUM_THREADS"
+
+_native: Any
+_IMPORT_ERROR: ImportError | None
+try:
+    _native = importlib.import_module("rouge_lcs._native")
+except ImportError as error:  # not built (no compiler at install time) or broken
+    _native, _IMPORT_ERROR = None, error
+else:
+    _IMPORT_ERROR = None
+
+_warned = False
+_KINDS = {"n": 0, "L": 1, "Lsum": 2}
+
+
+def native_unicode() -> bool:
+    """Whether the ``unicode`` tokenizer runs natively: its code-point table
+    (``rouge_lcs/_unicode_table.h``, see scripts/gen_unicode_table.py) was generated from the
+    installed version of ``regex``, whose classes the Python tokenizer uses."""
+    return _native is not None and regex.__version__ == _native.UNICODE_TABLE_REGEX_VERSION
+
+
+def available() -> bool:
+    """Whether the compiled extension loaded."""
+    return _native is not None
+
+
+def implementation() -> str:
+    """The engine in use now: ``"native"`` or ``"python"`` (reads ``ROUGE_LCS_IMPLEMENTATION``).
+
+    Raises:
+        ImportError: ``native`` was asked for and the extension cannot load.
+        ValueError: the variable has another value.
+    """
+    global _warned
+    wanted = os.environ.get(ENV, "").strip().lower()
+    if wanted == "python":
+        return "python"
+    if wanted not in ("", "native"):
+        raise ValueError(f"{ENV}: expected 'native' or 'python', got {wanted!r}")
+    if _native is not None:
+        return "native"
+    if wanted == "native":
+        raise ImportError(
+            f"{ENV}=native, but the compiled extension rouge_lcs._native cannot be loaded "
+            f"({_IMPORT_ERROR}); reinstall with a C compiler, or use {ENV}=python"
+        )
+    if not _warned:
+        _warned = True
+        warnings.warn(
+            f"rouge_lcs: the compiled extension is not available ({_IMPORT_ERROR}); using the "
+            f"pure-Python engine (same numbers, slower). Set {ENV}=python to silence this.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return "python"
+
+
+def active() -> bool:
+    """Whether scoring uses the native engine now."""
+    return implementation() == "native"
+
+
+def extension() -> Any:
+    """The compiled module when scoring uses the native engine now, else ``None`` (for other
+    modes' kernels in the same extension, e.g. rouge_lcs.rouge155)."""
+    return _native if active() else None
+
+
+def supports(settings: Settings) -> bool:
+    """Whether the native engine can score with these settings: its encoder stems ASCII words
+    with its own Porter port, so another stemmer (Snowball for a language) keeps the Python
+    engine (same numbers either way)."""
+    return not settings.tokenizer.stemmed or settings.tokenizer.stemmer is PORTER
+
+
+def default_num_threads() -> int:
+    """Counting threads when none are given: ``ROUGE_LCS_NUM_THREADS`` (a number, or ``auto``
+    for every core), else 1.  Results never depend on it."""
+    value = os.environ.get(THREADS_ENV, "").strip().lower()
+    if not value:
+        return 1
+    if value == "auto":
+        return os.cpu_count() or 1
+    try:
+        threads = int(value)
+    except ValueError:
+        threads = 0
+    if threads < 1:
+        raise ValueError(f"{THREADS_ENV}: expected a positive integer or 'auto', got {value!r}")
+    return threads
+
+
+def _encoder_for(settings: Settings) -> Any:
+    """A C encoder for the settings' tokenizer (native where the tokenizer is built in)."""
+    tokenizer = settings.tokenizer
+    stemmer = stem if tokenizer.stemmed else None
+    if tokenizer.native == "rouge_score":
+        return _native.Encoder(_native.MODE_ROUGE_SCORE, None, stemmer)
+    if tokenizer.native == "unicode":
+        # Natively when the code-point table was generated from the installed ``regex`` (the
+        # Python tokenizer's classes); otherwise ASCII texts natively and the others through
+        # the Python tokenizer, so the numbers never depend on the engine.
+        normalize = _normalize if native_unicode() else None
+        return _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, stemmer, normalize)
+    return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
+
+
+def _c_punkt(punkt: Callable[[], Punkt]) -> Callable[[str], list[str]]:
+    """``punkt().tokenize`` in C (``_punkt.h``); the model is loaded (~50 ms) by the first
+    text that needs Punkt, not by every batch."""
+    spans = _native.punkt_spans
+
+    def tokenize(text: str) -> list[str]:
+        return [text[s:e] for s, e in spans(text, *punkt().tables)]
+
+    return tokenize
+
+
+def _punkt_split() -> Callable[[str], list[str]]:
+    """:func:`rouge_lcs.text.sentences.nltk_split` for the C encoder's texts that need Punkt (it
+    skips Punkt itself where Punkt cannot cut), with Punkt in C where its character classes
+    (generated from ``regex`` with the unicode table) match the installed ``regex``."""
+    if not native_unicode():
+        return nltk_split
+    tokenize = _c_punkt(nltk_punkt)
+
+    def split(text: str) -> list[str]:
+        return cjk_cuts(tokenize(text))
+
+    return split
+
+
+def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
+    """A ``language=`` splitter with Punkt in C (as :func:`_punkt_split`), or None where the
+    splitter is not a language's Punkt or the C tables do not match the installed ``regex``."""
+    if not native_unicode() or not uses_language_punkt(spec):
+        return None
+    tokenize = _c_punkt(lambda: language_punkt(spec))
+    auto = spec.kind == "auto"
+
+    def split(text: str) -> list[str]:
+        # sentences.language_split and _auto: newline split first for "auto", Punkt for the rest
+        if auto and "\n" in text:
+            return newline_split(text)
+        return punkt_split_with(tokenize, text)
+
+    return split
+
+
+def _normalize(form: Any, text: str) -> str:
+    # The Python tokenizer's steps before its class scan: NFKC, then (after the C encoder's
+    # lower()) joiners removed; removing them before lowering gives the same string.
+    return unicodedata.normalize(form, text).translate(JOINERS)
+
+
+def _ids(encoded: tuple[bytes, bytes]) -> tuple[np.ndarray, np.ndarray]:
+    ids, offsets = encoded
+    return np.frombuffer(ids, dtype=np.int32), np.frombuffer(offsets, dtype=np.int64)
+
+
+def _type_codes(rouge_types: Sequence[RougeType]) -> np.ndarray:
+    """The core's ``(kind, n)`` code of each type, flat."""
+    codes = [(_KINDS[t.kind], t.n if t.kind == "n" else 0) for t in rouge_types]
+    return np.array(codes, dtype=np.int64).reshape(-1)
+
+
+def _gather(
+    ids: np.ndarray, starts: np.ndarray, index: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The token ids of strings ``index`` (into ``starts``), concatenated, with their starts."""
+    picked = np.asarray(index, dtype=np.int64)
+    lengths = (starts[1:] - starts[:-1])[picked]
+    new_starts = np.zeros(picked.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=new_starts[1:])
+    return ids[expand(starts[:-1][picked], lengths)], new_starts
+
+
+class NativeStore:
+    """Per-call state of the native engine: token ids stay the same across the chunks of a call.
+
+    ``len()`` is the number of distinct tokens seen, so that the caller can start afresh on
+    very long inputs (as it does with :class:`rouge_lcs.engine.documents.DocumentStore`).
+    """
+
+    def __init__(self, settings: Settings, num_threads: int | None = None) -> None:
+        if _native is None:
+            raise ImportError(f"rouge_lcs._native cannot be loaded ({_IMPORT_ERROR})")
+        self._settings = settings
+        self._encoder = _encoder_for(settings)
+        self._types = _type_codes(settings.rouge_types)
+        self._sentences = any(t.kind == "Lsum" for t in settings.rouge_types)
+        # The rule of DocumentStore: where the splitter cuts only at boundaries the tokenizer
+        # treats as separators, the sentences' tokens put together are the text's tokens, and
+        # one tokenization serves both (the objects state their traits).
+        self._splitter = settings.splitter_spec
+        self._separators = settings.tokenizer.separators
+        self._always_concatenate = self._splitter.kind != "custom" and all(
+            self._splitter.cuts(probe) <= self._separators for probe in ("", "\n")
+        )
+        #: Threads for the counting kernel (the GIL is released there; pairs are split into
+        #: contiguous shards, so the counts do not depend on it).
+        self.num_threads = default_num_threads() if num_threads is None else num_threads
+
+    def __len__(self) -> int:
+        return int(self._encoder.vocab_size)
+
+    def _concatenates(self, text: str) -> bool:
+        return self._always_concatenate or self._splitter.cuts(text) <= self._separators
+
+    def _documents(
+        self, texts: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Token ids of each text and, for ROUGE-Lsum, of each of its sentences."""
+        encode = self._encoder.encode
+        encode_sentences = self._encoder.encode_sentences
+        if not self._sentences:
+            ids, starts = _ids(encode(texts))
+            no_ids, no_starts = np.zeros(0, np.int32), np.zeros(1, np.int64)
+            return ids, starts, no_ids, no_starts, np.zeros(len(texts) + 1, np.int64)
+        splitter = self._settings.splitter
+        split_mode = self._splitter.native
+        if split_mode is not None and self._always_concatenate:
+            # Built-in splitting in C; the sentences' tokens put together are the document's
+            # tokens.  The encoder calls the splitter only for texts without newlines that
+            # Punkt may cut, where auto_split and nltk_split are both Punkt.
+            punkt = _punkt_split() if split_mode else splitter
+            sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, punkt)
+            sent_ids = np.frombuffer(sent_ids, dtype=np.int32)
+            sent_starts = np.frombuffer(sent_starts, dtype=np.int64)
+            doc_sent = np.frombuffer(doc_sent, dtype=np.int64)
+            return sent_ids, sent_starts[doc_sent], sent_ids, sent_starts, doc_sent
+        if split_mode is None:
+            splitter = _language_split(self._splitter) or splitter
+        sentence_texts: list[str] = []
+        n_sentences = np.empty(len(texts), dtype=np.int64)
+        for k, text in enumerate(texts):
+            sentences = splitter(text)
+            sentence_texts.extend(sentences)
+            n_sentences[k] = len(sentences)
+        separate = [k for k, text in enumerate(texts) if not self._concatenates(text)]
+        # Some texts are tokenized whole as well (their sentences' tokens may differ from
+        # their tokens); a string that is both a sentence and a text is tokenized once.
+        strings = {s: None for s in sentence_texts}
+        strings.update((texts[k], None) for k in separate)
+        unique = list(strings)
+        position = {s: k for k, s in enumerate(unique)}
+        all_ids, all_starts = _ids(encode(unique))
+        sent_ids, sent_starts = _gather(all_ids, all_starts, [position[s] for s in sentence_texts])
+        doc_sent = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(n_sentences, out=doc_sent[1:])
+        if not separate:
+            return sent_ids, sent_starts[doc_sent], sent_ids, sent_starts, doc_sent
+        own_ids, own_starts = _gather(all_ids, all_starts, [position[texts[k]] for k in separate])
+        pieces = [
+            sent_ids[sent_starts[doc_sent[k]] : sent_starts[doc_sent[k + 1]]]
+            for k in range(len(texts))
+        ]
+        for slot, k in enumerate(separate):
+            pieces[k] = own_ids[own_starts[slot] : own_starts[slot + 1]]
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        starts = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        ids = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
+        return ids.astype(np.int32, copy=False), starts, sent_ids, sent_starts, doc_sent
+
+    def chunk_counts(
+        self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
+    ) -> np.ndarray:
+        """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
+        ids, starts, sent_ids, sent_starts, doc_sent = self._documents(texts)
+        pair_pred = np.ascontiguousarray(pair_pred, dtype=np.int64)
+        pair_ref = np.ascontiguousarray(pair_ref, dtype=np.int64)
+        out = np.zeros((pair_pred.size, len(self._settings.rouge_types), 3), dtype=np.int64)
+        _native.counts(
+            np.ascontiguousarray(ids),
+            np.ascontiguousarray(starts),
+            np.ascontiguousarray(sent_ids),
+            np.ascontiguousarray(sent_starts),
+            doc_sent,
+            pair_pred,
+            pair_ref,
+            self._types,
+            max(int(self._encoder.vocab_size), 1),
+            out,
+            self.num_threads,
+        )
+        return out
+
+
+class NativeBackend:
+    """The native engine (:class:`~rouge_lcs.engine.interface.Backend`): the C core, with the
+    reference engine's implementation where the core cannot take the input (another stemmer
+    than Porter; ids past int32) — the same numbers either way."""
+
+    name = "native"
+
+    def store(self, settings: Settings, num_threads: int = 1) -> NativeStore | PythonStore:
+        """A :class:`NativeStore` counting on ``num_threads`` threads, or the reference
+        engine's store where :func:`supports` says the core cannot score these settings."""
+        if not supports(settings):
+            return PYTHON.store(settings, num_threads)
+        return NativeStore(settings, num_threads)
+
+    def id_counts(
+        self,
+        docs: IdDocs,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts`."""
+        if docs.vocab_size >= 1 << 31:  # the core takes int32 ids
+            return PYTHON.id_counts(docs, pair_pred, pair_ref, rouge_types)
+        out = np.zeros((pair_pred.size, len(rouge_types), 3), dtype=np.int64)
+        _native.counts(
+            np.ascontiguousarray(docs.ids, dtype=np.int32),
+            np.ascontiguousarray(docs.starts, dtype=np.int64),
+            np.ascontiguousarray(docs.sent_ids, dtype=np.int32),
+            np.ascontiguousarray(docs.sent_starts, dtype=np.int64),
+            np.ascontiguousarray(docs.doc_sent, dtype=np.int64),
+            np.ascontiguousarray(pair_pred, dtype=np.int64),
+            np.ascontiguousarray(pair_ref, dtype=np.int64),
+            _type_codes(rouge_types),
+            max(docs.vocab_size, 1),
+            out,
+            1,
+        )
+        return out
+
+    def skip_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_peer: np.ndarray,
+        pair_model: np.ndarray,
+        distance: int,
+        unigrams: bool,
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.skip_counts`."""
+        if ids.size and int(ids.max()) >= 1 << 31:
+            return PYTHON.skip_counts(ids, starts, pair_peer, pair_model, distance, unigrams)
+        out = np.zeros((pair_peer.size, 3), dtype=np.int64)
+        _native.rouge155_skip(
+            np.ascontiguousarray(ids, dtype=np.int32),
+            np.ascontiguousarray(starts, dtype=np.int64),
+            np.ascontiguousarray(pair_peer, dtype=np.int64),
+            np.ascontiguousarray(pair_model, dtype=np.int64),
+            max(-1, min(distance, 1 << 62)),  # any distance past a text is all of it
+            unigrams,
+            out,
+        )
+        return out
+
+    def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
+        """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""
+        ids, distinct = _native.rouge155_tokens(blob, lower)
+        return np.frombuffer(ids, dtype=np.int32), distinct
+
+
+#: The native engine (usable only when :func:`available`).
+BACKEND = NativeBackend()
+
+
+def chunk_counts(
+    texts: Sequence[str],
+    pair_pred: np.ndarray,
+    pair_ref: np.ndarray,
+    settings: Settings,
+    num_threads: int | None = None,
+) -> np.ndarray:
+    """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts`` (the
+    distinct texts of a chunk), as :func:`rouge_lcs.engine.counts.batch_counts` gives them."""
+    return NativeStore(settings, num_threads).chunk_counts(texts, pair_pred, pair_ref)

@@ -1,0 +1,47 @@
+"""The one entry point of the Hugging Face ``evaluate`` module (``rouge_lcs_metric.py``).
+
+The published metric script calls only these functions, so the package's internals can move
+without breaking a script that users have already downloaded.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from rouge_lcs.base.validation import TextBatch, check_texts, check_utf8
+from rouge_lcs.config.options import OPTIONS, describe
+from rouge_lcs.rouge155.mode import rouge155_output
+from rouge_lcs.scores.output import Output, OutputOptions, to_output
+from rouge_lcs.scores.scorer import Rouge
+
+__all__ = ["check_batch", "compute", "inputs_description"]
+
+
+def inputs_description(indent: str = "    ") -> str:
+    """The ``Args`` of every option, generated from :data:`rouge_lcs.options.OPTIONS`."""
+    return describe(indent)
+
+
+def check_batch(predictions: object, references: object) -> TextBatch:
+    """Check a batch as ``add_batch`` receives it: one clear error naming the argument; every
+    text a plain ``str`` that encodes as UTF-8 (Arrow stores UTF-8)."""
+    return check_utf8(check_texts(predictions, references))
+
+
+def compute(predictions: list[str], references: list[list[str]], **options: Any) -> Output:
+    """The evaluate-style result of checked texts (``references``: a list of texts each).
+
+    Options are those of :func:`rouge_lcs.rouge`; an unknown one is a ``TypeError`` naming it.
+    """
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise TypeError(f"compute: unexpected options {unknown}; expected some of {list(OPTIONS)}")
+    if options.get("compat") == "rouge155":  # the Perl script's numbers, pyrouge's keys
+        rest = {k: v for k, v in options.items() if k != "rouge_types"}
+        return cast(
+            Output, rouge155_output(predictions, references, options.get("rouge_types"), rest)
+        )
+    scoring = {k: v for k, v in options.items() if OPTIONS[k].group != "output"}
+    output = OutputOptions(**{k: v for k, v in options.items() if OPTIONS[k].group == "output"})
+    # The texts were checked by check_batch (and, through Arrow, come back as lists of str).
+    return to_output(Rouge(**scoring).score_of(TextBatch(predictions, references)), output)
