@@ -7,7 +7,13 @@ import datasets
 import evaluate
 from datasets.utils.py_utils import temp_seed
 
-from rouge_lcs import hub
+try:
+    from rouge_lcs import hub
+except ImportError as error:  # the script was downloaded without the library
+    raise ImportError(
+        "rouge_lcs_metric needs the rouge_lcs library: pip install rouge-lcs (or, in a clone "
+        "of its repository, pip install .)"
+    ) from error
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -91,3 +92,23 @@ def engine(request: pytest.FixtureRequest):
         os.environ.pop(native.ENV, None)
     else:
         os.environ[native.ENV] = previous
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """One closing line on what was skipped and why (each reason says how to enable it), so
+    that a partial run cannot pass for a whole one."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    reasons: dict[str, int] = {}
+    for report in skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        # One entry per cause: rouge_score's missing test files differ only in the file name.
+        key = re.sub(r"testdata/\S+", "testdata/…", reason)
+        key = key if len(key) <= 160 else key[:157] + "…"
+        reasons[key] = reasons.get(key, 0) + 1
+    summary = "; ".join(
+        f"{n} × {reason}" for reason, n in sorted(reasons.items(), key=lambda x: -x[1])
+    )
+    terminalreporter.write_line(f"skipped {len(skipped)}: {summary}")

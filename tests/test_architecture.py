@@ -289,7 +289,8 @@ def test_a_string_is_not_a_list_of_references():
 def test_version_is_written_once():
     pyproject = (PACKAGE.parent / "pyproject.toml").read_text("utf-8")
     assert (
-        'dynamic = ["version"]' in pyproject and "rouge_lcs.base.version.__version__" in pyproject
+        'dynamic = ["version", "readme"]' in pyproject
+        and "rouge_lcs.base.version.__version__" in pyproject
     )
     for path in [*PACKAGE.glob("*.py"), PACKAGE.parent / "rouge_lcs_metric.py"]:
         if path.name != "version.py":

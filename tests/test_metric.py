@@ -193,3 +193,17 @@ def test_works_inside_combine(metric, tmp_path):
 def test_bad_input_through_evaluate(metric, kwargs, error, message):
     with pytest.raises(error, match=message):
         metric.compute(**kwargs)
+
+
+def test_script_without_the_library_names_the_install_line(tmp_path):
+    # Downloaded alone into an environment without rouge_lcs: one clear ImportError.
+    code = (
+        "import sys, importlib.util\n"
+        "sys.modules['rouge_lcs'] = None\n"
+        "spec = importlib.util.spec_from_file_location('m', sys.argv[1])\n"
+        "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+    )
+    script = Path(__file__).resolve().parent.parent / "rouge_lcs_metric.py"
+    done = subprocess.run([sys.executable, "-c", code, str(script)], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "needs the rouge_lcs library: pip install rouge-lcs" in done.stderr.splitlines()[-1]

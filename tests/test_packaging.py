@@ -41,14 +41,14 @@ KOREAN = (
 KOREAN_ROUNDED = {"rouge1": 0.4286, "rouge2": 0.1667, "rougeL": 0.2857, "rougeLsum": 0.2857}
 
 
-def test_requirements_pin_the_released_package_at_this_version():
+def test_requirements_install_the_library_from_this_repository():
     lines = [
         line.strip()
         for line in (ROOT / "requirements.txt").read_text("utf-8").splitlines()
         if line.strip() and not line.startswith("#")
     ]
-    assert f"rouge-lcs=={rouge_lcs.__version__}" in lines
-    assert not any(line.startswith(("-e", ".")) for line in lines)  # no local path
+    # The Space installs the library from its own repository (this one, pushed as it is).
+    assert lines[0].startswith(".") and not any(line.startswith("rouge-lcs") for line in lines)
     assert "-e .[app]" in (ROOT / "requirements-dev.txt").read_text("utf-8")
     # The Space's gradio is the README header's sdk_version.
     header = (ROOT / "README.md").read_text("utf-8").split("---")[1]
@@ -86,7 +86,7 @@ def dist(tmp_path_factory) -> Path:
     src = tmp / "src"
     src.mkdir()
     # setup.py builds the compiled core; MANIFEST.in puts its C sources into the sdist.
-    for name in ("pyproject.toml", "README.md", "setup.py", "MANIFEST.in"):
+    for name in ("pyproject.toml", "README.md", "setup.py", "MANIFEST.in", "LICENSE"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(
         ROOT / "rouge_lcs", src / "rouge_lcs", ignore=shutil.ignore_patterns("__pycache__")
@@ -99,10 +99,9 @@ def dist(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def clean_python(dist, tmp_path_factory) -> Path:
-    """A fresh venv with the wheel installed (dependencies seen through a filtered .pth)."""
-    tmp = tmp_path_factory.mktemp("venv")
+def _fresh_venv(tmp: Path) -> Path:
+    """A new venv that sees this environment's packages, except this project's own, through
+    a filtered ``.pth`` (so pip finds every dependency satisfied without an index)."""
     env_dir = tmp / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -123,6 +122,15 @@ def clean_python(dist, tmp_path_factory) -> Path:
             if not (deps / entry.name).exists():
                 (deps / entry.name).symlink_to(entry)
     (purelib / "zz_offline_deps.pth").write_text(f"{deps}\n")
+    return python
+
+
+@pytest.fixture(scope="module")
+def clean_python(dist, tmp_path_factory) -> Path:
+    """A fresh venv with the wheel installed (dependencies seen through a filtered .pth)."""
+    tmp = tmp_path_factory.mktemp("venv")
+    python = _fresh_venv(tmp)
+    env_dir = python.parent.parent
     env = _offline_env(tmp)
     wheel = next(dist.glob("*.whl"))
     _run(
@@ -147,6 +155,8 @@ def clean_python(dist, tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 def test_sdist_and_wheel_pass_twine_check(dist):
+    import tarfile
+
     names = sorted(p.name for p in dist.iterdir())
     version = rouge_lcs.__version__
     # A platform wheel: it carries the compiled core (rouge_lcs._native).
@@ -158,15 +168,38 @@ def test_sdist_and_wheel_pass_twine_check(dist):
         os.environ.copy(),
     )
     assert out.count("PASSED") == 2
+    with tarfile.open(dist / names[1]) as sdist:
+        members = {m.name.split("/", 1)[1] for m in sdist.getmembers() if "/" in m.name}
+    assert {"LICENSE", "rouge_lcs/rouge155/data/WORDNET-LICENSE.txt"} <= members
 
 
 @pytest.mark.slow
 def test_wheel_contents(dist):
     import zipfile
 
-    names = set(zipfile.ZipFile(next(dist.glob("*.whl"))).namelist())
-    expected = {p.relative_to(ROOT).as_posix() for p in (ROOT / "rouge_lcs").glob("*.py")}
-    assert expected <= names
+    wheel = zipfile.ZipFile(next(dist.glob("*.whl")))
+    names = set(wheel.namelist())
+    expected = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "rouge_lcs").rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    assert expected <= names, expected - names
+    # The licence, and the notices of the data that carry their own, in the metadata.
+    info = f"rouge_lcs-{rouge_lcs.__version__}.dist-info"
+    licenses = {n.removeprefix(f"{info}/licenses/") for n in names if "/licenses/" in n}
+    assert {
+        "LICENSE",
+        "rouge_lcs/rouge155/data/WORDNET-LICENSE.txt",
+        "rouge_lcs/rouge155/data/STOPWORDS-NOTICE.txt",
+    } <= licenses, licenses
+    metadata = wheel.read(f"{info}/METADATA").decode("utf-8")
+    assert "License-Expression: Apache-2.0" in metadata
+    description = metadata.split("\n\n", 1)[1]
+    # Index-ready: no Space front matter, no relative image or link an index cannot resolve.
+    assert description.startswith("# rouge_lcs_metric"), description[:200]
+    assert "app_file:" not in description and "](docs/" not in description
+    assert 'src="docs/' not in description
     assert {"rouge_lcs/py.typed", "rouge_lcs/data/examples.jsonl"} <= names
     assert any(n.startswith("rouge_lcs/_native.") for n in names)  # the compiled core
     assert "rouge_lcs/rouge155/data/README.md" in names or any(
@@ -230,18 +263,27 @@ print(json.dumps({k: v.fmeasure for k, v in result.scores.mean().items()}))
 
 
 @pytest.mark.slow
-def test_space_files_run_with_the_installed_package(clean_python, tmp_path):
+def test_this_repository_pushed_as_a_space_installs_and_runs(tmp_path):
+    # A Space is this repository pushed as it is: its requirements.txt installs the library
+    # from the repository itself (no release needed), then app.py scores the example.
     space = tmp_path / "space"
-    space.mkdir()
-    for name in ("app.py", "requirements.txt"):
-        shutil.copy(ROOT / name, space)
+    tracked = _run(["git", "ls-files"], ROOT, os.environ.copy()).split()
+    for name in tracked:
+        if (ROOT / name).is_file():
+            (space / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / name, space / name)
+    python = _fresh_venv(tmp_path)
     env = _offline_env(tmp_path)
-    # What the Space does first: every requirement is met (the pinned rouge-lcs by the wheel).
-    out = _run(
-        [clean_python, "-m", "pip", "install", "--no-index", "-r", "requirements.txt"], space, env
-    )
-    assert "rouge-lcs==" in out and "already satisfied" in out
-    result = json.loads(_run([clean_python, "-c", _SPACE], space, env).splitlines()[-1])
+    # Offline here, so the build uses this environment's setuptools (the Space has an index);
+    # the venv's own, older copy would shadow it.
+    _run([python, "-m", "pip", "uninstall", "-y", "setuptools"], tmp_path, env)
+    install = [python, "-m", "pip", "install", "--no-index", "--no-build-isolation"]
+    _run([*install, "-r", "requirements.txt"], space, env)
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    where = _run([python, "-c", "import rouge_lcs; print(rouge_lcs.__file__)"], elsewhere, env)
+    assert Path(where.strip()).is_relative_to(tmp_path / "venv"), where  # installed, not ours
+    result = json.loads(_run([python, "-c", _SPACE], space, env).splitlines()[-1])
     assert {k: round(v, 4) for k, v in result.items()} == KOREAN_ROUNDED
 
 

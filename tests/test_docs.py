@@ -1,0 +1,71 @@
+"""README and docs: every relative link leads to a file of the repository, every ``#anchor``
+to a heading of its page (GitHub's slugs), so that no reader follows a dead link."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+_LINK = re.compile(r"\]\(([^)\s]+)\)|(?:src|href)=\"([^\"]+)\"")
+_FENCE = re.compile(r"^```.*?^```", flags=re.M | re.S)
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lowercase, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[`*_]|<[^>]+>", "", heading.strip().lower())
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    text = _FENCE.sub("", page.read_text("utf-8"))
+    found: set[str] = set()
+    for heading in re.findall(r"^#{1,6} (.+)$", text, flags=re.M):
+        base, k = slug(heading), 1
+        name = base
+        while name in found:  # repeated headings get -1, -2, …
+            name, k = f"{base}-{k}", k + 1
+        found.add(name)
+    return found
+
+
+def links(page: Path) -> list[str]:
+    text = _FENCE.sub("", page.read_text("utf-8"))
+    return [a or b for a, b in _LINK.findall(text)]
+
+
+def test_slug_matches_githubs_rule():
+    assert slug('Moving from `evaluate.load("rouge")`') == "moving-from-evaluateloadrouge"
+    assert slug("Arguments of `compute()`") == "arguments-of-compute"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_relative_links_and_anchors_resolve(page):
+    dead = []
+    for link in links(page):
+        if re.match(r"[a-z]+:", link):  # http:, https:, mailto: — not checked offline
+            continue
+        path, _, anchor = link.partition("#")
+        target = (page.parent / path).resolve() if path else page
+        if (
+            not target.exists()
+            or anchor
+            and target.suffix == ".md"
+            and anchor not in anchors(target)
+        ):
+            dead.append(link)
+    assert not dead, dead
+
+
+def test_readme_signature_example_is_what_the_call_prints():
+    from rouge_lcs import rouge
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    shown = re.search(r"'signature': '([^']+)'", readme)
+    assert shown is not None
+    got = rouge(["a b"], ["a b"], confidence_level=0.95, return_signature=True)["signature"]
+    assert shown.group(1) == got
