@@ -92,22 +92,54 @@ def _new_store(settings: Settings, num_threads: int) -> Store:
     return DocumentStore(settings.tokenizer, splitter)
 
 
+class StoreCache(threading.local):
+    """The native engine's vocabulary kept between the calls of one scorer, one per thread.
+
+    A scorer called again and again on small batches (an RL reward every step, a torchmetrics
+    ``update``) would otherwise rebuild the same vocabulary of common words at every call, about
+    a fifth of a call's time.  Token ids only need to be equal for equal tokens, so a reused
+    vocabulary gives the same counts.  One per thread, because an encoder's output buffer is
+    not shared; only the native store is kept (the Python store caches whole documents, which
+    would hold every text ever scored).  It pickles and copies as an empty cache.
+    """
+
+    store: NativeStore | None = None
+    settings: Settings | None = None  # what the store was made for
+
+    def __reduce__(self) -> tuple[type[StoreCache], tuple[()]]:
+        return (StoreCache, ())
+
+
 def compute_stats(
-    batch: TextBatch, settings: Settings, progress: Progress | None = None, num_threads: int = 1
+    batch: TextBatch,
+    settings: Settings,
+    progress: Progress | None = None,
+    num_threads: int = 1,
+    cache: StoreCache | None = None,
 ) -> PairStats:
     """Per-pair statistics of a validated batch (each distinct text tokenized once per call).
 
     ``progress(n)`` is called as each chunk of ``n`` examples is done; ``num_threads`` counts
-    on threads in the native engine (identical results).
+    on threads in the native engine (identical results); ``cache`` keeps the native engine's
+    vocabulary for the next call (identical results).
     """
     if not isinstance(batch, TextBatch):  # a raw list would skip validation
         raise fail_type("batch", "a TextBatch from rouge_lcs.validation.check_texts", batch)
-    with _no_gc():
+
+    def fresh_store() -> Store:
         store = _new_store(settings, num_threads)
+        if cache is not None and isinstance(store, NativeStore):
+            cache.store, cache.settings = store, settings
+        return store
+
+    with _no_gc():
+        reuse = cache is not None and cache.settings is settings and native_active()
+        kept = cache.store if cache is not None and reuse else None
+        store: Store = kept if kept is not None else fresh_store()
         parts = []
         for start in range(0, len(batch), CHUNK):
             if len(store) > STORE_LIMIT:  # distinct texts (Python) or tokens (native)
-                store = _new_store(settings, num_threads)
+                store = fresh_store()
             stop = min(start + CHUNK, len(batch))
             parts.append(_chunk_stats(batch.slice(start, stop), settings, store))
             if progress is not None:

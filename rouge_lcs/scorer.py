@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rouge_lcs.engine import Progress, compute_stats
+from rouge_lcs.engine import Progress, StoreCache, compute_stats
 from rouge_lcs.output import Output, OutputOptions, to_output
 from rouge_lcs.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats
 from rouge_lcs.results import Scores
@@ -84,6 +84,7 @@ class Rouge:
         )
         self.num_proc = check_num_proc(num_proc)
         self.num_threads = check_int(num_threads, "num_threads", 1, MAX_NUM_PROC)
+        self._stores = StoreCache()  # each thread's vocabulary, reused by its next call
 
     @classmethod
     def from_settings(
@@ -96,6 +97,7 @@ class Rouge:
         scorer.settings = settings
         scorer.num_proc = check_num_proc(num_proc)
         scorer.num_threads = check_int(num_threads, "num_threads", 1, MAX_NUM_PROC)
+        scorer._stores = StoreCache()
         return scorer
 
     @property
@@ -121,7 +123,7 @@ class Rouge:
         """Per-pair counts of an already checked :class:`TextBatch`."""
         if self.num_proc > 1 and len(batch) >= PARALLEL_MIN_EXAMPLES:
             return parallel_stats(batch, self.settings, self.num_proc, progress)
-        return compute_stats(batch, self.settings, progress, self.num_threads)
+        return compute_stats(batch, self.settings, progress, self.num_threads, self._stores)
 
     def score(
         self, predictions: Texts, references: References, *, progress: Progress | None = None

@@ -8,9 +8,11 @@ per-pair counts and the cases only the native engine is built for.
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -19,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge_lcs import native, score
+from rouge_lcs import Rouge, native, score
 from rouge_lcs.engine import compute_stats
 from rouge_lcs.settings import make_settings
 from rouge_lcs.tokenizers import unicode_tokenize
@@ -452,6 +454,7 @@ def test_chunk_counts_seam_equals_batch_counts():
 
 _NO_EXTENSION = """
 import sys
+import threading
 sys.modules["rouge_lcs._native"] = None  # as if the extension had not been built
 from rouge_lcs import rouge
 print(rouge(["the cat sat on the mat"], ["the cat sat on a rug"], ["rouge1"])["rouge1"])
@@ -574,3 +577,35 @@ def test_punkt_shortcut_in_c_agrees_with_punkt_on_the_corpora(corpora):
     for name in ("ko_korsts", "en_cnndm_realsumm"):
         rows = corpora.rows(name)[:3000]
         _check_split_shortcut([t for r in rows for t in [r["prediction"], *r["references"]]])
+
+
+def test_engine_vocabulary_is_reused_between_calls():
+    # A reused scorer keeps its vocabulary (one per thread) instead of rebuilding it per call,
+    # with the same numbers; the Python engine keeps nothing between calls.
+    if not native.active():
+        pytest.skip("the native engine is not in use")
+    scorer = Rouge(["rouge1", "rougeL"])
+    first = scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist()
+    store = scorer._stores.store
+    assert store is not None and len(store) == 4
+    assert scorer.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
+    assert scorer._stores.store is store and len(store) == 6  # "a", "dog" added
+    assert scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == first
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(scorer._stores.store))
+    thread.start()
+    thread.join()
+    assert seen == [None]  # another thread has its own (empty) cache
+    assert pickle.loads(pickle.dumps(scorer))._stores.store is None
+
+
+def test_ascii_fast_path_and_other_texts_share_token_ids():
+    # ASCII texts are read by a one-pass loop that hashes as it goes; a token met there and in
+    # a non-ASCII text (the general loop) must get one id: "cat" matches across the two.
+
+    scorer = Rouge(["rouge1"], tokenizer="rouge_score")
+    # "the cat" vs "café cat": tokens caf, cat (rouge_score drops é) -> 1 hit of 2 and 2
+    assert scorer.score(["the cat"], ["café cat"]).fmeasure.tolist() == [[0.5]]
+    assert scorer.score(["café cat"], ["the cat"]).fmeasure.tolist() == [[0.5]]
+    unicode = Rouge(["rouge1"])
+    assert unicode.score(["Straße cat"], ["the CAT strasse"]).fmeasure.tolist() == [[0.4]]
