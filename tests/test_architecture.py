@@ -43,6 +43,8 @@ LAYERS = [
     {"scorer", "scoring"},
     {"api", "trainer", "datasets_scoring", "rouge_scorer", "distributed", "evaluation"},
     {"cli", "__init__", "__main__"},
+    # training and evaluation loops: plug-ins built on the package's public names
+    {"rewards", "torchmetrics", "lm_eval"},
 ]
 LAYER = {name: k for k, names in enumerate(LAYERS) for name in names}
 
@@ -131,8 +133,10 @@ def test_library_imports_no_application_frameworks():
     code = (
         "import sys, rouge_lcs, rouge_lcs.cli, rouge_lcs.trainer, rouge_lcs.datasets_scoring;"
         "import rouge_lcs.rouge_scorer, rouge_lcs.distributed, rouge_lcs.evaluation;"
+        "import rouge_lcs.rewards;"
         "bad = {'evaluate', 'gradio', 'transformers', 'datasets', 'torch', 'dask', 'pandas',"
-        " 'rouge_score'} & set(sys.modules);"
+        " 'rouge_score', 'trl', 'lm_eval', 'torchmetrics', 'lightning', 'verl', 'openrlhf'}"
+        " & set(sys.modules);"
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
