@@ -220,8 +220,16 @@ def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
 
 def _normalize(form: Any, text: str) -> str:
     # The Python tokenizer's steps before its class scan: NFKC, then (after the C encoder's
-    # lower()) joiners removed; removing them before lowering gives the same string.
-    return unicodedata.normalize(form, text).translate(JOINERS)
+    # lower()) joiners removed; removing them before lowering gives the same string.  They are
+    # rare, and str.translate walks the text through a dict (~20 ns a character, most of the
+    # time of a non-ASCII text), so it only runs when one is there (five scans cost far less).
+    normalized = unicodedata.normalize(form, text)
+    if any(joiner in normalized for joiner in _JOINER_CHARS):
+        return normalized.translate(JOINERS)
+    return normalized
+
+
+_JOINER_CHARS = tuple(map(chr, JOINERS))
 
 
 def _ids(encoded: tuple[bytes, bytes]) -> tuple[np.ndarray, np.ndarray]:
