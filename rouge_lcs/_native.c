@@ -1214,6 +1214,14 @@ static int map_rehash(Map *map) {
     return 1;
 }
 
+/* memcmp(a, b, n) == 0; inline, as keys are words of a few bytes (a libc call costs more). */
+static inline int same_bytes(const char *a, const char *b, int64_t n) {
+    if (n > 16) return memcmp(a, b, (size_t)n) == 0;
+    for (int64_t k = 0; k < n; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
+}
+
 /* The slot of the key: its id is map->ids[slot] when map->key_at[slot] >= 0, else the key is
  * absent and map_put(slot) adds it.  -1 on error (memory). */
 static int64_t map_find(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
@@ -1223,7 +1231,7 @@ static int64_t map_find(Map *map, int kind, const char *data, int64_t nbytes, ui
         int64_t at = map->key_at[s];
         if (at < 0) return (int64_t)s;
         if (map->hashes[s] == h && map->key_len[s] == nbytes + 1 && map->arena[at] == (char)kind &&
-            memcmp(map->arena + at + 1, data, (size_t)nbytes) == 0)
+            same_bytes(map->arena + at + 1, data, nbytes))
             return (int64_t)s;
         s = (s + 1) & mask;
     }
@@ -1341,8 +1349,9 @@ static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
     return id;
 }
 
-/* Append the id of the token (kind, code units) to the output; 0 on error. */
-static int emit(Encoder *e, int kind, const char *data, int64_t nbytes) {
+/* Append the id of the token (kind, code units, h = bytes_hash of them) to the output; 0 on
+ * error. */
+static int emit_hashed(Encoder *e, int kind, const char *data, int64_t nbytes, uint64_t h) {
     if (nbytes > INT32_MAX - 1) {
         PyErr_SetString(PyExc_ValueError, "token too long");
         return 0;
@@ -1352,7 +1361,6 @@ static int emit(Encoder *e, int kind, const char *data, int64_t nbytes) {
         PyErr_NoMemory();
         return 0;
     }
-    uint64_t h = bytes_hash(kind, data, nbytes);
     int64_t slot = map_find(&e->raw, kind, data, nbytes, h);
     if (slot < 0) return 0;
     if (e->raw.key_at[slot] >= 0) {
@@ -1371,6 +1379,11 @@ static int emit(Encoder *e, int kind, const char *data, int64_t nbytes) {
     return 1;
 }
 
+/* Append the id of the token (kind, code units) to the output; 0 on error. */
+static int emit(Encoder *e, int kind, const char *data, int64_t nbytes) {
+    return emit_hashed(e, kind, data, nbytes, bytes_hash(kind, data, nbytes));
+}
+
 static inline int ascii_alnum_lower(unsigned c, char *out) {
     if (c >= 'a' && c <= 'z') {
         *out = (char)c;
@@ -1385,6 +1398,16 @@ static inline int ascii_alnum_lower(unsigned c, char *out) {
         return 1;
     }
     return 0;
+}
+
+/* ASCII byte -> itself lowered if it is [A-Za-z0-9], else 0 (filled at module init). */
+static char ASCII_ALNUM_LOWER[256];
+
+static void init_ascii_table(void) {
+    for (unsigned c = 0; c < 128; c++) {
+        char out;
+        ASCII_ALNUM_LOWER[c] = ascii_alnum_lower(c, &out) ? out : 0;
+    }
 }
 
 /* rouge_score's tokens: the maximal [a-z0-9] runs of text.lower(). */
@@ -1408,6 +1431,26 @@ static int encode_ascii_runs(Encoder *e, PyObject *text) {
     char *buf = e->scratch;
     int64_t run = 0;
     int ok = 1;
+    if (PyUnicode_IS_ASCII(text)) {
+        /* The common case, one pass over the bytes: a table lowers and classifies each one and
+         * the token's hash (bytes_hash's FNV-1a) is built as it is read.  In RL rewards and
+         * torchmetrics updates tokenizing is most of the time of a call. */
+        const unsigned char *s = (const unsigned char *)data;
+        const uint64_t seed = 0xcbf29ce484222325ULL ^ (uint64_t)PyUnicode_1BYTE_KIND;
+        uint64_t h = seed;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            char c = ASCII_ALNUM_LOWER[s[k]];
+            if (c) {
+                buf[run++] = c;
+                h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
+            } else if (run) {
+                if (!emit_hashed(e, PyUnicode_1BYTE_KIND, buf, run, mix64(h))) return 0;
+                run = 0;
+                h = seed;
+            }
+        }
+        return run ? emit_hashed(e, PyUnicode_1BYTE_KIND, buf, run, mix64(h)) : 1;
+    }
     for (Py_ssize_t k = 0; k <= n && ok; k++) {
         Py_UCS4 c = k < n ? PyUnicode_READ(kind, data, k) : 0;
         if (c < 128 && k < n && ascii_alnum_lower(c, buf + run)) {
@@ -2215,6 +2258,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__native(void) {
+    init_ascii_table();
     if (PyType_Ready(&EncoderType) < 0) return NULL;
     if (STR_LOWER == NULL && (STR_LOWER = PyUnicode_InternFromString("lower")) == NULL)
         return NULL;

@@ -130,8 +130,10 @@ def test_library_imports_no_application_frameworks():
     code = (
         "import sys, rouge_lcs, rouge_lcs.cli.main, rouge_lcs.trainer, rouge_lcs.datasets_scoring;"
         "import rouge_lcs.rouge_scorer, rouge_lcs.distributed, rouge_lcs.evaluation;"
+        "import rouge_lcs.rewards;"
         "bad = {'evaluate', 'gradio', 'transformers', 'datasets', 'torch', 'dask', 'pandas',"
-        " 'rouge_score'} & set(sys.modules);"
+        " 'rouge_score', 'trl', 'lm_eval', 'torchmetrics', 'lightning', 'verl', 'openrlhf'}"
+        " & set(sys.modules);"
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -8,9 +8,11 @@ per-pair counts and the cases only the native engine is built for.
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rouge_lcs
-from rouge_lcs import score
+from rouge_lcs import Rouge, score
 from rouge_lcs.base.validation import check_texts
 from rouge_lcs.config.settings import make_settings
 from rouge_lcs.engine import native
@@ -196,7 +198,7 @@ def test_one_token_repeated_50000_times():
 _LONG_LINE = """
 import random
 import rouge_lcs
-from rouge_lcs import score
+from rouge_lcs import Rouge, score
 rng = random.Random(1)
 words = [f"w{k}" for k in range(1000)]
 line = lambda: " ".join(rng.choice(words) for _ in range(200_000))
@@ -455,6 +457,7 @@ def test_chunk_counts_seam_equals_batch_counts():
 
 _NO_EXTENSION = """
 import sys
+import threading
 sys.modules["rouge_lcs._native"] = None  # as if the extension had not been built
 from rouge_lcs import rouge
 print(rouge(["the cat sat on the mat"], ["the cat sat on a rug"], ["rouge1"])["rouge1"])
@@ -606,3 +609,35 @@ def test_thread_count_reaches_the_kernel(monkeypatch, argument, variable, expect
     got = rouge_lcs.Rouge(["rouge1", "rougeL"], num_threads=argument).score(preds, refs)
     assert ran == [expected]
     np.testing.assert_array_equal(got.fmeasure, one)
+
+
+def test_engine_vocabulary_is_reused_between_calls():
+    # A reused scorer keeps its vocabulary (one per thread) instead of rebuilding it per call,
+    # with the same numbers; the Python engine keeps nothing between calls.
+    if not native.active():
+        pytest.skip("the native engine is not in use")
+    scorer = Rouge(["rouge1", "rougeL"])
+    first = scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist()
+    store = scorer._stores.store
+    assert store is not None and len(store) == 4
+    assert scorer.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
+    assert scorer._stores.store is store and len(store) == 6  # "a", "dog" added
+    assert scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == first
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(scorer._stores.store))
+    thread.start()
+    thread.join()
+    assert seen == [None]  # another thread has its own (empty) cache
+    assert pickle.loads(pickle.dumps(scorer))._stores.store is None
+
+
+def test_ascii_fast_path_and_other_texts_share_token_ids():
+    # ASCII texts are read by a one-pass loop that hashes as it goes; a token met there and in
+    # a non-ASCII text (the general loop) must get one id: "cat" matches across the two.
+
+    scorer = Rouge(["rouge1"], tokenizer="rouge_score")
+    # "the cat" vs "café cat": tokens caf, cat (rouge_score drops é) -> 1 hit of 2 and 2
+    assert scorer.score(["the cat"], ["café cat"]).fmeasure.tolist() == [[0.5]]
+    assert scorer.score(["café cat"], ["the cat"]).fmeasure.tolist() == [[0.5]]
+    unicode = Rouge(["rouge1"])
+    assert unicode.score(["Straße cat"], ["the CAT strasse"]).fmeasure.tolist() == [[0.4]]

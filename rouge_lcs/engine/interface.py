@@ -44,6 +44,9 @@ class IdDocs:
 class Store(Protocol):
     """Per-call state of an engine: each distinct text is tokenized once per call."""
 
+    #: Whether the store may serve later calls of the same scorer (identical counts).
+    reusable: bool
+
     def __len__(self) -> int:
         """Distinct texts (Python) or tokens (native) held: the caller starts afresh past a
         bound, so that memory stays bounded on arbitrarily long inputs."""

@@ -207,8 +207,16 @@ def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
 
 def _normalize(form: Any, text: str) -> str:
     # The Python tokenizer's steps before its class scan: NFKC, then (after the C encoder's
-    # lower()) joiners removed; removing them before lowering gives the same string.
-    return unicodedata.normalize(form, text).translate(JOINERS)
+    # lower()) joiners removed; removing them before lowering gives the same string.  They are
+    # rare, and str.translate walks the text through a dict (~20 ns a character, most of the
+    # time of a non-ASCII text), so it only runs when one is there (five scans cost far less).
+    normalized = unicodedata.normalize(form, text)
+    if any(joiner in normalized for joiner in _JOINER_CHARS):
+        return normalized.translate(JOINERS)
+    return normalized
+
+
+_JOINER_CHARS = tuple(map(chr, JOINERS))
 
 
 def _ids(encoded: tuple[bytes, bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -258,6 +266,11 @@ class NativeStore:
         #: Threads for the counting kernel (the GIL is released there; pairs are split into
         #: contiguous shards, so the counts do not depend on it).
         self.num_threads = default_num_threads() if num_threads is None else num_threads
+
+    #: The vocabulary may serve the next call of the same scorer (token ids only need to be
+    #: equal for equal tokens), which a reward or metric called every step would otherwise
+    #: rebuild each time.
+    reusable = True
 
     def __len__(self) -> int:
         return int(self._encoder.vocab_size)

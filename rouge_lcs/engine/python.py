@@ -48,6 +48,9 @@ class PythonStore:
         self._documents = DocumentStore(settings.tokenizer, splitter)
         self._rouge_types = settings.rouge_types
 
+    #: Not kept between calls: it caches whole documents, which would hold every text scored.
+    reusable = False
+
     def __len__(self) -> int:
         return len(self._documents)
 

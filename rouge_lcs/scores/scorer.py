@@ -25,7 +25,7 @@ from rouge_lcs.base.validation import (
 )
 from rouge_lcs.config.settings import Settings, make_settings
 from rouge_lcs.engine.backend import default_num_threads
-from rouge_lcs.engine.compute import Progress, compute_stats
+from rouge_lcs.engine.compute import Progress, StoreCache, compute_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.output import Output, OutputOptions, to_output
@@ -80,6 +80,7 @@ class Rouge:
         )
         self.num_proc = check_num_proc(num_proc)
         self.num_threads = check_num_threads(num_threads)
+        self._stores = StoreCache()  # each thread's vocabulary, reused by its next call
 
     @classmethod
     def from_settings(
@@ -92,6 +93,7 @@ class Rouge:
         scorer.settings = settings
         scorer.num_proc = check_num_proc(num_proc)
         scorer.num_threads = check_num_threads(num_threads)
+        scorer._stores = StoreCache()
         return scorer
 
     @property
@@ -118,7 +120,7 @@ class Rouge:
         if self.num_proc > 1 and len(batch) >= PARALLEL_MIN_EXAMPLES:
             return parallel_stats(batch, self.settings, self.num_proc, progress)
         threads = default_num_threads() if self.num_threads is None else self.num_threads
-        return compute_stats(batch, self.settings, progress, threads)
+        return compute_stats(batch, self.settings, progress, threads, self._stores)
 
     def score(
         self, predictions: Texts, references: References, *, progress: Progress | None = None

@@ -1,0 +1,168 @@
+"""ROUGE for lm-evaluation-harness: registered metrics and a ``!function``-ready helper.
+
+Importing this module registers the metrics ``rouge1``, ``rouge2``, ``rougeL`` and ``rougeLsum``
+(``register("rouge3")`` adds others) with lm-eval's registry, so a ``generate_until`` task's YAML
+can name them::
+
+    metric_list:
+      - metric: rougeL          # per document: F of the generation against doc_to_target
+        aggregation: mean       # lm-eval's mean, with its standard error
+        higher_is_better: true
+        use_stemmer: true       # any other key: a scoring option (or ``measure: recall``)
+
+A task's ``utils.py`` that does ``from rouge_lcs.lm_eval import process_results`` (or builds
+one with :func:`make_process_results`) both registers the metrics and provides
+``process_results: !function utils.process_results``, which scores several references per
+document (lm-eval's own path turns a list target into a string, or scores ``multiple_target``
+as any-match).  Full example: docs/training_loops.md.
+
+Each distinct set of options builds one :class:`rouge_lcs.Rouge`, reused for every document.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rouge_lcs import Rouge
+from rouge_lcs.base.validation import check_choice, fail_type, fail_value
+
+__all__ = ["RougeResults", "make_process_results", "process_results", "register"]
+
+MEASURES = ("precision", "recall", "fmeasure")
+#: The metric names registered on import.
+DEFAULT_METRICS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+@functools.lru_cache(maxsize=64)
+def _scorer(rouge_type: str, options: tuple[tuple[str, Any], ...]) -> Rouge:
+    return Rouge([rouge_type], **dict(options))
+
+
+def _text(value: object, name: str) -> str | list[str]:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise fail_type(name, "str or a list of str", value)
+
+
+def _metric(rouge_type: str) -> Callable[..., float]:
+    def metric(
+        references: Sequence[object], predictions: Sequence[object], **options: Any
+    ) -> float:
+        # lm-eval calls fn(references=[gold], predictions=[generation], **yaml_keys): one
+        # document, whose score is one float; lm-eval aggregates the documents.
+        measure = check_choice(options.pop("measure", "fmeasure"), "measure", MEASURES)
+        if len(references) != 1 or len(predictions) != 1:
+            raise fail_value("references", "one document's target", references)
+        try:
+            scorer = _scorer(rouge_type, tuple(sorted(options.items())))
+        except TypeError as error:  # an unhashable option value: not cached
+            if "unhashable" not in str(error):
+                raise
+            scorer = Rouge([rouge_type], **options)
+        generation = predictions[0]
+        if not isinstance(generation, str):
+            raise fail_type("predictions[0]", "str", generation)
+        scores = scorer.score([generation], [_text(references[0], "references[0]")])
+        return float(getattr(scores, measure)[0, 0])
+
+    metric.__name__ = metric.__qualname__ = rouge_type
+    metric.__doc__ = f"{rouge_type} of one generation against its target (lm-eval metric)."
+    return metric
+
+
+def exact_mean(items: Sequence[float]) -> float:
+    """The mean of per-document scores, summed exactly (``math.fsum``): independent of order."""
+    return math.fsum(items) / len(items)
+
+
+def register(*rouge_types: str) -> None:
+    """Register metrics (and aggregations of the same names: :func:`exact_mean`) with lm-eval.
+
+    Idempotent: a name lm-eval already knows is left as it is.
+    """
+    import lm_eval.api.metrics  # noqa: F401  (lm-eval's own metrics first: its registry loads
+    from lm_eval.api import registry  # them lazily only while empty)
+
+    for rouge_type in rouge_types or DEFAULT_METRICS:
+        Rouge([rouge_type])  # a bad name fails here, with the valid names
+        if rouge_type not in registry.aggregation_registry:
+            registry.register_aggregation(rouge_type)(exact_mean)
+        if rouge_type not in registry.metric_registry:
+            registry.register_metric(
+                metric=rouge_type,
+                higher_is_better=True,
+                output_type="generate_until",
+                aggregation="mean",
+            )(_metric(rouge_type))
+
+
+class RougeResults:
+    """A task's ``process_results(doc, results)``: ROUGE of the generation per type.
+
+    ``results[0]`` is the generation; the references are ``doc[reference_field]`` (one text or
+    a list, combined by ``multi_ref``).  Returns ``{type: F}`` (or ``{type_measure: …}`` for
+    several measures); pair it with ``metric_list`` entries of those names.
+    """
+
+    def __init__(
+        self,
+        reference_field: str | Sequence[str] = ("references", "reference"),
+        rouge_types: Sequence[str] = DEFAULT_METRICS,
+        measures: Sequence[str] = ("fmeasure",),
+        **options: Any,
+    ) -> None:
+        fields = [reference_field] if isinstance(reference_field, str) else list(reference_field)
+        if not fields or not all(isinstance(f, str) for f in fields):
+            raise fail_type("reference_field", "a field name or a list of them", reference_field)
+        self.fields = fields
+        self.measures = [check_choice(m, "measures", MEASURES) for m in measures]
+        if not self.measures:
+            raise fail_value("measures", "at least one measure", measures)
+        self.scorer = Rouge(list(rouge_types), **options)
+
+    def references(self, doc: Mapping[str, Any]) -> str | list[str]:
+        """The document's reference(s): the first of the fields it has."""
+        for field in self.fields:
+            if field in doc:
+                return _text(doc[field], f"doc[{field!r}]")
+        raise ValueError(
+            f"doc: expected a field {' or '.join(map(repr, self.fields))}, got fields {sorted(doc)}"
+        )
+
+    def __call__(self, doc: Mapping[str, Any], results: Sequence[object]) -> dict[str, float]:
+        """lm-eval's call: ``process_results(doc, results)``."""
+        if isinstance(results, str) or not results:
+            raise fail_type("results", "lm-eval's list of generations", results)
+        generation = results[0]
+        if not isinstance(generation, str):
+            raise fail_type("results[0]", "str", generation)
+        scores = self.scorer.score([generation], [self.references(doc)])
+        out = {}
+        for k, name in enumerate(scores.rouge_types):
+            for measure in self.measures:
+                key = name if self.measures == ["fmeasure"] else f"{name}_{measure}"
+                out[key] = float(getattr(scores, measure)[0, k])
+        return out
+
+
+def make_process_results(
+    reference_field: str | Sequence[str] = ("references", "reference"),
+    rouge_types: Sequence[str] = DEFAULT_METRICS,
+    measures: Sequence[str] = ("fmeasure",),
+    **options: Any,
+) -> RougeResults:
+    """A ``process_results`` for a task's ``utils.py`` (see :class:`RougeResults`)."""
+    return RougeResults(reference_field, rouge_types, measures, **options)
+
+
+#: ``process_results: !function utils.process_results`` after
+#: ``from rouge_lcs.lm_eval import process_results`` in the task's ``utils.py``: the four default
+#: types, F, references from ``doc["references"]`` (or ``doc["reference"]``), default options.
+process_results = RougeResults()
+
+register()

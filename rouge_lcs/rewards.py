@@ -1,0 +1,382 @@
+"""ROUGE as a reward for RL fine-tuning: TRL's ``GRPOTrainer``, verl and OpenRLHF.
+
+>>> reward = rouge_reward("rougeL")
+>>> reward.__name__
+'rouge_rougeL'
+>>> reward(prompts=["p", "p"], completions=["the cat sat", "a dog"],
+...        reference=["the cat sat down", "the cat sat down"])
+[0.8571428571428571, 0.0]
+>>> reward(completions=[[{"role": "assistant", "content": "the cat sat"}]],
+...        reference=[["a cat", "the cat sat down"]])  # several references: best F
+[0.8571428571428571]
+>>> verl_compute_score("summaries", "the cat sat", "the cat sat down")
+0.8571428571428571
+
+Each reward holds one configured :class:`rouge_lcs.Rouge`, built once: a call checks its
+batch, tokenizes each distinct text once (a group of ``num_generations`` completions shares one
+reference, tokenized once) and scores the whole batch in one engine call; the scorer keeps each
+thread's vocabulary between calls.  Calls are thread-safe and deterministic.  Nothing here
+imports torch, trl, verl or OpenRLHF, except :func:`openrlhf_reward_func`, which returns
+tensors and imports torch when called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rouge_lcs import Rouge
+from rouge_lcs.base.validation import check_choice, check_number, fail_type, fail_value
+
+__all__ = [
+    "AsyncRougeReward",
+    "RougeReward",
+    "async_rouge_reward",
+    "completion_text",
+    "openrlhf_reward_func",
+    "response_of",
+    "rouge_reward",
+    "verl_compute_score",
+    "verl_compute_score_batch",
+]
+
+MEASURES = ("precision", "recall", "fmeasure")
+
+#: End-of-text markers that a decode with ``skip_special_tokens=False`` leaves at the end of an
+#: OpenRLHF query (Llama 2, Llama 3, ChatML/Qwen, GPT-2, Gemma, Phi-3): removed before scoring, or
+#: their letters (``im``, ``end``) would count as words.
+END_MARKERS = (
+    "</s>",
+    "<|eot_id|>",
+    "<|end_of_text|>",
+    "<|im_end|>",
+    "<|endoftext|>",
+    "<eos>",
+    "<end_of_turn>",
+    "<|end|>",
+)
+
+
+def _weights(rouge_type: object) -> dict[str, float]:
+    """``"rougeL"`` -> ``{"rougeL": 1.0}``; a mapping of types to weights is checked."""
+    if isinstance(rouge_type, str):
+        return {rouge_type: 1.0}
+    if not isinstance(rouge_type, Mapping):
+        raise fail_type("rouge_type", "a rouge type or a dict of types to weights", rouge_type)
+    if not rouge_type:
+        raise fail_value("rouge_type", "at least one rouge type", rouge_type)
+    weights = {}
+    for name, weight in rouge_type.items():
+        if not isinstance(name, str):
+            raise fail_type("rouge_type", "str keys (rouge types)", name)
+        weights[name] = check_number(weight, f"rouge_type[{name!r}]")
+    return weights
+
+
+def _part_text(part: object) -> str:
+    # OpenAI-style content parts: {"type": "text", "text": ...}; other parts carry no text.
+    if isinstance(part, str):
+        return part
+    if isinstance(part, Mapping):
+        text = part.get("text")
+        return text if isinstance(text, str) else ""
+    return ""
+
+
+def completion_text(completion: object, index: int = 0) -> str:
+    """The text of one completion: a string, or a conversation's last assistant message.
+
+    TRL passes standard completions as strings and conversational ones as lists of messages
+    (``[{"role": "assistant", "content": ...}]``, with tool calls several messages); the
+    answer is the last assistant message (the last message when none has a role).  A content
+    given as parts (``[{"type": "text", "text": ...}]``) is their texts joined; a message
+    without content (a tool call only) is ``""``.
+    """
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Mapping):  # one message
+        completion = [completion]
+    if not isinstance(completion, Sequence) or not completion:
+        raise fail_type(f"completions[{index}]", "str or a non-empty list of messages", completion)
+    for j, message in enumerate(completion):
+        if not isinstance(message, Mapping):
+            raise fail_type(f"completions[{index}][{j}]", "a message dict", message)
+    answers = [m for m in completion if m.get("role") == "assistant"] or list(completion)
+    content = answers[-1].get("content")
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence):
+        return "".join(map(_part_text, content))
+    raise fail_type(f"completions[{index}].content", "str or a list of parts", content)
+
+
+# Keywords TRL passes beside the dataset's columns (not references).
+_TRL_KEYWORDS = {"completion_ids", "trainer_state", "log_extra", "log_metric", "environments"}
+
+
+class RougeReward:
+    """A reward function: ROUGE of each completion against its reference(s).
+
+    Called as TRL's ``GRPOTrainer`` calls reward functions —
+    ``reward(prompts=..., completions=..., completion_ids=..., <dataset columns>...,
+    trainer_state=..., log_extra=..., log_metric=...)`` — it returns one float per completion,
+    read from the ``reference_column`` keyword (a dataset column: one text, or a list of texts,
+    per completion).  ``__name__`` (``rouge_rougeL``, ``rouge_rouge1_rougeL`` for a mix) is what
+    TRL logs the reward under.
+
+    Args:
+        rouge_type: one type (``"rougeL"``, ``"rouge1"``, ``"rougeLsum"``, any ``rougeN``), or a
+            weighted mix ``{"rouge1": 0.5, "rougeL": 0.5}``: the reward is the weighted sum.
+        reference_column: the keyword (dataset column) holding the references.
+        measure: ``"fmeasure"``, ``"precision"`` or ``"recall"``.
+        **options: scoring options of :class:`rouge_lcs.Rouge` (``use_stemmer``,
+            ``tokenizer``, ``language``, ``multi_ref``, ``beta``, ``compat`` …); several
+            references are combined by ``multi_ref`` exactly as in :func:`rouge_lcs.score`.
+    """
+
+    def __init__(
+        self,
+        rouge_type: str | Mapping[str, float] = "rougeL",
+        reference_column: str = "reference",
+        measure: str = "fmeasure",
+        **options: Any,
+    ) -> None:
+        weights = _weights(rouge_type)
+        if not isinstance(reference_column, str):
+            raise fail_type("reference_column", "str", reference_column)
+        self.measure = check_choice(measure, "measure", MEASURES)
+        self.reference_column = reference_column
+        self.scorer = Rouge(list(weights), **options)  # options checked once, here
+        names = self.scorer.rouge_types
+        if len(names) != len(weights):  # "rougeL" and "ROUGE-L" are one type
+            raise fail_value("rouge_type", "distinct rouge types", rouge_type)
+        self.weights = dict(zip(names, weights.values()))
+        self.__name__ = "rouge_" + "_".join(names)
+        self.__qualname__ = self.__name__
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}({self.weights!r}, reference_column="
+            f"{self.reference_column!r}, measure={self.measure!r}, scorer={self.scorer!r})"
+        )
+
+    def score(self, completions: Sequence[Any], references: Sequence[Any]) -> list[float]:
+        """The rewards of ``completions`` (strings or conversations) against ``references``."""
+        if isinstance(completions, str) or not isinstance(completions, Sequence):
+            raise fail_type("completions", "a list of completions", completions)
+        texts = [completion_text(c, i) for i, c in enumerate(completions)]
+        values = getattr(self.scorer.score(texts, references), self.measure)
+        if len(self.weights) == 1:
+            weight = next(iter(self.weights.values()))
+            column = values[:, 0]
+            return (column if weight == 1.0 else column * weight).tolist()
+        mixed = [w * values[:, k] for k, w in enumerate(self.weights.values())]
+        return functools.reduce(lambda a, b: a + b, mixed).tolist()
+
+    def _batch(self, completions: object, kwargs: Mapping[str, Any]) -> tuple[Any, Any]:
+        """The completions and references of a TRL call (its keywords)."""
+        if completions is None:
+            raise TypeError("completions: expected a list of completions, got None")
+        try:
+            return completions, kwargs[self.reference_column]
+        except KeyError:
+            columns = sorted(k for k in kwargs if k not in _TRL_KEYWORDS)
+            raise ValueError(
+                f"reference_column: expected a column of the dataset, got "
+                f"{self.reference_column!r} (columns: {columns})"
+            ) from None
+
+    def __call__(
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> list[float]:
+        """One reward per completion (TRL's reward-function call)."""
+        return self.score(*self._batch(completions, kwargs))
+
+
+class AsyncRougeReward(RougeReward):
+    """:class:`RougeReward` as a coroutine function: TRL awaits it beside other async rewards.
+
+    The scoring runs in a worker thread (``asyncio.to_thread``), so the event loop is free
+    meanwhile, and the native engine counts with the GIL released.
+    """
+
+    async def __call__(  # type: ignore[override]
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> list[float]:
+        """One reward per completion, awaited."""
+        return await asyncio.to_thread(self.score, *self._batch(completions, kwargs))
+
+
+def rouge_reward(
+    rouge_type: str | Mapping[str, float] = "rougeL",
+    reference_column: str = "reference",
+    measure: str = "fmeasure",
+    **options: Any,
+) -> RougeReward:
+    """A TRL reward function scoring completions by ROUGE (see :class:`RougeReward`).
+
+    >>> rouge_reward({"rouge1": 0.5, "rougeL": 0.5}, use_stemmer=True).__name__
+    'rouge_rouge1_rougeL'
+    """
+    return RougeReward(rouge_type, reference_column, measure, **options)
+
+
+def async_rouge_reward(
+    rouge_type: str | Mapping[str, float] = "rougeL",
+    reference_column: str = "reference",
+    measure: str = "fmeasure",
+    **options: Any,
+) -> AsyncRougeReward:
+    """:func:`rouge_reward` as an ``async`` reward function (see :class:`AsyncRougeReward`)."""
+    return AsyncRougeReward(rouge_type, reference_column, measure, **options)
+
+
+# --- verl ---------------------------------------------------------------------------------------
+
+
+def _hashable(value: object) -> object:
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(map(_hashable, value))
+    return value
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_reward(key: tuple[tuple[str, object], ...]) -> RougeReward:
+    # a weighted mix came as sorted (type, weight) pairs
+    options: dict[str, Any] = {
+        name: dict(v) if name == "rouge_type" and isinstance(v, tuple) else v for name, v in key
+    }
+    return RougeReward(**options)
+
+
+def _reward_for(options: Mapping[str, Any]) -> RougeReward:
+    """The reward for these options, built once per distinct options (verl passes its
+    ``reward_kwargs`` at every call)."""
+    try:
+        key = tuple(sorted((k, _hashable(v)) for k, v in options.items()))
+        return _cached_reward(key)
+    except TypeError as error:
+        if "unhashable" not in str(error):
+            raise
+        return RougeReward(**options)  # an unhashable option (e.g. a list-valued tokenizer)
+
+
+def _ground_truth(value: object, name: str) -> str | list[str]:
+    # verl stores non-tensor data as numpy object arrays: a list of references arrives as an
+    # ndarray, a single one as str (or numpy.str_).
+    if isinstance(value, str):
+        return value
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):
+        value = tolist()
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise fail_type(name, "str or a list of str", value)
+
+
+def verl_compute_score(
+    data_source: object,
+    solution_str: str,
+    ground_truth: object,
+    extra_info: object = None,
+    **kwargs: Any,
+) -> float:
+    """verl's ``compute_score``: the ROUGE reward of one response (rougeL F by default).
+
+    verl's reward managers call ``compute_score(data_source=..., solution_str=...,
+    ground_truth=..., extra_info=...)``; ``custom_reward_function.reward_kwargs`` arrive as
+    keywords: ``rouge_type``, ``measure`` and the scoring options of :func:`rouge_reward`.
+    ``ground_truth`` is one reference or a list of them.
+    """
+    reward = _reward_for(kwargs)
+    return reward.score([solution_str], [_ground_truth(ground_truth, "ground_truth")])[0]
+
+
+def verl_compute_score_batch(
+    data_sources: Sequence[object],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[object],
+    extra_infos: Sequence[object] | None = None,
+    **kwargs: Any,
+) -> list[float]:
+    """verl's batched ``compute_score`` (``reward_model.reward_manager=batch``): one call for
+    the whole batch, ``compute_score(data_sources=..., solution_strs=..., ground_truths=...,
+    extra_infos=...)`` -> one float per response."""
+    reward = _reward_for(kwargs)
+    references = [_ground_truth(g, f"ground_truths[{i}]") for i, g in enumerate(ground_truths)]
+    return reward.score(list(solution_strs), references)
+
+
+# --- OpenRLHF -----------------------------------------------------------------------------------
+
+
+def response_of(query: str, prompt: str, end_markers: Sequence[str] = END_MARKERS) -> str:
+    """The response in an OpenRLHF query (the decoded prompt + response).
+
+    The query is decoded with ``skip_special_tokens=False``, so it may start with a BOS token
+    before the prompt and end with an end-of-text marker: the text after the prompt's first
+    occurrence, without trailing markers (the whole query if the prompt is not in it).
+    """
+    if not isinstance(query, str):
+        raise fail_type("queries[i]", "str", query)
+    if not isinstance(prompt, str):
+        raise fail_type("prompts[i]", "str", prompt)
+    at = query.find(prompt) if prompt else 0
+    response = query[at + len(prompt) :] if at >= 0 else query
+    stripped = True
+    while stripped:
+        stripped = False
+        response = response.rstrip()
+        for marker in end_markers:
+            if marker and response.endswith(marker):
+                response = response[: -len(marker)]
+                stripped = True
+    return response
+
+
+def openrlhf_reward_func(
+    queries: Sequence[str],
+    prompts: Sequence[str],
+    labels: Sequence[object],
+    **kwargs: Any,
+) -> Any:
+    """OpenRLHF's ``reward_func(queries, prompts, labels)``: ROUGE of each response vs its label.
+
+    Use it from the file that ``--remote_rm_url`` (``--reward_endpoints``) names, with the
+    label column as ``--label_key``::
+
+        from rouge_lcs.rewards import openrlhf_reward_func as reward_func
+
+    Returns ``{"rewards": tensor, "scores": tensor, "extra_logs": {"rouge_rougeL": tensor}}``
+    (what OpenRLHF's agent executor reads; ``scores`` drives its dynamic filtering and ROUGE is
+    already in [0, 1]).  Pass ``return_tensor=True`` (e.g. with ``functools.partial``) for the
+    bare tensor that older OpenRLHF versions wanted.  Other keywords: ``rouge_type``,
+    ``measure`` and the scoring options of :func:`rouge_reward`.
+    """
+    import torch  # OpenRLHF wants tensors; the rest of this module does not need torch
+
+    return_tensor = kwargs.pop("return_tensor", False)
+    if len(queries) != len(prompts) or len(queries) != len(labels):
+        raise ValueError(
+            f"queries, prompts and labels: expected lists of the same length, got "
+            f"{len(queries)}, {len(prompts)} and {len(labels)}"
+        )
+    reward = _reward_for(kwargs)
+    responses = [response_of(q, p) for q, p in zip(queries, prompts)]
+    references = [_ground_truth(label, f"labels[{i}]") for i, label in enumerate(labels)]
+    rewards = torch.tensor(reward.score(responses, references), dtype=torch.float32)
+    if return_tensor:
+        return rewards
+    return {"rewards": rewards, "scores": rewards, "extra_logs": {reward.__name__: rewards}}
