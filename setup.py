@@ -38,7 +38,7 @@ setup(
         Extension(
             "rouge_lcs._native",
             ["rouge_lcs/_native.c"],
-            depends=["rouge_lcs/_punkt.h", "rouge_lcs/_unicode_table.h"],
+            depends=["rouge_lcs/_punkt.h", "rouge_lcs/_similarity.h", "rouge_lcs/_unicode_table.h"],
             extra_compile_args=ARGS,
         )
     ],
