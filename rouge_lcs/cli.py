@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from rouge_lcs.api import score
+from rouge_lcs.cli_similarity import commands as similarity_commands
 from rouge_lcs.io import (
     InputError,
     Table,
@@ -339,6 +340,7 @@ COMMANDS = {
     "l-f1": cmd_l_f1,
     "n-recall": cmd_n_recall,
     "rouge155": lambda rest: __import__("rouge_lcs.rouge155.cli").rouge155.cli.main(rest),
+    **similarity_commands(),  # dedup, similar
 }
 
 

@@ -37,12 +37,20 @@ LAYERS = [
     {"tokenizers", "lcs", "ngrams"},
     {"sentences", "lcs_batch"},
     {"documents", "counts", "options", "settings", "stats", "native"},
-    {"engine", "signature"},
+    {"engine", "signature", "similarity_engine"},
     {"parallel", "results"},
     {"output", "explain", "io"},
     {"scorer", "scoring"},
-    {"api", "trainer", "datasets_scoring", "rouge_scorer", "distributed", "evaluation"},
-    {"cli", "__init__", "__main__"},
+    {
+        "api",
+        "trainer",
+        "datasets_scoring",
+        "rouge_scorer",
+        "distributed",
+        "evaluation",
+        "similarity",
+    },
+    {"cli", "cli_similarity", "__init__", "__main__"},
 ]
 LAYER = {name: k for k, names in enumerate(LAYERS) for name in names}
 
@@ -131,6 +139,7 @@ def test_library_imports_no_application_frameworks():
     code = (
         "import sys, rouge_lcs, rouge_lcs.cli, rouge_lcs.trainer, rouge_lcs.datasets_scoring;"
         "import rouge_lcs.rouge_scorer, rouge_lcs.distributed, rouge_lcs.evaluation;"
+        "import rouge_lcs.similarity, rouge_lcs.cli_similarity;"
         "bad = {'evaluate', 'gradio', 'transformers', 'datasets', 'torch', 'dask', 'pandas',"
         " 'rouge_score'} & set(sys.modules);"
         "assert not bad, bad"
@@ -173,7 +182,7 @@ def test_import_defers_heavy_dependencies_to_the_first_call(engine):
     # `import rouge_lcs` (and the names users import, and the CLI module) imports none of numpy
     # (~100 ms), regex, rapidfuzz, NLTK: the first scoring call imports what it needs.
     code = _EXECUTED + (
-        "import rouge_lcs, rouge_lcs.cli\n"
+        "import rouge_lcs, rouge_lcs.cli, rouge_lcs.similarity\n"
         "from rouge_lcs import Rouge, Scores, rouge, score\n"
         "assert not [n for n in HEAVY if executed(n)], [n for n in HEAVY if executed(n)]\n"
         "assert 'numpy._core' not in sys.modules and 'multiprocessing' not in sys.modules\n"
