@@ -368,9 +368,13 @@ def hits_matrix(
         rows = Rows(queries, row_query, choices, cands, lo, hi, 0, floor, False)
         hits, _, _ = run_rows(scoring, rows, workers)
         hits = hits.reshape(q1 - q0, nc)
-        values = scoring.scores(np.maximum(hits, 0), m_all[q0:q1, None], n_all[None, :])
-        values[(hits < 0) | (values < floor)] = 0.0
-        out[q0:q1] = values
+        # Only pairs with hits score above 0 (no hits, or pruned: 0), and short texts share
+        # no token in most pairs: prf on those cells alone.
+        qi, ci = np.nonzero(hits > 0)
+        values = scoring.scores(hits[qi, ci], m_all[q0:q1][qi], n_all[ci])
+        if floor > 0:
+            values[values < floor] = 0.0
+        out[q0:q1][qi, ci] = values
     return out
 
 
