@@ -69,7 +69,11 @@ if __name__ == "__main__":
             Extension(
                 "rouge_lcs._native",
                 ["rouge_lcs/_native.c"],
-                depends=["rouge_lcs/_punkt.h", "rouge_lcs/_unicode_table.h"],
+                depends=[
+                    "rouge_lcs/_punkt.h",
+                    "rouge_lcs/_similarity.h",
+                    "rouge_lcs/_unicode_table.h",
+                ],
                 extra_compile_args=ARGS,
             )
         ],

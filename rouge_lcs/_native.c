@@ -620,50 +620,73 @@ static int shard_run(Shard *shard) {
     return ok;
 }
 
+/* Threads: task 0 runs on the calling thread, the others each on a thread of its own (or
+ * here, when a thread cannot start).  Shared by the counting and the similarity kernels. */
+#define MAX_THREADS 64
+typedef void (*TaskFn)(void *task);
+typedef struct {
+    TaskFn fn;
+    void *task;
+} Task;
+
 #ifdef _WIN32
-static DWORD WINAPI shard_thread(LPVOID arg) {
-    Shard *shard = (Shard *)arg;
-    shard->failed = !shard_run(shard);
+static DWORD WINAPI task_thread(LPVOID arg) {
+    Task *t = (Task *)arg;
+    t->fn(t->task);
     return 0;
 }
 #else
-static void *shard_thread(void *arg) {
-    Shard *shard = (Shard *)arg;
-    shard->failed = !shard_run(shard);
+static void *task_thread(void *arg) {
+    Task *t = (Task *)arg;
+    t->fn(t->task);
     return NULL;
 }
 #endif
 
-/* Run the shards, the first on the calling thread; returns 0 if any failed. */
-static int run_shards(Shard *shards, int n) {
+/* Run fn on each of the n (<= MAX_THREADS) tasks of `size` bytes at `tasks`, in parallel. */
+static void run_parallel(TaskFn fn, void *tasks, size_t size, int n) {
 #ifdef _WIN32
-    HANDLE handles[64];
+    HANDLE handles[MAX_THREADS];
 #else
-    pthread_t handles[64];
+    pthread_t handles[MAX_THREADS];
 #endif
-    int started[64] = {0};
+    Task items[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    for (int k = 0; k < n; k++) {
+        items[k].fn = fn;
+        items[k].task = (char *)tasks + (size_t)k * size;
+    }
     for (int k = 1; k < n; k++) {
 #ifdef _WIN32
-        handles[k] = CreateThread(NULL, 0, shard_thread, &shards[k], 0, NULL);
+        handles[k] = CreateThread(NULL, 0, task_thread, &items[k], 0, NULL);
         started[k] = handles[k] != NULL;
 #else
-        started[k] = pthread_create(&handles[k], NULL, shard_thread, &shards[k]) == 0;
+        started[k] = pthread_create(&handles[k], NULL, task_thread, &items[k]) == 0;
 #endif
-        if (!started[k]) shard_thread(&shards[k]); /* no thread: run it here */
+        if (!started[k]) task_thread(&items[k]); /* no thread: run it here */
     }
-    shard_thread(&shards[0]);
-    int ok = !shards[0].failed;
+    task_thread(&items[0]);
     for (int k = 1; k < n; k++) {
-        if (started[k]) {
+        if (!started[k]) continue;
 #ifdef _WIN32
-            WaitForSingleObject(handles[k], INFINITE);
-            CloseHandle(handles[k]);
+        WaitForSingleObject(handles[k], INFINITE);
+        CloseHandle(handles[k]);
 #else
-            pthread_join(handles[k], NULL);
+        pthread_join(handles[k], NULL);
 #endif
-        }
-        ok = ok && !shards[k].failed;
     }
+}
+
+static void shard_task(void *arg) {
+    Shard *shard = (Shard *)arg;
+    shard->failed = !shard_run(shard);
+}
+
+/* Run the shards; returns 0 if any failed. */
+static int run_shards(Shard *shards, int n) {
+    run_parallel(shard_task, shards, sizeof(Shard), n);
+    int ok = 1;
+    for (int k = 0; k < n; k++) ok = ok && !shards[k].failed;
     return ok;
 }
 
@@ -787,9 +810,9 @@ static PyObject *py_counts(PyObject *self, PyObject *args) {
             goto done;
     }
     if (num_threads < 1) num_threads = 1;
-    if (num_threads > 64) num_threads = 64;
+    if (num_threads > MAX_THREADS) num_threads = MAX_THREADS;
     if (num_threads > n_pairs) num_threads = n_pairs > 0 ? (int)n_pairs : 1;
-    Shard shards[64];
+    Shard shards[MAX_THREADS];
     for (int k = 0; k < num_threads; k++) {
         shards[k].job = &job;
         shards[k].first = n_pairs * k / num_threads;
@@ -2233,12 +2256,144 @@ done:
 /* ------------------------------------------------------------------------------------------ */
 
 /* ------------------------------------------------------------------------------------------ */
+/* ROUGE similarity, one query against many choices (_similarity.h; rouge_lcs/similarity.py)   */
+
+#include "_similarity.h"
+
+/* A C-contiguous buffer of signed integers of `item` bytes (numpy int32 / int64). */
+static int sim_view(PyObject *obj, Py_ssize_t item, int writable, const char *name,
+                    Py_buffer *view, Py_ssize_t *count) {
+    int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) return 0;
+    const char *f = view->format != NULL ? view->format : "B";
+    if (*f == '@' || *f == '=' || *f == '<') f++;
+    if (view->itemsize != item || f[1] != '\0' || strchr("bhilq", f[0]) == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a buffer of %zd-byte signed integers, got "
+                     "format '%s'", name, item, view->format != NULL ? view->format : "B");
+        return 0;
+    }
+    *count = view->len / item;
+    return 1;
+}
+
+PyDoc_STRVAR(similarity_doc,
+"similarity(q_ids, q_starts, row_query, ids, starts, cands, cand_lo, cand_hi, vocab, kind,\n"
+"           measure, beta, floor, strict, k, workers, out_hits, out_index, out_count)\n"
+"--\n\n"
+"Score query row_query[r] (token ids q_ids[q_starts[q]:q_starts[q+1]]) against the choices\n"
+"cands[cand_lo[r]:cand_hi[r]] (ids[starts[c]:starts[c+1]]) for every row r; see\n"
+"_similarity.h.  kind 0 = LCS, 1 = clipped overlap; measure 0 = F, 1 = P, 2 = R; a pair is\n"
+"kept when its score is > floor (strict) or >= floor.  k = 0: out_hits gets each pair's hits\n"
+"(-1: pruned); k > 0: each row's k best (out_index, out_hits, out_count).  int32 ids, int64\n"
+"everything else; every index and offset used is checked; the GIL is released.");
+
+static PyObject *py_similarity(PyObject *self, PyObject *args) {
+    PyObject *obj[11];
+    Py_buffer b[11];
+    Py_ssize_t len[11];
+    static const char *names[11] = {"q_ids", "q_starts", "row_query", "ids", "starts", "cands",
+                                    "cand_lo", "cand_hi", "out_hits", "out_index", "out_count"};
+    Py_ssize_t vocab, k;
+    int kind, measure, strict, workers;
+    double beta, floor_;
+    memset(b, 0, sizeof(b));
+    if (!PyArg_ParseTuple(args, "OOOOOOOOniiddpniOOO", &obj[0], &obj[1], &obj[2], &obj[3],
+                          &obj[4], &obj[5], &obj[6], &obj[7], &vocab, &kind, &measure, &beta,
+                          &floor_, &strict, &k, &workers, &obj[8], &obj[9], &obj[10]))
+        return NULL;
+    PyObject *result = NULL;
+    int64_t *out_start = NULL;
+    for (int i = 0; i < 11; i++)
+        if (!sim_view(obj[i], i == 0 || i == 3 ? 4 : 8, i >= 8, names[i], &b[i], &len[i]))
+            goto done;
+    if (vocab < 1 || vocab > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "vocab: expected 1 to %d, got %zd", INT32_MAX, vocab);
+        goto done;
+    }
+    if ((kind != SIM_LCS && kind != SIM_OVERLAP) || measure < 0 || measure > 2) {
+        PyErr_Format(PyExc_ValueError, "kind/measure: expected 0-1 / 0-2, got %d / %d", kind,
+                     measure);
+        goto done;
+    }
+    if (!(beta > 0) || !(beta * beta < HUGE_VAL) || floor_ != floor_ || k < 0 || k > (1 << 24) ||
+        workers < 1 || workers > MAX_THREADS) {
+        PyErr_SetString(PyExc_ValueError,
+                        "similarity: expected beta > 0, a number floor, 0 <= k <= 2**24 and "
+                        "1 <= workers <= 64");
+        goto done;
+    }
+    const int32_t *q_ids = b[0].buf, *ids = b[3].buf;
+    const int64_t *q_starts = b[1].buf, *row_query = b[2].buf, *starts = b[4].buf;
+    const int64_t *cands = b[5].buf, *lo = b[6].buf, *hi = b[7].buf;
+    Py_ssize_t rows = len[2], n_docs = len[4] - 1;
+    if (!check_offsets(q_starts, len[1], len[0], "q_starts") ||
+        !check_ids(q_ids, len[0], vocab, "q_ids") ||
+        !check_index(row_query, rows, len[1] - 1, "row_query"))
+        goto done;
+    if (len[6] != rows || len[7] != rows || n_docs < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "cand_lo, cand_hi: expected one per row; starts: at least one offset");
+        goto done;
+    }
+    out_start = malloc((size_t)(rows + 1) * sizeof(int64_t));
+    if (out_start == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out_start[0] = 0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        if (lo[r] < 0 || lo[r] > hi[r] || hi[r] > len[5]) {
+            PyErr_Format(PyExc_ValueError, "cand_lo, cand_hi: row %zd: range out of bounds", r);
+            goto done;
+        }
+        for (int64_t j = lo[r]; j < hi[r]; j++) {
+            int64_t c = cands[j];
+            if (c < 0 || c >= n_docs || starts[c] < 0 || starts[c] > starts[c + 1] ||
+                starts[c + 1] > len[3]) {
+                PyErr_Format(PyExc_ValueError,
+                             "cands: choice %lld out of range or with bad offsets",
+                             (long long)c);
+                goto done;
+            }
+        }
+        out_start[r + 1] = out_start[r] + (hi[r] - lo[r]);
+    }
+    if (k == 0 ? len[8] != out_start[rows]
+               : (len[8] != rows * k || len[9] != rows * k || len[10] != rows)) {
+        PyErr_SetString(PyExc_ValueError, "out_hits, out_index, out_count: wrong sizes");
+        goto done;
+    }
+    SimJob job = {q_ids, q_starts, row_query, ids, starts, cands, lo, hi, rows, vocab, kind,
+                  measure, strict, beta * beta, floor_, k, b[8].buf, b[9].buf, b[10].buf,
+                  out_start};
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = sim_run(&job, workers);
+    Py_END_ALLOW_THREADS
+    if (status == SIM_NO_MEMORY) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (status == SIM_BAD_ID) {
+        PyErr_SetString(PyExc_ValueError, "ids: token id out of range");
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    free(out_start);
+    for (int i = 0; i < 11; i++)
+        if (b[i].obj != NULL) PyBuffer_Release(&b[i]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Punkt sentence boundaries (rouge_lcs/punkt.py in C)                                          */
 
 #include "_punkt.h"
 
 static PyMethodDef module_methods[] = {
     {"counts", py_counts, METH_VARARGS, counts_doc},
+    {"similarity", py_similarity, METH_VARARGS, similarity_doc},
     {"porter_stem", py_porter_stem, METH_O, porter_doc},
     {"punkt_spans", py_punkt_spans, METH_VARARGS, punkt_spans_doc},
     {"punkt_class", py_punkt_class, METH_O,

@@ -131,6 +131,7 @@ def test_library_imports_no_application_frameworks():
         "import sys, rouge_lcs, rouge_lcs.cli.main, rouge_lcs.trainer, rouge_lcs.datasets_scoring;"
         "import rouge_lcs.rouge_scorer, rouge_lcs.distributed, rouge_lcs.evaluation;"
         "import rouge_lcs.rewards;"
+        "import rouge_lcs.similarity, rouge_lcs.cli.similarity;"
         "bad = {'evaluate', 'gradio', 'transformers', 'datasets', 'torch', 'dask', 'pandas',"
         " 'rouge_score', 'trl', 'lm_eval', 'torchmetrics', 'lightning', 'verl', 'openrlhf'}"
         " & set(sys.modules);"
@@ -174,7 +175,7 @@ def test_import_defers_heavy_dependencies_to_the_first_call(engine):
     # `import rouge_lcs` (and the names users import, and the CLI module) imports none of numpy
     # (~100 ms), regex, rapidfuzz, NLTK: the first scoring call imports what it needs.
     code = _EXECUTED + (
-        "import rouge_lcs, rouge_lcs.cli.main\n"
+        "import rouge_lcs, rouge_lcs.cli.main, rouge_lcs.similarity\n"
         "from rouge_lcs import Rouge, Scores, rouge, score\n"
         "assert not [n for n in HEAVY if executed(n)], [n for n in HEAVY if executed(n)]\n"
         "assert 'numpy._core' not in sys.modules and 'multiprocessing' not in sys.modules\n"

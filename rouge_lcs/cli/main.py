@@ -28,6 +28,7 @@ from rouge_lcs.cli.io import (
     write_scores_csv,
 )
 from rouge_lcs.cli.report import prf_table, table
+from rouge_lcs.cli.similarity import commands as similarity_commands
 from rouge_lcs.config.options import OPTIONS
 from rouge_lcs.config.options import names as option_names
 from rouge_lcs.scores.output import OutputOptions
@@ -339,6 +340,7 @@ COMMANDS = {
     "l-f1": cmd_l_f1,
     "n-recall": cmd_n_recall,
     "rouge155": lambda rest: __import__("rouge_lcs.rouge155.cli").rouge155.cli.main(rest),
+    **similarity_commands(),  # dedup, similar
 }
 
 

@@ -46,6 +46,8 @@ class Store(Protocol):
 
     #: Whether the store may serve later calls of the same scorer (identical counts).
     reusable: bool
+    #: Whether it counts in the C core (kernels that exist in both engines follow it).
+    native: bool
 
     def __len__(self) -> int:
         """Distinct texts (Python) or tokens (native) held: the caller starts afresh past a
@@ -56,6 +58,11 @@ class Store(Protocol):
         self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
     ) -> np.ndarray:
         """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
+        ...
+
+    def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The texts' token ids (concatenated) and their offsets (one more than the texts);
+        ids stay the same across calls on this store (the similarity engine's input)."""
         ...
 
 

@@ -271,9 +271,16 @@ class NativeStore:
     #: equal for equal tokens), which a reward or metric called every step would otherwise
     #: rebuild each time.
     reusable = True
+    #: Counts in the C core.
+    native = True
 
     def __len__(self) -> int:
         return int(self._encoder.vocab_size)
+
+    def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The texts' token ids (int32, concatenated) and their offsets (int64, one more than
+        the texts); ids stay the same across calls on this store."""
+        return _ids(self._encoder.encode(texts))
 
     def _concatenates(self, text: str) -> bool:
         return self._always_concatenate or self._splitter.cuts(text) <= self._separators

@@ -50,9 +50,21 @@ class PythonStore:
 
     #: Not kept between calls: it caches whole documents, which would hold every text scored.
     reusable = False
+    #: Counts in Python/numpy.
+    native = False
 
     def __len__(self) -> int:
         return len(self._documents)
+
+    def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The texts' token ids (concatenated) and their offsets (one more than the texts);
+        ids stay the same across calls on this store."""
+        docs = [self._documents.get(text).tokens for text in texts]
+        lengths = np.fromiter(map(len, docs), dtype=np.int64, count=len(docs))
+        starts = np.zeros(len(docs) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        ids = np.fromiter((t for doc in docs for t in doc), dtype=np.int64, count=int(starts[-1]))
+        return ids, starts
 
     def chunk_counts(
         self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray

@@ -1,0 +1,263 @@
+"""rouge_lcs.similarity vs the pipelines' loop and rouge-score-rs, side by side in one run.
+
+    .venv/bin/python benchmarks/bench_similarity.py [--suites alpaca,greedy,cdist,scale]
+
+Texts (built here from ../shared/data, never copied): the short texts of five corpora taken
+round-robin, one from each in turn, in file order and with their repeats — REALSumm summary and
+reference sentences, headline references, Korean question pairs (both sides), KorSTS and KLUE
+STS sentences: 51,948 real texts (36,620 distinct), 3.7-18 words on average by corpus.  Past
+that (the 10^5 run only), each real text again with one word left out (the word at position
+k mod length, for the k-th text): a near-duplicate, as generated instruction data has them.
+
+Suites (load average printed before and after, from ``uptime``):
+- alpaca: the Alpaca / Self-Instruct loop on 300 English texts (REALSumm sentences and
+  headlines): rouge_score's tokenizer, ``_score_lcs`` in a ``multiprocessing.Pool`` of 2, one
+  pool per text, top-10 kept, drop when the best F > 0.7 — against
+  ``dedup(..., neighbors=10, tokenizer="rouge_score")``; kept texts and top-10 scores compared.
+- greedy: the greedy filter on the first 20,000 texts, default tokenizer: ours with every kept
+  text compared (``prefilter=False``) and with the prefix-filter index, 1 and 2 threads;
+  rouge-score-rs's ``score_batch`` (rougeL, its UnicodeTokenizer, 1 rayon thread) timed on a
+  random sample of 200,000 of the filter's comparisons (text i against each text kept before
+  it) and scaled to all of them — a full run would take tens of minutes.
+- cdist: 1,000 x 10,000 texts, pairs per second per thread; rouge-score-rs on a sample.
+- scale: exact threshold dedup (0.7, prefix filter) of 10^4, 2·10^4, 5·10^4 and 10^5 texts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from functools import partial
+from multiprocessing import Pool
+from pathlib import Path
+
+os.environ.setdefault("RAYON_NUM_THREADS", "1")  # before rouge_score_rs starts its pool
+
+import numpy as np  # noqa: E402
+from rouge_score import rouge_scorer  # noqa: E402
+
+from rouge_lcs.similarity import cdist, dedup  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def _rows(name: str) -> list[dict]:
+    with (DATA / name / "data.jsonl").open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _sources() -> list[list[str]]:
+    realsumm = []
+    for row in _rows("en_cnndm_realsumm"):
+        realsumm += row["prediction_sents"]
+        for sents in row["references_sents"]:
+            realsumm += sents
+    headlines = [ref for row in _rows("en_headlines_rougemetric") for ref in row["references"]]
+    korean = []
+    for name in ("ko_question_pair", "ko_korsts", "ko_klue_sts_dev"):
+        korean.append([t for row in _rows(name) for t in [row["prediction"], *row["references"]]])
+    return [realsumm, headlines, *korean]
+
+
+def _round_robin(sources: list[list[str]]) -> list[str]:
+    out, k = [], 0
+    while any(k < len(s) for s in sources):
+        out += [s[k] for s in sources if k < len(s)]
+        k += 1
+    return out
+
+
+def short_texts(count: int) -> list[str]:
+    """``count`` short texts (module doc): real ones first, then one-word-less variants."""
+    real = _round_robin(_sources())
+    texts = real[:count]
+    k = 0
+    while len(texts) < count:
+        words = real[k % len(real)].split()
+        if len(words) > 1:
+            drop = k % len(words)
+            texts.append(" ".join(words[:drop] + words[drop + 1 :]))
+        k += 1
+    return texts
+
+
+def english_texts(count: int) -> list[str]:
+    realsumm, headlines, *_ = _sources()
+    return _round_robin([list(dict.fromkeys(realsumm)), list(dict.fromkeys(headlines))])[:count]
+
+
+def load() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def timed(fn):
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def alpaca_reference(texts: list[str]) -> tuple[list[int], list[list[float]]]:
+    """The loop of Alpaca's generate_instruction.py / Self-Instruct, as they write it."""
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
+    all_tokens: list[list[str]] = []
+    kept, top10 = [], []
+    for i, text in enumerate(texts):
+        new_tokens = scorer._tokenizer.tokenize(text)
+        with Pool(2) as p:
+            rouge_scores = p.map(partial(rouge_scorer._score_lcs, new_tokens), all_tokens)
+        scores = [score.fmeasure for score in rouge_scores]
+        top10.append(sorted(scores, reverse=True)[:10])
+        if scores and max(scores) > 0.7:
+            continue
+        kept.append(i)
+        all_tokens.append(new_tokens)
+    return kept, top10
+
+
+def suite_alpaca() -> None:
+    texts = english_texts(300)
+    ref_t, (kept, top10) = timed(lambda: alpaca_reference(texts))
+    ours_t, result = timed(
+        lambda: dedup(texts, threshold=0.7, neighbors=10, tokenizer="rouge_score")
+    )
+    same_kept = result.kept == kept
+    worst = max(
+        (
+            abs(a - b)
+            for want, got in zip(top10, result.neighbors or [])
+            for a, (_, b) in zip(want, got)
+        ),
+        default=0.0,
+    )
+    lengths_ok = all(len(w) == len(g) for w, g in zip(top10, result.neighbors or []))
+    print(
+        f"alpaca 300 texts: reference Pool loop {ref_t:8.3f} s; dedup {ours_t:8.4f} s "
+        f"-> {ref_t / ours_t:7.0f}x"
+    )
+    print(
+        f"  kept {len(kept)}; same kept: {same_kept}; top-10 scores max diff {worst:.1e} "
+        f"(same lengths: {lengths_ok})"
+    )
+
+
+def greedy_pairs(kept: list[int], count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every comparison of the plain greedy loop: (i, j) for each j kept before i."""
+    kept_arr = np.array(kept)
+    before = np.searchsorted(kept_arr, np.arange(count))  # kept texts before i
+    return np.arange(count), before
+
+
+def suite_greedy(count: int = 20000) -> None:
+    from rouge_score_rs import rouge_scorer as rs_scorer
+    from rouge_score_rs import tokenizers as rs_tokenizers
+
+    texts = short_texts(count)
+    runs = {}
+    for prefilter in (False, True):
+        for workers in (1, 2):
+            t, result = timed(
+                lambda p=prefilter, w=workers: dedup(texts, threshold=0.7, prefilter=p, workers=w)
+            )
+            runs[(prefilter, workers)] = (t, result)
+    kept = runs[(False, 1)][1].kept
+    same = all(r.kept == kept for _, r in runs.values())
+    queries, before = greedy_pairs(kept, count)
+    comparisons = int(before.sum())
+    # a uniform sample of the comparisons: pair number -> (i, the j-th kept text before i)
+    rng = np.random.default_rng(0)
+    flat = np.sort(rng.choice(comparisons, size=min(200_000, comparisons), replace=False))
+    ends = np.cumsum(before)
+    qi = np.searchsorted(ends, flat, side="right")
+    within = flat - (ends[qi] - before[qi])
+    preds = [texts[i] for i in qi.tolist()]
+    refs = [texts[kept[j]] for j in within.tolist()]
+    rs = rs_scorer.RougeScorer(["rougeL"], tokenizer=rs_tokenizers.UnicodeTokenizer())
+    rs_t, _ = timed(lambda: rs.score_batch(refs, preds))
+    rs_total = rs_t / len(preds) * comparisons
+    print(
+        f"greedy {count} texts: {comparisons:,} comparisons in the plain loop, kept "
+        f"{len(kept)}; all runs keep the same texts: {same}"
+    )
+    print(
+        f"  rouge-score-rs score_batch (1 thread): {rs_t:.2f} s for {len(preds):,} sampled "
+        f"pairs = {rs_t / len(preds) * 1e9:.0f} ns/pair -> {rs_total:8.1f} s estimated"
+    )
+    for (prefilter, workers), (t, _) in runs.items():
+        name = "prefix index" if prefilter else "every kept text"
+        print(
+            f"  dedup, {name:16} workers={workers}: {t:8.3f} s -> {rs_total / t:7.0f}x "
+            f"rs (per thread: {rs_total / (t * workers):6.0f}x)"
+        )
+
+
+def suite_cdist() -> None:
+    from rouge_score_rs import rouge_scorer as rs_scorer
+    from rouge_score_rs import tokenizers as rs_tokenizers
+
+    texts = short_texts(11000)
+    queries, choices = texts[:1000], texts[1000:11000]
+    pairs = len(queries) * len(choices)
+    tokens = np.mean([len(t.split()) for t in texts])
+    for workers in (1, 2):
+        for cutoff in (None, 0.7):
+            t, _ = timed(
+                lambda w=workers, c=cutoff: cdist(queries, choices, workers=w, score_cutoff=c)
+            )
+            print(
+                f"cdist 1,000 x 10,000 workers={workers} cutoff={cutoff}: {t:7.3f} s, "
+                f"{pairs / t / workers / 1e6:6.1f} M pairs/s/thread, "
+                f"{t * workers / pairs * 1e9:5.1f} ns/pair"
+            )
+    rs = rs_scorer.RougeScorer(["rougeL"], tokenizer=rs_tokenizers.UnicodeTokenizer())
+    rng = random.Random(0)
+    sample = [(rng.randrange(1000), rng.randrange(10000)) for _ in range(200_000)]
+    t, _ = timed(
+        lambda: rs.score_batch([choices[j] for _, j in sample], [queries[i] for i, _ in sample])
+    )
+    print(
+        f"  rouge-score-rs score_batch (1 thread): {len(sample) / t / 1e6:6.2f} M pairs/s "
+        f"(sample of 200,000); mean {tokens:.1f} words a text"
+    )
+
+
+def suite_scale() -> None:
+    previous = None
+    for count in (10_000, 20_000, 50_000, 100_000):
+        texts = short_texts(count)
+        t, result = timed(lambda texts=texts: dedup(texts, threshold=0.7))
+        growth = ""
+        if previous is not None:
+            exponent = np.log(t / previous[1]) / np.log(count / previous[0])
+            growth = f"  (time ~ n^{exponent:.2f} since {previous[0]:,})"
+        print(f"scale: dedup of {count:>7,} texts: {t:7.2f} s, kept {len(result.kept):,}{growth}")
+        previous = (count, t)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suites", default="alpaca,greedy,cdist,scale")
+    args = parser.parse_args()
+    print(time.strftime("%Y-%m-%d %H:%M"), "|", load())
+    from rouge_lcs.engine import native
+
+    print(f"engine: {native.implementation()}; cores: {os.cpu_count()}")
+    suites = {
+        "alpaca": suite_alpaca,
+        "greedy": suite_greedy,
+        "cdist": suite_cdist,
+        "scale": suite_scale,
+    }
+    for name in args.suites.split(","):
+        suites[name]()
+        sys.stdout.flush()
+    print("after:", load())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

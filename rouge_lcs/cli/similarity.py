@@ -1,0 +1,171 @@
+"""Command line of :mod:`rouge_lcs.similarity`: ``rouge-lcs dedup`` and ``rouge-lcs similar``.
+
+- ``dedup FILE [--field F] [--threshold 0.7] [-o OUT]``: the greedy filter of the
+  Self-Instruct / Alpaca pipelines; keeps the records (JSONL, CSV/TSV, or lines of a .txt file)
+  whose text scores at most the threshold against every record kept before it;
+- ``similar QUERIES CORPUS [--top-k 10]``: for each query, its most similar corpus texts, as
+  JSONL (``{"query_index", "query", "matches": [{"index", "text", "score"}]}``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from rouge_lcs.cli.io import (
+    InputError,
+    _records_from_csv,
+    _records_from_jsonl,
+    read_text,
+    split_lines,
+)
+from rouge_lcs.config.options import OPTIONS
+from rouge_lcs.similarity import SimilarityIndex, dedup
+
+#: Inputs at least this long show a progress bar on stderr.
+PROGRESS_MIN_TEXTS = 5000
+
+
+def _kind(path: str) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix in (".jsonl", ".json", ".ndjson"):
+        return "jsonl"
+    if suffix in (".csv", ".tsv"):
+        return suffix[1:]
+    return "txt"
+
+
+def _read(path: str, field: str) -> tuple[list[str], list[dict[str, Any]]]:
+    """The texts of a file and its records (a .txt file's lines become ``{field: line}``)."""
+    text, kind = read_text(path), _kind(path)
+    if kind == "txt":
+        lines = split_lines(text)
+        return lines, [{field: line} for line in lines]
+    if kind == "jsonl":
+        records: list[dict[str, Any]] = _records_from_jsonl(path, text)
+    else:
+        records = _records_from_csv(path, text, "excel-tab" if kind == "tsv" else "excel")
+    texts = []
+    for number, record in enumerate(records, start=1):
+        value = record.get(field)
+        if not isinstance(value, str):
+            raise InputError(f"{path}: record {number} has no text field {field!r} (--field)")
+        texts.append(value)
+    return texts, records
+
+
+def _write(handle: TextIO, kind: str, records: list[dict[str, Any]], texts: list[str]) -> None:
+    """Records in the output's format (a .txt output gets the texts, one a line)."""
+    if kind == "txt":
+        handle.writelines(f"{line}\n" for line in texts)
+    elif kind == "jsonl":
+        handle.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    else:
+        columns = list(dict.fromkeys(name for record in records for name in record))
+        dialect = "excel-tab" if kind == "tsv" else "excel"
+        writer = csv.DictWriter(handle, fieldnames=columns, dialect=dialect)
+        writer.writeheader()
+        writer.writerows(records)
+
+
+def _open(path: str | None) -> TextIO:
+    if path is None or path == "-":
+        return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=True)
+    return open(path, "w", encoding="utf-8", newline="")
+
+
+def _options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("scoring options")
+    group.add_argument("--rouge-type", default="rougeL", help="rougeL (default) or rougeN")
+    group.add_argument("--measure", default="fmeasure", choices=("fmeasure", "precision", "recall"))
+    for name in ("tokenizer", "language"):
+        option = OPTIONS[name]
+        assert option.cli is not None
+        group.add_argument(option.cli, dest=name, choices=option.choices, help=option.help)
+    group.add_argument("--stem", dest="use_stemmer", action="store_true", help="Porter stemming")
+    group.add_argument("--workers", type=int, default=1, help="threads (-1: every core)")
+    parser.add_argument("--field", default="text", help="the text field of JSONL/CSV records")
+
+
+def _scoring(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "rouge_type": args.rouge_type,
+        "measure": args.measure,
+        "tokenizer": args.tokenizer,
+        "language": args.language,
+        "use_stemmer": args.use_stemmer,
+        "workers": args.workers,
+    }
+
+
+def dedup_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rouge-lcs dedup",
+        description="Drop each text whose ROUGE score against a text kept before it is "
+        "above the threshold (the Self-Instruct / Alpaca filter).",
+    )
+    parser.add_argument("input", help="JSONL, CSV/TSV (a --field column) or .txt (one a line)")
+    parser.add_argument("--threshold", type=float, default=0.7)
+    parser.add_argument("-o", "--output", help="kept records (default: stdout), input's format")
+    parser.add_argument("--dropped", metavar="FILE", help="JSONL of dropped texts and matches")
+    _options(parser)
+    return parser
+
+
+def similar_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rouge-lcs similar", description="Each query's most similar corpus texts (JSONL)."
+    )
+    parser.add_argument("queries", help="JSONL, CSV/TSV or .txt")
+    parser.add_argument("corpus", help="JSONL, CSV/TSV or .txt")
+    parser.add_argument("--top-k", type=int, default=10)
+    parser.add_argument("--score-cutoff", type=float, default=None)
+    parser.add_argument("-o", "--output", help="JSONL output (default: stdout)")
+    _options(parser)
+    return parser
+
+
+def cmd_dedup(argv: Sequence[str]) -> int:
+    args = dedup_parser().parse_args(argv)
+    texts, records = _read(args.input, args.field)
+    from tqdm import tqdm
+
+    with tqdm(
+        total=len(texts), unit="texts", file=sys.stderr, disable=len(texts) < PROGRESS_MIN_TEXTS
+    ) as bar:
+        result = dedup(texts, threshold=args.threshold, progress=bar.update, **_scoring(args))
+    kind = _kind(args.output) if args.output else _kind(args.input)
+    with _open(args.output) as handle:
+        _write(handle, kind, [records[i] for i in result.kept], [texts[i] for i in result.kept])
+    if args.dropped:
+        with _open(args.dropped) as handle:
+            for i, (j, value) in sorted(result.matches.items()):
+                row = {"index": i, "text": texts[i], "match_index": j, "match": texts[j]}
+                handle.write(json.dumps({**row, "score": value}, ensure_ascii=False) + "\n")
+    print(f"kept {len(result.kept)} of {len(texts)} texts", file=sys.stderr)
+    return 0
+
+
+def cmd_similar(argv: Sequence[str]) -> int:
+    args = similar_parser().parse_args(argv)
+    queries, _ = _read(args.queries, args.field)
+    corpus, _ = _read(args.corpus, args.field)
+    index = SimilarityIndex(corpus, **_scoring(args))
+    with _open(args.output) as handle:
+        for k, query in enumerate(queries):
+            found = index.extract(query, limit=args.top_k, score_cutoff=args.score_cutoff)
+            matches = [{"index": i, "text": text, "score": value} for text, value, i in found]
+            row = {"query_index": k, "query": query, "matches": matches}
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return 0
+
+
+def commands() -> dict[str, Callable[[Sequence[str]], int]]:
+    """The subcommands this module adds to ``rouge-lcs``, by name."""
+    return {"dedup": cmd_dedup, "similar": cmd_similar}

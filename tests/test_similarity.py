@@ -1,0 +1,368 @@
+"""rouge_lcs.similarity against independent sources: rouge_lcs.score pair by pair, the real
+rouge_score package, and the plain greedy loop of the Self-Instruct / Alpaca pipelines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer
+
+from rouge_lcs import score
+from rouge_lcs.engine import native
+from rouge_lcs.similarity import SimilarityIndex, cdist, dedup, extract, filter_dataset
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+MEASURE_ROW = {"precision": 0, "recall": 1, "fmeasure": 2}
+
+
+def _short_texts(corpora, count: int) -> list[str]:
+    """Real short texts: headline references, then Korean questions (in file order)."""
+    texts = [ref for row in corpora.rows("en_headlines_rougemetric") for ref in row["references"]]
+    for row in corpora.rows("ko_question_pair"):
+        texts += [row["prediction"], *row["references"]]
+    return texts[:count]
+
+
+def _pairwise(queries, choices, rouge_type, measure="fmeasure", **options) -> np.ndarray:
+    """Every cell through rouge_lcs.score, one (prediction, reference) pair per example."""
+    preds = [q for q in queries for _ in choices]
+    refs = [c for _ in queries for c in choices]
+    s = score(preds, refs, [rouge_type], **options)
+    values = (s.precision, s.recall, s.fmeasure)[MEASURE_ROW[measure]][:, 0]
+    return values.reshape(len(queries), len(choices))
+
+
+def _plain_greedy(texts, threshold, rouge_type="rougeL", **options):
+    """The pipelines' loop, written plainly: drop a text whose best F against the kept ones
+    is > threshold."""
+    kept: list[int] = []
+    for i, text in enumerate(texts):
+        if kept:
+            s = score([text] * len(kept), [texts[j] for j in kept], [rouge_type], **options)
+            if float(s.fmeasure[:, 0].max()) > threshold:
+                continue
+        kept.append(i)
+    return kept
+
+
+@pytest.mark.parametrize("rouge_type", ["rougeL", "rouge1", "rouge2"])
+@pytest.mark.parametrize("measure", ["fmeasure", "precision", "recall"])
+def test_cdist_equals_score_on_real_texts(corpora, rouge_type, measure):
+    texts = _short_texts(corpora, 500)
+    queries, choices = texts[:25] + ["", "!!"], texts[200:260] + ["", "?"]
+    got = cdist(queries, choices, rouge_type=rouge_type, measure=measure)
+    want = _pairwise(queries, choices, rouge_type, measure)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    assert got.shape == (len(queries), len(choices))
+
+
+@pytest.mark.parametrize("options", [{"use_stemmer": True}, {"beta": 2.0}, {"language": "ko"}])
+def test_cdist_options_mean_what_they_mean_in_score(corpora, options):
+    texts = _short_texts(corpora, 1200)
+    queries, choices = texts[:10] + texts[1000:1010], texts[100:130] + texts[1050:1080]
+    got = cdist(queries, choices, **options)
+    np.testing.assert_allclose(got, _pairwise(queries, choices, "rougeL", **options), atol=1e-12)
+
+
+def test_long_texts_use_several_words(corpora):
+    # REALSumm summaries: 40-120 tokens, so the query's masks span several 64-bit words
+    rows = corpora.rows("en_cnndm_realsumm")[:30]
+    queries = [r["prediction"] for r in rows[:8]]
+    choices = [r["references"][0] for r in rows]
+    for rouge_type in ("rougeL", "rouge1"):
+        got = cdist(queries, choices, rouge_type=rouge_type, workers=2)
+        np.testing.assert_allclose(got, _pairwise(queries, choices, rouge_type), atol=1e-12)
+
+
+def test_rouge_score_tokenizer_equals_rouge_score(corpora):
+    texts = _short_texts(corpora, 300)[:200]
+    queries, choices = texts[:20], texts[20:120]
+    got = cdist(queries, choices, tokenizer="rouge_score")
+    reference = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
+    tokenize = reference._tokenizer.tokenize
+    for i, q in enumerate(queries):
+        for j, c in enumerate(choices):
+            # the pipelines' call: _score_lcs(new_tokens, kept_tokens)
+            want = rouge_scorer._score_lcs(tokenize(q), tokenize(c)).fmeasure
+            assert got[i, j] == pytest.approx(want, abs=1e-12)
+            assert got[i, j] == reference.score(c, q)["rougeL"].fmeasure
+
+
+def test_score_cutoff_zeroes_only_cells_below_it(corpora):
+    texts = _short_texts(corpora, 400)
+    queries, choices = texts[:30], texts[:200]
+    full = _pairwise(queries, choices, "rougeL")
+    for cutoff in (0.0, 0.3, 0.5, 1.0):
+        got = cdist(queries, choices, score_cutoff=cutoff, workers=2)
+        np.testing.assert_allclose(got, np.where(full >= cutoff, full, 0.0), atol=1e-12)
+
+
+def _brute_extract(query, choices, limit, cutoff, **options):
+    values = _pairwise([query], choices, "rougeL", **options)[0]
+    items = [(c, float(v), i) for i, (c, v) in enumerate(zip(choices, values))]
+    if cutoff is not None:
+        items = [item for item in items if item[1] >= cutoff]
+    items.sort(key=lambda item: (-item[1], item[2]))
+    return items if limit is None else items[:limit]
+
+
+@pytest.mark.parametrize(("limit", "cutoff"), [(10, None), (3, 0.4), (None, 0.2), (100, None)])
+def test_extract_equals_brute_force(corpora, limit, cutoff):
+    texts = _short_texts(corpora, 400)
+    choices = texts[:300] + texts[:5]  # duplicates: ties go to the lower index
+    for query in texts[300:310] + [texts[0]]:
+        got = extract(query, choices, limit=limit, score_cutoff=cutoff)
+        want = _brute_extract(query, choices, limit, cutoff)
+        assert [(c, i) for c, _, i in got] == [(c, i) for c, _, i in want]
+        np.testing.assert_allclose([s for _, s, _ in got], [s for _, s, _ in want], atol=1e-12)
+
+
+def test_extract_with_workers_splits_the_choices(corpora):
+    choices = _short_texts(corpora, 9000)
+    query = choices[123]
+    assert extract(query, choices, limit=5, workers=2) == extract(query, choices, limit=5)
+    want = _brute_extract(query, choices, 5, None)
+    assert [i for *_, i in extract(query, choices, limit=5, workers=2)] == [i for *_, i in want]
+
+
+@pytest.mark.parametrize("prefilter", [True, False])
+@pytest.mark.parametrize("threshold", [0.3, 0.5, 0.7])
+def test_dedup_equals_the_plain_loop_on_real_texts(corpora, prefilter, threshold):
+    texts = _short_texts(corpora, 260)
+    texts = texts[:150] + texts[:20] + texts[150:]  # exact duplicates must be dropped
+    result = dedup(texts, threshold=threshold, prefilter=prefilter)
+    assert result.kept == _plain_greedy(texts, threshold)
+    for i, (j, value) in result.matches.items():
+        assert j in result.kept and j < i and value > threshold
+        assert value == pytest.approx(_pairwise([texts[i]], [texts[j]], "rougeL")[0, 0], abs=1e-12)
+    assert sorted(result.kept + result.dropped) == list(range(len(texts)))
+
+
+@pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2"])
+def test_dedup_rouge_n_equals_the_plain_loop(corpora, rouge_type):
+    texts = _short_texts(corpora, 1200)[1000:1200]
+    result = dedup(texts, threshold=0.5, rouge_type=rouge_type)
+    assert result.kept == _plain_greedy(texts, 0.5, rouge_type)
+
+
+def test_alpaca_loop_kept_texts_and_top10_neighbours(corpora):
+    # The Alpaca / Self-Instruct loop, with the real rouge_score and its private _score_lcs
+    texts = _short_texts(corpora, 150)
+    texts = texts + texts[:10]
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
+    kept_tokens: list[list[str]] = []
+    kept, top10 = [], []
+    for i, text in enumerate(texts):
+        tokens = scorer._tokenizer.tokenize(text)
+        scores = [rouge_scorer._score_lcs(tokens, other).fmeasure for other in kept_tokens]
+        top10.append(sorted(scores, reverse=True)[:10])
+        if scores and max(scores) > 0.7:
+            continue
+        kept.append(i)
+        kept_tokens.append(tokens)
+    result = dedup(texts, threshold=0.7, neighbors=10, tokenizer="rouge_score")
+    assert result.kept == kept
+    assert result.neighbors is not None
+    for want, got in zip(top10, result.neighbors):
+        np.testing.assert_allclose([s for _, s in got], want, atol=1e-12)
+        assert all(j in kept for j, _ in got)
+
+
+def test_threshold_hit_exactly_is_kept():
+    # F("a b", "a c") = 0.5 exactly: not strictly greater, so kept; above 0.5 it is dropped
+    texts = ["a b", "a c", "a b"]
+    assert dedup(texts, threshold=0.5).kept == [0, 1]
+    assert dedup(texts, threshold=0.5).matches == {2: (0, 1.0)}
+    assert dedup(texts, threshold=0.49).kept == [0]
+    assert dedup(texts, threshold=1.0).kept == [0, 1, 2]
+
+
+def test_edge_inputs():
+    assert dedup([]).kept == [] and cdist([], ["a"]).shape == (0, 1)
+    assert cdist(["a"], []).shape == (1, 0) and extract("a", []) == []
+    assert dedup(["only one"]).kept == [0]
+    # texts without tokens never match anything, so they are all kept
+    assert dedup(["", "", "...", "a"], threshold=0.0).kept == [0, 1, 2, 3]
+    assert dedup(["a", "a"], threshold=0.0).kept == [0]
+    assert extract("a", ["b", "c"], limit=0) == []
+    assert SimilarityIndex().max_score("a") == 0.0
+
+
+WORDS = st.sampled_from(["a", "b", "c", "d", "the", "cat", "!", "", "a b", "B"])
+TEXTS = st.lists(st.lists(WORDS, max_size=8).map(" ".join), max_size=14)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=TEXTS,
+    threshold=st.sampled_from([0.0, 0.25, 0.4, 0.5, 2 / 3, 0.7, 0.8, 1.0]),
+    rouge_type=st.sampled_from(["rougeL", "rouge1", "rouge2"]),
+    prefilter=st.booleans(),
+)
+def test_dedup_equals_the_plain_loop_on_generated_texts(texts, threshold, rouge_type, prefilter):
+    got = dedup(texts, threshold=threshold, rouge_type=rouge_type, prefilter=prefilter)
+    assert got.kept == _plain_greedy(texts, threshold, rouge_type)
+
+
+@settings(max_examples=40, deadline=None)
+@given(texts=TEXTS, k=st.integers(1, 4))
+def test_neighbours_equal_brute_force(texts, k):
+    got = dedup(texts, threshold=0.6, neighbors=k)
+    assert got.neighbors is not None
+    for i, near in enumerate(got.neighbors):
+        before = [j for j in got.kept if j < i]
+        if not before:
+            assert near == []
+            continue
+        values = _pairwise([texts[i]], [texts[j] for j in before], "rougeL")[0]
+        want = sorted(zip(before, values.tolist()), key=lambda item: (-item[1], item[0]))[:k]
+        assert [j for j, _ in near] == [j for j, _ in want]
+        np.testing.assert_allclose([s for _, s in near], [s for _, s in want], atol=1e-12)
+
+
+def test_similarity_index_grows_without_rescanning(corpora):
+    texts = _short_texts(corpora, 300)
+    index = SimilarityIndex(texts[:100])
+    assert index.add(texts[100:200]) == list(range(100, 200)) and len(index) == 200
+    for query in texts[200:210]:
+        assert index.extract(query, limit=5) == extract(query, texts[:200], limit=5)
+        best = max(_pairwise([query], texts[:200], "rougeL")[0])
+        assert index.max_score(query) == pytest.approx(best, abs=1e-12)
+
+
+def test_workers_do_not_change_numbers(corpora):
+    texts = _short_texts(corpora, 3000)
+    one = cdist(texts[:3], texts, workers=1)
+    np.testing.assert_array_equal(one, cdist(texts[:3], texts, workers=2))
+    np.testing.assert_array_equal(one, cdist(texts[:3], texts, workers=-1))
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: dedup(["a"], threshold=1.5), ValueError, "threshold: expected a number from 0"),
+        (lambda: dedup(["a"], threshold="0.7"), TypeError, "threshold: expected"),
+        (lambda: dedup(["a", 3]), TypeError, r"texts\[1\]: expected str, got int"),
+        (lambda: dedup("abc"), TypeError, "texts: expected a list of str"),
+        (lambda: dedup(["a"], neighbors=-1), ValueError, "neighbors: expected"),
+        (lambda: extract("a", ["b"], limit=-1), ValueError, "limit: expected"),
+        (lambda: extract(None, ["b"]), TypeError, "query: expected str"),
+        (lambda: cdist(["a"], ["b"], measure="f1"), ValueError, "measure: expected one of"),
+        (lambda: cdist(["a"], ["b"], workers=0), ValueError, "workers: expected"),
+        (lambda: cdist(["a"], ["b"], workers=1.5), TypeError, "workers: expected"),
+        (lambda: cdist(["a"], [None]), TypeError, r"choices\[0\]: expected str"),
+        (lambda: cdist(["a"], ["b"], score_cutoff=-0.1), ValueError, "score_cutoff: expected"),
+        (lambda: cdist(["a"], ["b"], rouge_type="rougeLsum"), ValueError, "rouge_type: expected"),
+        (lambda: cdist(["a"], ["b"], rouge_type="bleu"), ValueError, "rouge"),
+        (lambda: cdist(["a"], ["b"], beta=0), ValueError, "beta: expected"),
+        (lambda: SimilarityIndex().add([b"x"]), TypeError, r"texts\[0\]: expected str"),
+    ],
+)
+def test_bad_input_names_the_argument(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_native_kernel_checks_every_argument():
+    if native.extension() is None:
+        pytest.skip("the native engine is not in use")
+    sim = native.extension().similarity
+    i32, i64 = np.int32, np.int64
+
+    def call(**change):
+        args = {
+            "q_ids": np.array([0, 1], i32),
+            "q_starts": np.array([0, 2], i64),
+            "row_query": np.array([0], i64),
+            "ids": np.array([1, 0, 2], i32),
+            "starts": np.array([0, 2, 3], i64),
+            "cands": np.array([0, 1], i64),
+            "cand_lo": np.array([0], i64),
+            "cand_hi": np.array([2], i64),
+            "vocab": 3,
+            "kind": 0,
+            "measure": 0,
+            "beta": 1.0,
+            "floor": -1.0,
+            "strict": False,
+            "k": 0,
+            "workers": 1,
+            "out_hits": np.zeros(2, i64),
+            "out_index": np.zeros(0, i64),
+            "out_count": np.zeros(0, i64),
+        }
+        args.update(change)
+        sim(*args.values())
+        return args["out_hits"]
+
+    assert call().tolist() == [1, 0]
+    bad = [
+        ({"ids": np.array([1, 0, 2], i64)}, TypeError),
+        ({"q_ids": b"abcd"}, TypeError),
+        ({"out_hits": np.zeros(2, np.float64)}, TypeError),
+        ({"ids": np.array([1, 0, 7], i32)}, ValueError),
+        ({"q_ids": np.array([0, -1], i32)}, ValueError),
+        ({"q_starts": np.array([0, 3], i64)}, ValueError),
+        ({"starts": np.array([0, 4, 3], i64)}, ValueError),
+        ({"cands": np.array([0, 2], i64)}, ValueError),
+        ({"cand_hi": np.array([3], i64)}, ValueError),
+        ({"row_query": np.array([1], i64)}, ValueError),
+        ({"out_hits": np.zeros(1, i64)}, ValueError),
+        ({"kind": 5}, ValueError),
+        ({"beta": float("nan")}, ValueError),
+        ({"floor": float("nan")}, ValueError),
+        ({"workers": 0}, ValueError),
+        ({"k": -1}, ValueError),
+        ({"vocab": 0}, ValueError),
+    ]
+    for change, error in bad:
+        with pytest.raises(error):
+            call(**change)
+
+
+def test_filter_dataset(corpora):
+    datasets = pytest.importorskip("datasets")
+    texts = _short_texts(corpora, 120)
+    data = datasets.Dataset.from_dict({"instruction": texts + texts[:5], "n": list(range(125))})
+    kept = filter_dataset(data, "instruction", threshold=0.7)
+    assert kept["n"] == _plain_greedy(texts + texts[:5], 0.7)
+    with pytest.raises(ValueError, match="column: expected one of"):
+        filter_dataset(data, "missing")
+
+
+def test_cli_dedup_and_similar(tmp_path, corpora):
+    import csv
+    import json
+
+    from rouge_lcs.cli.main import main
+
+    texts = _short_texts(corpora, 80) + _short_texts(corpora, 10)
+    kept = _plain_greedy(texts, 0.7)
+    source = tmp_path / "data.jsonl"
+    source.write_text(
+        "".join(json.dumps({"instruction": t, "n": k}) + "\n" for k, t in enumerate(texts))
+    )
+    out = tmp_path / "kept.jsonl"
+    assert main(["dedup", str(source), "--field", "instruction", "-o", str(out)]) == 0
+    assert [json.loads(line)["n"] for line in out.read_text().splitlines()] == kept
+    lines = tmp_path / "data.txt"
+    lines.write_text("".join(t + "\n" for t in texts))
+    table = tmp_path / "kept.csv"
+    assert main(["dedup", str(lines), "--threshold", "0.7", "-o", str(table)]) == 0
+    with table.open(newline="") as handle:
+        assert [row["text"] for row in csv.DictReader(handle)] == [texts[k] for k in kept]
+    txt_out = tmp_path / "kept.txt"
+    assert main(["dedup", str(lines), "-o", str(txt_out)]) == 0
+    assert txt_out.read_text().splitlines() == [texts[k] for k in kept]
+    result = tmp_path / "similar.jsonl"
+    assert main(["similar", str(lines), str(source), "--field", "text", "-o", str(result)]) == 2
+    assert main(["similar", str(lines), str(lines), "--top-k", "3", "-o", str(result)]) == 0
+    rows = [json.loads(line) for line in result.read_text().splitlines()]
+    assert len(rows) == len(texts)
+    assert [m["index"] for m in rows[5]["matches"]] == [
+        i for *_, i in _brute_extract(texts[5], texts, 3, None)
+    ]
+    assert main(["dedup", str(source), "--threshold", "2"]) == 2
