@@ -337,7 +337,9 @@ def test_each_distinct_text_is_tokenized_once(monkeypatch, tokenizer, expected):
         tokenizers.TOKENIZERS, tokenizer, dataclasses.replace(record, split=counting)
     )
     pred, ref = "我喜欢吃苹果。他爱吃苹果。", "我爱吃苹果。"
-    score([pred] * 3, [ref] * 3, language="zh", tokenizer=tokenizer)
+    # MeCab is Japanese's segmenter (language="zh" refuses it); both split after 。
+    language = "ja" if tokenizer == "mecab" else "zh"
+    score([pred] * 3, [ref] * 3, language=language, tokenizer=tokenizer)
     assert sorted(seen) == sorted(expected)
 
 
@@ -502,6 +504,38 @@ def test_trainer_helper_takes_the_language():
     assert metrics["rouge1"] == pytest.approx(100 * 8 / 11)  # worked by hand above
     with pytest.raises(ValueError, match="no stemmer"):
         make_compute_metrics(CharIds(), language="zh", use_stemmer=True)
+
+
+@needs["jieba"]
+def test_trainer_helper_takes_the_rouge_tokenizer_option():
+    """The Hugging Face tokenizer is the first parameter (hf_tokenizer), so ROUGE's tokenizer=
+    fits beside it: jieba words (我/喜欢/吃/苹果 vs 我/爱/吃/苹果, jieba called directly), a
+    callable, and the old keyword call gets a clear error."""
+    import jieba
+    import numpy as np
+
+    from rouge_lcs.trainer import make_compute_metrics
+
+    class CharIds:
+        pad_token_id = 0
+        chars = "我喜欢吃苹果爱"
+
+        def batch_decode(self, batch, skip_special_tokens=True):
+            return ["".join(self.chars[i - 1] for i in row if i > 0) for row in np.asarray(batch)]
+
+    predictions, labels = np.array([[1, 2, 3, 4, 5, 6]]), np.array([[1, 7, 4, 5, 6, 0]])
+    pred, ref = jieba.lcut("我喜欢吃苹果"), jieba.lcut("我爱吃苹果")
+    common = len(set(pred) & set(ref))  # every word occurs once
+    expected = 100 * 2 * common / (len(pred) + len(ref))
+    for compute in (
+        make_compute_metrics(CharIds(), rouge_types=["rouge1"], language="zh", tokenizer="jieba"),
+        make_compute_metrics(
+            hf_tokenizer=CharIds(), rouge_types=["rouge1"], tokenizer=jieba.lcut, digits=None
+        ),
+    ):
+        assert compute((predictions, labels))["rouge1"] == pytest.approx(expected, abs=1e-4)
+    with pytest.raises(TypeError, match="hf_tokenizer: .*ROUGE tokenizer option"):
+        make_compute_metrics(tokenizer=CharIds())
 
 
 @needs["jieba"]
