@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from language_samples import requires
 
 from rouge_lcs import rouge, score
 from rouge_lcs.config.settings import make_settings
@@ -25,9 +26,7 @@ from rouge_lcs.text.sentences import resolve_splitter
 from rouge_lcs.text.tokenizers import resolve_tokenizer
 
 needs = {
-    name: pytest.mark.skipif(
-        importlib.util.find_spec(module) is None, reason=f"{module} not installed"
-    )
+    name: requires(module)
     for name, module in [
         ("jieba", "jieba"),
         ("mecab", "fugashi"),
@@ -202,8 +201,10 @@ def test_thai_words_by_hand():
 
 
 @needs["thai"]
-def test_thai_sentences_end_at_spaces():
-    """Thai marks a sentence end with a space: two sentences, ROUGE-Lsum per sentence."""
+@pytest.mark.skipif(importlib.util.find_spec("pycrfsuite") is None, reason="no python-crfsuite")
+def test_thai_sentences_by_pythainlp():
+    """PyThaiNLP's CRFCut cuts these two clauses apart (as sent_tokenize(engine="crfcut")
+    does): two sentences, ROUGE-Lsum per sentence."""
     split = resolve_splitter("auto", "th").split
     assert split("ฉันรักแมว ฉันรักหมา") == ["ฉันรักแมว", "ฉันรักหมา"]
     # crossed order: union-LCS credits both sentences, the whole-text LCS only one
