@@ -67,7 +67,9 @@ trainer = Seq2SeqTrainer(
     train_dataset=data,
     eval_dataset=data,
     data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
-    compute_metrics=make_compute_metrics(tokenizer),  # <- the one line
+    # <- the one line; the model's tokenizer goes first (hf_tokenizer), and ROUGE's own options
+    # follow, e.g. make_compute_metrics(tokenizer, language="zh", tokenizer="jieba")
+    compute_metrics=make_compute_metrics(tokenizer),
 )
 trainer.train()
 print(trainer.evaluate())  # eval_rouge1, eval_rouge2, eval_rougeL, eval_rougeLsum, eval_gen_len

@@ -7,6 +7,8 @@ sentences come from this library's own splitter.
 
     from rouge_lcs.trainer import make_compute_metrics
     trainer = Seq2SeqTrainer(..., compute_metrics=make_compute_metrics(tokenizer))
+    # the ROUGE tokenizer option fits too (the Hugging Face tokenizer is `hf_tokenizer`):
+    make_compute_metrics(tokenizer, language="zh", tokenizer="jieba")
 
 ``transformers`` is not imported here (nor anywhere in ``rouge_lcs``): the tokenizer and the
 evaluation predictions are used through their interfaces only.
@@ -50,16 +52,16 @@ def _unpack(eval_pred: Any) -> tuple[Any, Any]:
     return predictions, labels
 
 
-def _pad_id(tokenizer: Any) -> int:
+def _pad_id(hf_tokenizer: Any) -> int:
     for name in ("pad_token_id", "eos_token_id"):
-        value = getattr(tokenizer, name, None)
+        value = getattr(hf_tokenizer, name, None)
         if value is not None:
             return int(value)
-    raise ValueError("tokenizer: has neither pad_token_id nor eos_token_id to replace -100 with")
+    raise ValueError("hf_tokenizer: has neither pad_token_id nor eos_token_id to replace -100 with")
 
 
 def make_compute_metrics(
-    tokenizer: Any,
+    hf_tokenizer: Any = None,
     *,
     rouge_types: Sequence[str] | str | None = None,
     use_stemmer: bool | None = None,
@@ -72,7 +74,8 @@ def make_compute_metrics(
     """Build ``compute_metrics(eval_pred) -> dict[str, float]`` for a Trainer.
 
     Args:
-        tokenizer: anything with ``batch_decode`` and ``pad_token_id`` (a transformers tokenizer).
+        hf_tokenizer: the model's tokenizer, anything with ``batch_decode`` and ``pad_token_id``
+            (a transformers tokenizer); usually passed first, by position.
         rouge_types: as in :func:`rouge_lcs.rouge` (default: rouge1, rouge2, rougeL, rougeLsum).
         use_stemmer: stemming; ``None`` (default): on, as in ``run_summarization.py``, unless
             ``language`` names a language without a stemmer (Chinese, Japanese, Korean, Thai …),
@@ -83,8 +86,9 @@ def make_compute_metrics(
             instead of the library.
         causal_lm: predictions are a causal LM's logits/ids aligned with its inputs: position
             ``t`` predicts label ``t + 1``, so predictions are shifted left by one before scoring.
-        metric_kwargs: further options of :func:`rouge_lcs.rouge` (``tokenizer``, ``lsum_split``,
-            ``multi_ref``, ``beta``, ``return_precision_recall``, ``confidence_level`` …).
+        metric_kwargs: further options of :func:`rouge_lcs.rouge`: ``tokenizer`` (the ROUGE
+            tokenizer: ``"jieba"``, ``"char"``, a callable …), ``language``, ``lsum_split``,
+            ``multi_ref``, ``beta``, ``return_precision_recall``, ``confidence_level`` …
 
     The returned function accepts an ``EvalPrediction`` or a ``(predictions, labels)`` tuple;
     predictions that are a tuple take their first element; 3-D logits are arg-maxed; -100 (and
@@ -93,6 +97,18 @@ def make_compute_metrics(
     stripped.  It returns every rouge score (scaled, rounded) and ``gen_len``, the mean number of
     non-pad tokens of the predictions.
     """
+    if hf_tokenizer is None:
+        given = metric_kwargs.get("tokenizer")
+        hint = (
+            " (tokenizer= is the ROUGE tokenizer option now; pass the Hugging Face tokenizer "
+            "first or as hf_tokenizer=)"
+            if hasattr(given, "batch_decode")
+            else ""
+        )
+        raise TypeError(
+            "hf_tokenizer: expected the model's tokenizer (with batch_decode and "
+            f"pad_token_id), got None{hint}"
+        )
     unknown = sorted(set(metric_kwargs) - set(OPTIONS) - {"rouge_types", "use_stemmer"})
     if unknown:
         raise TypeError(
@@ -112,7 +128,7 @@ def make_compute_metrics(
             **scoring,
         )
         output = {k: metric_kwargs[k] for k in option_names("output") if k in metric_kwargs}
-    pad_id = _pad_id(tokenizer)
+    pad_id = _pad_id(hf_tokenizer)
 
     def compute_metrics(eval_pred: Any) -> dict[str, float]:
         predictions, labels = _unpack(eval_pred)
@@ -129,8 +145,9 @@ def make_compute_metrics(
             predictions = np.where(labels < 0, pad_id, predictions)
         predictions = np.where(predictions < 0, pad_id, predictions)
         labels = np.where(labels < 0, pad_id, labels)
-        decoded = [t.strip() for t in tokenizer.batch_decode(predictions, skip_special_tokens=True)]
-        targets = [t.strip() for t in tokenizer.batch_decode(labels, skip_special_tokens=True)]
+        decode = hf_tokenizer.batch_decode
+        decoded = [t.strip() for t in decode(predictions, skip_special_tokens=True)]
+        targets = [t.strip() for t in decode(labels, skip_special_tokens=True)]
         if scorer is not None:
             result = scorer.compute(decoded, targets, **output)
         else:

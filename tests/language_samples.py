@@ -8,6 +8,18 @@ same text; the benchmark repeats them.
 
 from __future__ import annotations
 
+import importlib.util
+
+import pytest
+
+
+def requires(module: str) -> pytest.MarkDecorator:
+    """Skip a test when an optional package is not installed."""
+    return pytest.mark.skipif(
+        importlib.util.find_spec(module) is None, reason=f"{module} not installed"
+    )
+
+
 #: (prediction, reference) per language.
 SAMPLES: dict[str, list[tuple[str, str]]] = {
     "zh": [

@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from rouge_lcs.api import score
 from rouge_lcs.base.version import __version__
@@ -52,18 +52,18 @@ def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
             )
         elif name == "use_stemmer":
             group.add_argument(option.cli, action="store_true", dest=name, help=option.help)
-        elif option.choices:
-            group.add_argument(
-                option.cli,
-                default=option.default,
-                choices=option.choices,
-                dest=name,
-                help=option.help,
-            )
         else:
-            kind = float if isinstance(option.default, float) else int
+            extra: dict[str, Any]
+            if isinstance(option.default, bool):
+                extra = {"action": argparse.BooleanOptionalAction}
+            elif option.open_choices:  # other spellings too: the library checks them
+                extra = {}
+            elif option.choices:
+                extra = {"choices": option.choices}
+            else:
+                extra = {"type": float if isinstance(option.default, float) else int}
             group.add_argument(
-                option.cli, type=kind, default=option.default, dest=name, help=option.help
+                option.cli, default=option.default, dest=name, help=option.help, **extra
             )
 
 

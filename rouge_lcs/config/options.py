@@ -28,7 +28,9 @@ MULTI_REF_MODES = ("max_f", "max_recall", "pooled", "mean")
 @dataclass(frozen=True)
 class Option:
     """One option: ``choices`` lists the allowed strings (empty: not a choice option);
-    ``cli`` is its command-line flag (``None``: not on the command line)."""
+    ``cli`` is its command-line flag (``None``: not on the command line); ``open_choices``:
+    the choices are the canonical values, and other spellings are accepted too (language codes:
+    ``zh-CN``, ``ZH``, ``chinese``), so the command line passes any string on to be checked."""
 
     name: str
     group: str
@@ -37,6 +39,7 @@ class Option:
     help: str
     choices: tuple[str, ...] = ()
     cli: str | None = None
+    open_choices: bool = False
 
 
 OPTIONS: dict[str, Option] = {
@@ -78,12 +81,28 @@ OPTIONS: dict[str, Option] = {
             "scoring",
             None,
             "str or None",
-            "ISO 639-1 code of the texts: picks the default tokenizer (zh, ja: characters; th: "
-            "newmm words; others: Unicode words), the stemmer for use_stemmer (Snowball where "
-            "NLTK has one) and the ROUGE-Lsum sentence split (NLTK's Punkt model of the "
-            "language; 。！？, danda, Thai spaces). None: today's behaviour (English stemmer).",
+            "Language of the texts, any XL-Sum language (ISO 639-1 code; ISO 639-3 codes, "
+            "BCP-47 tags such as 'zh-CN' and English names also accepted): picks the default "
+            "tokenizer (zh, ja: characters; th: newmm words; my: syllables; others: Unicode "
+            "words), the stemmer for use_stemmer (Snowball, or XL-Sum's for hi, bn, tr), the "
+            "ROUGE-Lsum sentence split (NLTK's Punkt model of the language; the script's "
+            "sentence ends: 。！？, ؟ ۔, ።, ။, danda; PyThaiNLP for Thai) and its spelling "
+            "normalization. None: today's behaviour (English stemmer).",
             choices=LANGUAGE_CODES,
             cli="--language",
+            open_choices=True,
+        ),
+        Option(
+            "normalize_spelling",
+            "scoring",
+            True,
+            "bool",
+            "With a language, fold the spelling variants its readers call the same word before "
+            "tokenizing (ar, fa, ur, ps: vowel marks, tatweel, Arabic-Indic digits; fa, ur: "
+            "Arabic yeh and kaf; tr, az: dotted and dotless I; de: ß = ss; sr: Cyrillic = "
+            "Latin; uz: apostrophes); named in the signature (norm:nfkc+arabic). False: only "
+            "the tokenizer's own normalization. No effect without a language.",
+            cli="--normalize-spelling",
         ),
         Option(
             "lsum_split",

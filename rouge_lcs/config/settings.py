@@ -81,6 +81,7 @@ def make_settings(
     use_stemmer: bool = False,
     tokenizer: TokenizerSpec = None,
     language: str | None = None,
+    normalize_spelling: bool = True,
     lsum_split: SplitterSpec = "auto",
     multi_ref: str = "max_f",
     beta: float = 1.0,
@@ -102,7 +103,10 @@ def make_settings(
     return Settings(
         rouge_types=parse_rouge_types(rouge_types),
         tokenizer=resolve_tokenizer(
-            options["tokenizer"], check_bool(use_stemmer, "use_stemmer"), chosen_language
+            options["tokenizer"],
+            check_bool(use_stemmer, "use_stemmer"),
+            chosen_language,
+            check_bool(normalize_spelling, "normalize_spelling"),
         ),
         splitter_spec=resolve_splitter(options["lsum_split"], chosen_language),
         multi_ref=check_choice(options["multi_ref"], "multi_ref", MULTI_REF_MODES),

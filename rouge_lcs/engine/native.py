@@ -35,6 +35,7 @@ from rouge_lcs.text.rouge_types import RougeType
 from rouge_lcs.text.sentences import (
     Splitter,
     cjk_cuts,
+    language_ends,
     language_punkt,
     newline_split,
     nltk_punkt,
@@ -195,12 +196,13 @@ def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
         return None
     tokenize = _c_punkt(lambda: language_punkt(spec))
     auto = spec.kind == "auto"
+    ends = language_ends(spec)
 
     def split(text: str) -> list[str]:
         # sentences.language_split and _auto: newline split first for "auto", Punkt for the rest
         if auto and "\n" in text:
             return newline_split(text)
-        return punkt_split_with(tokenize, text)
+        return punkt_split_with(tokenize, text, ends)
 
     return split
 

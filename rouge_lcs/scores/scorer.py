@@ -45,6 +45,7 @@ class Rouge:
             ``"rouge_score"``, ``"whitespace"``, ``"char"``, segmenters), a callable or an
             object with ``.tokenize``; ``None``: the language's default, else ``"unicode"``.
         language: ISO 639-1 code (tokenizer, stemmer and sentence split of that language).
+        normalize_spelling: with a language, fold its spelling variants before tokenizing.
         lsum_split: ROUGE-Lsum sentences: ``"auto"``, ``"newline"``, ``"nltk"`` or a callable.
         multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
         beta: F_beta weight of recall.
@@ -61,6 +62,7 @@ class Rouge:
         use_stemmer: bool = False,
         tokenizer: TokenizerSpec = None,
         language: str | None = None,
+        normalize_spelling: bool = True,
         lsum_split: SplitterSpec = "auto",
         multi_ref: str = "max_f",
         beta: float = 1.0,
@@ -73,6 +75,7 @@ class Rouge:
             use_stemmer=use_stemmer,
             tokenizer=tokenizer,
             language=language,
+            normalize_spelling=normalize_spelling,
             lsum_split=lsum_split,
             multi_ref=multi_ref,
             beta=beta,

@@ -13,9 +13,14 @@ sentence a line) and otherwise cuts where the language ends a sentence:
   with no space after them (Punkt alone would never cut there).
 - Chinese and Japanese (``cjk``): after 。！？ (full- or half-width) and any closing quotes or
   brackets; a "." is not a sentence end there (3.5, URLs).
-- Hindi, Marathi, Nepali, Bengali (``danda``): after the danda । or double danda ॥, ? and !.
-- Thai (``space``): Thai has no sentence-final punctuation; a space ends a sentence.
+- Hindi, Nepali, Bengali, Punjabi (``danda``): after the danda । or double danda ॥, ? and !.
+- Thai (``thai``): PyThaiNLP's own sentence segmenter (CRFCut, its default: a CRF model shipped
+  inside the package), not every space — Thai puts spaces between clauses, around numbers and
+  Latin words too.
 - Languages with spaces and no Punkt model: Punkt without learned abbreviations.
+- Scripts with full stops of their own (``Language.ends``: Arabic ؟, Urdu ۔, Ethiopic ። ፧,
+  Myanmar ။, the danda for Marathi and Gujarati, which also end sentences with "."): Punkt,
+  then cut again after those, with or without a space, as after 。！？.
 """
 
 from __future__ import annotations
@@ -164,33 +169,52 @@ def _punkt(model: str | None) -> Punkt:
     return Punkt(data.ABBREV_TYPES, data.COLLOCATIONS, data.SENT_STARTERS, data.ORTHO_CONTEXT)
 
 
-def cjk_cuts(sentences: list[str]) -> list[str]:
-    """Punkt's sentences cut again after 。！？ (no space needed there); blank parts dropped."""
-    if not any(map(_HAS_CJK_END, sentences)):
+_CJK_ENDS = "。！？"
+
+
+@cache
+def _cuts(ends: str) -> tuple[Callable[[str], object], re.Pattern[str], re.Pattern[str]]:
+    """(has an end, the boundary after an end, any sentence end) for the extra ``ends``."""
+    if ends == _CJK_ENDS:
+        return _HAS_CJK_END, _CJK_BOUNDARY, _SENTENCE_END
+    chars = re.escape(ends)
+    return (
+        re.compile(f"[{chars}]").search,
+        re.compile(rf"(?<=[{chars}])(?![{chars}」』）\"'”’])\s*"),
+        re.compile(rf"[.?!{chars}]"),
+    )
+
+
+def cjk_cuts(sentences: list[str], ends: str = _CJK_ENDS) -> list[str]:
+    """Punkt's sentences cut again after 。！？ (or the given ``ends``; no space needed there);
+    blank parts dropped."""
+    has_end, boundary, _ = _cuts(ends)
+    if not any(map(has_end, sentences)):
         return [sentence for sentence in sentences if sentence.strip()]
     out: list[str] = []
     for sentence in sentences:
-        out.extend(part for part in _CJK_BOUNDARY.split(sentence) if part.strip())
+        out.extend(part for part in boundary.split(sentence) if part.strip())
     return out
 
 
 _SENTENCE_END = re.compile(r"[.?!。！？]")
 
 
-def punkt_split_with(tokenize: Callable[[str], list[str]], text: str) -> list[str]:
+def punkt_split_with(tokenize: Callable[[str], list[str]], text: str, ends: str = "") -> list[str]:
     """Sentences of a text without newlines: ``tokenize`` (a Punkt's), then cuts after
-    。！？, with Punkt skipped where it has nowhere to split."""
-    ends = _SENTENCE_END.findall(text)
+    。！？ and the script's own ``ends``, with Punkt skipped where it has nowhere to split."""
+    all_ends = _CJK_ENDS + ends
+    found = _cuts(all_ends)[2].findall(text)
     stripped = text.rstrip()
-    if len(ends) <= 1 and (not ends or stripped.endswith(ends[0])):
+    if len(found) <= 1 and (not found or stripped.endswith(found[0])):
         # At most one sentence end, and it closes the text: Punkt has nowhere to split (it
         # returns the text without trailing whitespace).
         return [stripped] if stripped.strip() else []
-    return cjk_cuts(tokenize(text))
+    return cjk_cuts(tokenize(text), all_ends)
 
 
-def _punkt_split(model: str | None, text: str) -> list[str]:
-    return punkt_split_with(_punkt(model).tokenize, text)
+def _punkt_split(model: str | None, text: str, ends: str = "") -> list[str]:
+    return punkt_split_with(_punkt(model).tokenize, text, ends)
 
 
 def uses_language_punkt(splitter: Splitter) -> bool:
@@ -200,6 +224,12 @@ def uses_language_punkt(splitter: Splitter) -> bool:
         return False
     lang = get_language(splitter.language)
     return lang is not None and lang.sentences == "punkt"
+
+
+def language_ends(splitter: Splitter) -> str:
+    """The script's own sentence ends a language's Punkt split also cuts after (``""``: none)."""
+    lang = get_language(splitter.language)
+    return lang.ends if lang is not None else ""
 
 
 def language_punkt(splitter: Splitter) -> Punkt:
@@ -239,8 +269,25 @@ _CJK_SPLIT = _terminal_split("。！？!?")
 _DANDA_SPLIT = _terminal_split("।॥!?")
 
 
-def _space_split(text: str) -> list[str]:
-    return text.split()
+@lru_cache(maxsize=1)
+def _thai_segmenter() -> Callable[..., list[str]]:
+    try:
+        from pythainlp.tokenize import sent_tokenize
+
+        sent_tokenize("ทดสอบ", engine="crfcut")  # imports pycrfsuite, loads the model
+    except ImportError as error:
+        raise ImportError(
+            "ROUGE-Lsum sentences of language='th' need pythainlp and python-crfsuite "
+            "(PyThaiNLP's CRFCut): pip install 'rouge-lcs[th]'"
+        ) from error
+    segment: Callable[..., list[str]] = sent_tokenize  # type: ignore[assignment]
+    return segment
+
+
+def thai_split(text: str) -> list[str]:
+    """Thai sentences by PyThaiNLP's CRFCut (its default sentence segmenter)."""
+    sentences = _thai_segmenter()(text, engine="crfcut")
+    return [s for sentence in sentences if (s := sentence.strip())]
 
 
 def language_split(lang: Language | None) -> tuple[str, SplitFn]:
@@ -251,14 +298,15 @@ def language_split(lang: Language | None) -> tuple[str, SplitFn]:
         return "cjk", _CJK_SPLIT
     if lang.sentences == "danda":
         return "danda", _DANDA_SPLIT
-    if lang.sentences == "space":
-        return "space", _space_split
-    model = lang.punkt
+    if lang.sentences == "thai":
+        return "thai-crfcut", thai_split
+    model, ends = lang.punkt, lang.ends
 
     def split(text: str) -> list[str]:
-        return _punkt_split(model, text)
+        return _punkt_split(model, text, ends)
 
-    return (f"punkt_tab.{model}" if model else "punkt_generic"), split
+    name = f"punkt_tab.{model}" if model else "punkt_generic"
+    return (f"{name}+{ends}" if ends else name), split
 
 
 def newline_split(text: str) -> list[str]:

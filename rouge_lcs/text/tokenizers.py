@@ -20,6 +20,12 @@ every built-in tokenizer does:
 - ``jieba`` (Chinese words; extra ``zh``), ``mecab`` (Japanese morphemes, MeCab through fugashi
   with the UniDic-lite dictionary; extra ``ja``), ``kiwi`` (Korean morphemes, Kiwi; extra
   ``ko``), ``thai`` (Thai words, PyThaiNLP's dictionary-based ``newmm``; extra ``th``).
+- ``burmese``: Burmese syllables by the standard syllable-break rules (built in, no package).
+
+With a ``language``, a language's spelling variants are folded first
+(:mod:`rouge_lcs.text.normalization`), and a tokenizer that cannot see the language's text (the
+ASCII ``rouge_score`` on Chinese, ``whitespace`` on a language without spaces, a segmenter made
+for another language) is refused rather than scoring 0.
 """
 
 from __future__ import annotations
@@ -32,8 +38,9 @@ from functools import cache, lru_cache
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rouge_lcs.text.languages import get_language
-from rouge_lcs.text.stemming import PORTER, Stemmer, snowball
+from rouge_lcs.text.languages import Language, get_language
+from rouge_lcs.text.normalization import Folded
+from rouge_lcs.text.stemming import PORTER, Stemmer, stemmer_for
 
 if TYPE_CHECKING:
     import regex
@@ -179,7 +186,14 @@ def mecab_tokenize(text: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _kiwi() -> Any:
-    return _require("kiwipiepy", "kiwi").Kiwi()
+    kiwipiepy = _require("kiwipiepy", "kiwi")
+    try:
+        return kiwipiepy.Kiwi()
+    except ImportError as error:  # kiwipiepy installed without its model package
+        raise ImportError(
+            "tokenizer='kiwi' needs kiwipiepy_model (Kiwi's model, a separate package): "
+            "pip install 'rouge-lcs[ko]'"
+        ) from error
 
 
 def kiwi_tokenize(text: str) -> list[str]:
@@ -202,6 +216,36 @@ def thai_tokenize(text: str) -> list[str]:
     words = _newmm()(text.lower().translate(JOINERS), engine="newmm", keep_whitespace=False)
     wordlike = _wordlike().search
     return [w for w in words if wordlike(w)]
+
+
+# Burmese syllables, by the syllable-break rules of Ye Kyaw Thu's sylbreak (the standard rules;
+# XL-Sum's BurmeseTokenizer implements the same units): a syllable starts at a consonant that is
+# neither stacked under the previous one (after the virama U+1039) nor killed (followed by the
+# asat U+103A, or by the virama: it stacks the next one), or at an independent vowel or symbol;
+# everything else (medials, vowel signs, tones, killed consonants) belongs to the syllable
+# before.  After NFKC the dot below U+1037 precedes the asat, so it may stand in between.
+# Unlike XL-Sum's, digit runs stay one number and Latin words one word (XL-Sum removes every
+# space first, then cuts Latin text into single letters).
+_MY_START = (
+    r"(?:(?<!\u1039)[\u1000-\u1021](?!\u1037?[\u103a\u1039])"
+    r"|[\u1023-\u102a\u103f\u104c-\u104f])"
+)
+_MY_LETTER = r"[\u1000-\u109f--[\u1040-\u104b\u1090-\u1099]]"
+
+
+@cache
+def _burmese_token() -> regex.Pattern[str]:
+    import regex
+
+    syllable = rf"(?:{_MY_START}|{_MY_LETTER})(?:(?!{_MY_START}){_MY_LETTER})*"
+    digits = r"[\u1040-\u1049\u1090-\u1099]+"
+    other = rf"[{_CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}\u1000-\u109f]]+"
+    return regex.compile(rf"{digits}|{syllable}|{other}", regex.V1)
+
+
+def burmese_tokenize(text: str) -> list[str]:
+    """Burmese syllables (NFKC, lowercase); other scripts' words and numbers as ``unicode``."""
+    return _burmese_token().findall(_normalized(text))
 
 
 #: Kinds of sentence boundary (see :class:`rouge_lcs.text.sentences.Splitter`): a line break, a
@@ -227,6 +271,11 @@ class TokenizerRecord:
         packages: the PyPI packages it needs; their versions name it in the signature.
         load: builds the segmenter now (fails naming the extra), or ``None``.
         label: the signature's name before the package versions (default: ``name``).
+        languages: the languages a segmenter is made for (``()``: any); with another
+            ``language=`` it is refused.
+        ascii_only: sees only ASCII letters and digits (refused for non-Latin scripts, whose
+            texts it would score 0).
+        needs_spaces: a token ends only at a space (refused for languages without spaces).
     """
 
     name: str
@@ -240,6 +289,9 @@ class TokenizerRecord:
     packages: tuple[str, ...] = ()
     load: Callable[[], object] | None = None
     label: str | None = None
+    languages: tuple[str, ...] = ()
+    ascii_only: bool = False
+    needs_spaces: bool = False
 
 
 def _records(*records: TokenizerRecord) -> dict[str, TokenizerRecord]:
@@ -267,6 +319,7 @@ TOKENIZERS: dict[str, TokenizerRecord] = _records(
         "lower",
         _ALL_BOUNDARIES,
         native="rouge_score",
+        ascii_only=True,
     ),
     # str.split keeps "。" inside a token, so only whitespace is a safe boundary.
     TokenizerRecord(
@@ -276,6 +329,7 @@ TOKENIZERS: dict[str, TokenizerRecord] = _records(
         "none",
         "kept",
         frozenset({NEWLINE, WHITESPACE}),
+        needs_spaces=True,
     ),
     TokenizerRecord(
         "char",
@@ -297,6 +351,7 @@ TOKENIZERS: dict[str, TokenizerRecord] = _records(
         extra="zh",
         packages=("jieba",),
         load=lambda: _jieba(),
+        languages=("zh",),
     ),
     # MeCab, Kiwi and newmm choose the best path through the whole text (Kiwi even joins words
     # across spaces), so a sentence's tokens may differ from the same words inside the text:
@@ -311,6 +366,7 @@ TOKENIZERS: dict[str, TokenizerRecord] = _records(
         extra="ja",
         packages=("fugashi", "unidic-lite"),
         load=lambda: _mecab(),
+        languages=("ja",),
     ),
     TokenizerRecord(
         "kiwi",
@@ -322,6 +378,7 @@ TOKENIZERS: dict[str, TokenizerRecord] = _records(
         extra="ko",
         packages=("kiwipiepy", "kiwipiepy_model"),
         load=lambda: _kiwi(),
+        languages=("ko",),
     ),
     TokenizerRecord(
         "thai",
@@ -334,6 +391,17 @@ TOKENIZERS: dict[str, TokenizerRecord] = _records(
         packages=("pythainlp",),
         load=lambda: _newmm(),
         label="thai-newmm",
+        languages=("th",),
+    ),
+    # A syllable never spans a space or a sentence end (only Myanmar letters join).
+    TokenizerRecord(
+        "burmese",
+        burmese_tokenize,
+        "Burmese syllables",
+        "nfkc",
+        "lower",
+        _ALL_BOUNDARIES,
+        languages=("my",),
     ),
 )
 #: The built-in tokenizer names, in the order shown to users.
@@ -427,8 +495,8 @@ def _checked(fn: Callable[[str], object], name: str) -> TokenizeFn:
 
 def resolve_stemmer(language: object = None) -> Stemmer:
     """The stemmer ``use_stemmer=True`` means for ``language``: Porter for ``None`` and English
-    (rouge_score's), Snowball where NLTK has one, else a ``ValueError`` — an English stemmer
-    would quietly mangle another language's words."""
+    (rouge_score's), the language's Snowball or XL-Sum stemmer, else a ``ValueError`` — an
+    English stemmer would quietly mangle another language's words."""
     lang = get_language(language)
     if lang is None or lang.stemmer == "porter":
         return PORTER
@@ -437,11 +505,39 @@ def resolve_stemmer(language: object = None) -> Stemmer:
             f"use_stemmer: no stemmer for language={lang.code!r} ({lang.name}); score without "
             f"stemming, or pass a tokenizer callable that returns stems"
         )
-    return snowball(lang.stemmer)
+    return stemmer_for(lang.stemmer)
+
+
+def check_fits(record: TokenizerRecord, lang: Language) -> None:
+    """Refuse a built-in tokenizer that cannot see ``lang``'s text (every score would be 0, or
+    whole sentences would be single tokens) or that segments another language."""
+    named = f"language={lang.code!r} ({lang.name})"
+    if record.languages and lang.code not in record.languages:
+        made_for = ", ".join(repr(code) for code in record.languages)
+        fits = [lang.tokenizer, *lang.alternatives]
+        raise ValueError(
+            f"tokenizer: {record.name!r} segments language {made_for}, not {named}; "
+            f"expected one of {fits} or no tokenizer (the language's default, {lang.tokenizer!r})"
+        )
+    if record.ascii_only and lang.script != "Latn":
+        raise ValueError(
+            f"tokenizer: {record.name!r} keeps only ASCII letters and digits, so {named} text "
+            f"would have no tokens and score 0; leave tokenizer unset (the language's default, "
+            f"{lang.tokenizer!r})"
+        )
+    if record.needs_spaces and not lang.spaces:
+        raise ValueError(
+            f"tokenizer: {record.name!r} cuts only at spaces, and {named} does not put spaces "
+            f"between words (a sentence would be one token); leave tokenizer unset (the "
+            f"language's default, {lang.tokenizer!r})"
+        )
 
 
 def resolve_tokenizer(
-    tokenizer: object = None, use_stemmer: bool = False, language: object = None
+    tokenizer: object = None,
+    use_stemmer: bool = False,
+    language: object = None,
+    normalize_spelling: bool = True,
 ) -> Tokenizer:
     """Turn the ``tokenizer`` argument into a :class:`Tokenizer` (``use_stemmer`` is checked
     by the caller).
@@ -454,6 +550,8 @@ def resolve_tokenizer(
             (rouge_score's mode, tokens longer than 3 characters), or the language's Snowball
             stemmer (same rule).
         language: an ISO 639-1 code (see :mod:`rouge_lcs.text.languages`) or ``None``.
+        normalize_spelling: with a language, fold its spelling variants before a built-in
+            tokenizer runs (:mod:`rouge_lcs.text.normalization`); no effect without one.
     """
     lang = get_language(language)
     stemmer = resolve_stemmer(language) if use_stemmer else PORTER
@@ -471,18 +569,21 @@ def resolve_tokenizer(
                 f"tokenizer: expected one of {list(TOKENIZERS)}, a callable str -> list[str], "
                 f"or an object with a .tokenize(str) method, got {tokenizer!r}"
             )
+        if lang is not None:
+            check_fits(record, lang)
         if record.load is not None:
             record.load()  # fail now, naming the extra, rather than on the first text
+        fold = lang.normalization if lang is not None and normalize_spelling else None
         return Tokenizer(
             _versioned_name(record),
-            record.split,
+            record.split if fold is None else Folded(record.split, fold),
             use_stemmer,
-            record.normalization,
+            record.normalization if fold is None else f"{record.normalization}+{fold}",
             _case(record.case),
             record.separators,
             stemmer,
             code,
-            record.native,
+            record.native if fold is None else None,  # the C encoder does not fold
         )
     method = getattr(tokenizer, "tokenize", None)
     if callable(method):
