@@ -52,8 +52,7 @@ def _ensure(command: str) -> None:
         ROOT / "requirements.txt",
         Path(__file__),
         ROOT / "setup.py",
-        ROOT / "rouge_lcs" / "_native.c",
-        ROOT / "rouge_lcs" / "_unicode_table.h",
+        *sorted((ROOT / "rouge_lcs" / "engine" / "csrc").glob("*.[ch]")),
     ]
     digest = hashlib.sha256(
         b"".join(p.read_bytes() for p in inputs if p.exists()) + repr(steps).encode()

@@ -7,6 +7,7 @@ A failed compile does not fail the install: the pure-Python engine is the fallba
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -15,6 +16,11 @@ if sys.platform == "win32":
     ARGS: list[str] = ["/O2"]
 else:
     ARGS = ["-O3", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+
+# One translation unit: module.c includes the other files of the folder, one per stage
+# (docs/native.md).  Paths relative to this file, as setuptools wants them.
+CSRC = "rouge_lcs/engine/csrc"
+HEADERS = sorted(f"{CSRC}/{p.name}" for p in (Path(__file__).parent / CSRC).glob("*.h"))
 
 
 class OptionalBuildExt(build_ext):
@@ -37,8 +43,8 @@ setup(
     ext_modules=[
         Extension(
             "rouge_lcs._native",
-            ["rouge_lcs/_native.c"],
-            depends=["rouge_lcs/_punkt.h", "rouge_lcs/_unicode_table.h"],
+            [f"{CSRC}/module.c"],
+            depends=HEADERS,
             extra_compile_args=ARGS,
         )
     ],
