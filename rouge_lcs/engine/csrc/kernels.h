@@ -10,7 +10,9 @@
  *   ROUGE-L      lcs_length: Hyyro's bit-parallel LCS, 64 cells per word operation.
  *   ROUGE-Lsum   lsum_hits: the union over a reference's sentences of the LCS that
  *                rouge_score's backtrack picks with each prediction sentence (union_lcs,
- *                union_lcs_word), clipped against the prediction's counts.
+ *                union_lcs_word), clipped against the prediction's counts.  The backtrack is
+ *                explained once, in rouge_lcs/engine/lcs.py's module docstring ("rouge_score's
+ *                backtrack on bit rows"); this is its word-by-word version (the prefix parity).
  *   threads      Job / Shard / run_shards: contiguous pair ranges, one per thread, each with
  *                its own Workspace (scratch memory), so the counts never depend on threads.
  *
@@ -394,7 +396,10 @@ static inline uint64_t match_word(Workspace *ws, const int32_t *cand, int64_t n,
 
 /*
  * Mark in flags[0..m) the reference positions of the LCS of ref and cand that rouge_score's
- * _backtrack_norec picks (lcs.py::lcs_pairs, on words).  Returns 0 on allocation failure.
+ * _backtrack_norec picks.  The walk is explained once, in rouge_lcs/engine/lcs.py's module
+ * docstring ("rouge_score's backtrack on bit rows"): here in its prefix-parity form on 64-bit
+ * words, the parity of the lower words carried in (`below`).  Stops are match | ~parity, cut
+ * to the low j bits; the highest one is the column.  Returns 0 on allocation failure.
  */
 static int union_lcs(Workspace *ws, const int32_t *ref, int64_t m, const int32_t *cand,
                      int64_t n, uint8_t *flags) {
@@ -468,7 +473,8 @@ static int union_lcs(Workspace *ws, const int32_t *ref, int64_t m, const int32_t
 
 
 /* union_lcs for a candidate of at most 64 tokens (nearly every sentence): one word per row,
- * the row in a register, the match masks from the candidate's table. */
+ * the row in a register, the match masks from the candidate's table (the same walk, see
+ * rouge_lcs/engine/lcs.py's module docstring). */
 static int union_lcs_word(Workspace *ws, const int32_t *ref, int64_t m, const int32_t *cand,
                           int64_t n, uint8_t *flags) {
     if (!table_for(ws, cand, n)) return 0;
