@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -342,3 +343,148 @@ def test_cli_exercises_refuse_non_utf8(command):
 
 def test_cli_n_recall_with_huge_n():
     assert_one_line_error(cli("n-recall", stdin=b"1" + b"0" * 30 + b"\na b\na b\n"), "rouge")
+
+
+# --- issue 24: every value that enters C, a str subclass read as the str it is -----------------
+
+
+class _LowerIs(str):
+    """A str whose own lower() returns something else (the crashing input of issue 24)."""
+
+    result: object = 42
+
+    def lower(self):  # type: ignore[override]
+        return self.result
+
+
+def _lower_is(result: object) -> type[str]:
+    return type("LowerIs", (_LowerIs,), {"result": result})
+
+
+class _AllEqual(str):
+    """A str equal to every other (the native path once deduplicated sentences in a dict)."""
+
+    def __eq__(self, other):  # type: ignore[override]
+        return True
+
+    def __hash__(self):  # type: ignore[override]
+        return 0
+
+
+def _numbers(scores) -> list:
+    """Every number of a Scores, for exact comparison."""
+    return [scores.precision.tolist(), scores.recall.tolist(), scores.fmeasure.tolist()]
+
+
+_SUBCLASS_PREDS = ["Café au lait. The cat sat.", "naïve résumé\nthe mat"]
+_SUBCLASS_REFS = ["The cat sat on the mat. Café noir.", "a naïve cat\non the mat"]
+
+
+def _subclass_splitter(cls: type[str]):
+    def split(text: str) -> list[str]:
+        return [cls(s) for s in text.replace("\n", ". ").split(". ") if s]
+
+    return split
+
+
+@pytest.mark.parametrize("lower", [42, None, b"bytes", "plain", "odd"])
+@pytest.mark.parametrize("tokenizer", ["rouge_score", "unicode", "whitespace"])
+def test_splitter_sentences_of_a_str_subclass_score_as_their_str(engine, lower, tokenizer):
+    # lower() -> 42 segfaulted the native engine (encode_ascii_runs / tokenize_unicode read the
+    # result as a str); -> None scored 0.0 or 1.0 there while the Python engine raised.
+    if lower == "odd":
+        lower = _lower_is(7)("nested")  # a subclass whose lower() is itself odd
+    cls = _lower_is(lower)
+    types = ["rougeLsum"]
+    got = score(
+        _SUBCLASS_PREDS,
+        _SUBCLASS_REFS,
+        types,
+        tokenizer=tokenizer,
+        lsum_split=_subclass_splitter(cls),
+    )
+    expected = score(
+        _SUBCLASS_PREDS,
+        _SUBCLASS_REFS,
+        types,
+        tokenizer=tokenizer,
+        lsum_split=_subclass_splitter(str),
+    )
+    assert _numbers(got) == _numbers(expected)
+
+
+def test_splitter_sentences_that_equal_everything_are_not_merged(engine):
+    # 1.0 (native: the sentences deduplicated in a dict) vs 0.75 (Python) before.
+    preds, refs = ["a b. c d"], ["a b. e f"]
+    got = score(preds, refs, ["rougeLsum"], lsum_split=_subclass_splitter(_AllEqual))
+    expected = score(preds, refs, ["rougeLsum"], lsum_split=_subclass_splitter(str))
+    assert _numbers(got) == _numbers(expected) and got.fmeasure[0][0] < 1.0
+
+
+@pytest.mark.parametrize("cls", [_lower_is(42), _lower_is(None), _AllEqual])
+def test_tokenizer_tokens_of_a_str_subclass_count_as_their_str(engine, cls):
+    def tokenize(text: str) -> list[str]:
+        return [cls(t) for t in text.lower().split()]
+
+    preds, refs = ["the cat sat on the mat", "x y"], ["the cat lay on a mat", "z w"]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    got = score(preds, refs, types, tokenizer=tokenize, use_stemmer=True)
+    expected = score(preds, refs, types, tokenizer=lambda t: t.lower().split(), use_stemmer=True)
+    assert _numbers(got) == _numbers(expected)
+
+
+def test_texts_of_a_str_subclass_score_as_their_str(engine):
+    cls = _lower_is(None)
+    preds, refs = [cls("Café au lait")], [cls("CAFÉ noir")]
+    for tokenizer in ("rouge_score", "unicode"):
+        got = score(preds, refs, ["rouge1", "rougeLsum"], tokenizer=tokenizer)
+        expected = score(
+            ["Café au lait"], ["CAFÉ noir"], ["rouge1", "rougeLsum"], tokenizer=tokenizer
+        )
+        assert _numbers(got) == _numbers(expected)
+
+
+def test_rouge_scorer_score_tokenizes_the_checked_texts(engine):
+    # RougeScorer.score checked its texts but tokenized the originals: 1.0 vs score_batch's 0.0.
+    from rouge_lcs.rouge_scorer import RougeScorer
+
+    same = _lower_is("same words")
+    target, prediction = same("alpha beta"), same("gamma delta")
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    single = scorer.score(target, prediction)
+    batch = scorer.score_batch([target], [prediction])[0]
+    multi = scorer.score_multi([target], prediction)
+    assert single == batch == multi
+    assert single["rouge1"].fmeasure == 0.0
+
+
+def test_the_crashing_splitter_does_not_kill_the_process(engine, tmp_path):
+    # The exact input of issue 24, in a child process: a segfault there fails this test
+    # instead of the whole run.
+    code = """
+from rouge_lcs import rouge
+class Odd(str):
+    def lower(self):
+        return 42
+split = lambda text: [Odd(s) for s in text.split(". ")]
+print(rouge(["Café au lait. The cat"], ["Café noir. The cat"], ["rougeLsum"], lsum_split=split,
+            tokenizer="rouge_score")["rougeLsum"])
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        float(done.stdout)
+        == rouge(
+            ["Café au lait. The cat"],
+            ["Café noir. The cat"],
+            ["rougeLsum"],
+            lsum_split=lambda t: t.split(". "),
+            tokenizer="rouge_score",
+        )["rougeLsum"]
+    )
