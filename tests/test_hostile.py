@@ -488,3 +488,159 @@ print(rouge(["Café au lait. The cat"], ["Café noir. The cat"], ["rougeLsum"], 
             tokenizer="rouge_score",
         )["rougeLsum"]
     )
+
+
+# --- issue 24: the private entry points check their arguments ----------------------------------
+
+
+def _ext():
+    from rouge_lcs.engine import native
+
+    if not native.available():
+        pytest.skip("rouge_lcs._native not built")
+    return native._native
+
+
+def _counts_args(n_pairs=1, types=(0, 1), out=None):
+    ids = np.zeros(2, np.int32)
+    starts = np.array([0, 2], np.int64)
+    pairs = np.zeros(n_pairs, np.int64)
+    types_ = np.array(types, np.int64)
+    if out is None:
+        out = np.zeros((n_pairs, len(types) // 2, 3), np.int64)
+    return [
+        ids,
+        starts,
+        np.zeros(0, np.int32),
+        np.zeros(1, np.int64),
+        np.zeros(2, np.int64),
+        pairs,
+        pairs.copy(),
+        types_,
+        1,
+        out,
+        1,
+    ]
+
+
+def test_counts_rejects_sizes_that_overflow_and_overlapping_output():
+    m = _ext()
+    m.counts(*_counts_args())  # well-formed
+    # an output of the wrong size (its size is pairs x types x 3, in checked arithmetic)
+    args = _counts_args(n_pairs=3)
+    args[9] = np.zeros(3 * 1 * 3 - 1, np.int64)
+    with pytest.raises(ValueError, match="inconsistent"):
+        m.counts(*args)
+    # the output sharing memory with an input (the kernel would write the ids it reads)
+    shared = np.zeros(8, np.int64)
+    args = _counts_args()
+    args[1] = shared[:2]
+    args[1][:] = [0, 2]
+    args[9] = shared[1:4]  # its first value is doc_start[1]
+    with pytest.raises(ValueError, match="overlaps"):
+        m.counts(*args)
+    args = _counts_args()
+    args[9] = args[5]  # out is pair_pred
+    with pytest.raises(ValueError):
+        m.counts(*args)
+    for bad_types in ((3, 1), (0, 0), (0, 2**40), (-1, 1)):
+        with pytest.raises(ValueError, match="rouge type"):
+            m.counts(*_counts_args(types=bad_types))
+    with pytest.raises(ValueError, match="vocab"):
+        m.counts(*_counts_args()[:8], 2**40, *_counts_args()[9:])
+
+
+def test_rouge155_skip_checks_its_arguments():
+    m = _ext()
+    tokens = np.array([1, 2, 3, 1, 2], np.int32)
+    starts = np.array([0, 5], np.int64)
+    pair = np.zeros(1, np.int64)
+    out = np.zeros(3, np.int64)
+    # a distance near INT64_MAX (i + skip + 2 overflowed) is "any distance"
+    m.rouge155_skip(tokens, starts, pair, pair, 2**63 - 1, True, out)
+    expected = np.zeros(3, np.int64)
+    m.rouge155_skip(tokens, starts, pair, pair, -1, True, expected)
+    assert out.tolist() == expected.tolist()
+    shared = np.zeros(4, np.int64)
+    with pytest.raises(ValueError, match="overlaps"):
+        m.rouge155_skip(tokens, starts, shared[:1], pair, 2, True, shared[0:3])
+    with pytest.raises(ValueError, match="inconsistent"):
+        m.rouge155_skip(tokens, starts, pair, pair, 2, True, np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="out of range"):
+        m.rouge155_skip(tokens, starts, pair + 1, pair, 2, True, out)
+    with pytest.raises(ValueError):
+        m.rouge155_skip(tokens, starts[::-1].copy(), pair, pair, 2, True, out)
+    with pytest.raises(ValueError):
+        m.rouge155_skip(-tokens, starts, pair, pair, 2, True, out)
+
+
+def test_rouge155_tokens_checks_its_arguments():
+    m = _ext()
+    ids, tokens = m.rouge155_tokens(b"The cat\nthe CAT", True)
+    assert tokens == ["the", "cat"] and np.frombuffer(ids, np.int32).tolist() == [0, 1, -1, 0, 1]
+    with pytest.raises(TypeError):
+        m.rouge155_tokens("text", True)
+
+
+def test_encoder_checks_its_arguments_and_refuses_reentry():
+    m = _ext()
+    with pytest.raises(ValueError):
+        m.Encoder(7)
+    with pytest.raises(TypeError):
+        m.Encoder(m.MODE_PYTHON, None)
+    with pytest.raises(TypeError):
+        m.Encoder(m.MODE_ROUGE_SCORE, None, 42)
+    encoder = m.Encoder(m.MODE_ROUGE_SCORE)
+    with pytest.raises(RuntimeError):
+        encoder.__init__(m.MODE_ROUGE_SCORE)
+    with pytest.raises(RuntimeError, match="not initialized"):
+        m.Encoder.__new__(m.Encoder).encode(["a"])
+    with pytest.raises(TypeError):
+        encoder.encode("not a list")
+    with pytest.raises(TypeError):
+        encoder.encode([b"bytes"])
+    with pytest.raises(ValueError, match="split_mode"):
+        encoder.encode_sentences(["a"], 9, None)
+    with pytest.raises(TypeError, match="callable"):
+        encoder.encode_sentences(["a. b"], 2, None)
+    # a subclass text with an odd lower(): read as its str
+    cls = _lower_is(42)
+    assert encoder.encode([cls("Café AU lait")]) == encoder.encode(["Café AU lait"])
+    # a splitter (called from C) returning odd values
+    with pytest.raises(TypeError, match="list of str"):
+        encoder.encode_sentences(["x. y z. w"], 2, lambda t: "x")
+    with pytest.raises(TypeError, match="item of type int"):
+        encoder.encode_sentences(["x. y z. w"], 2, lambda t: [1])
+    subclass_split = encoder.encode_sentences(["x. Y z. w"], 2, lambda t: [cls(t)])
+    assert subclass_split == encoder.encode_sentences(["x. Y z. w"], 2, lambda t: [t])
+    # re-entry from the Python code the encoder calls
+    inner = m.Encoder(m.MODE_PYTHON, lambda text: inner.encode(["a"]) and text.split())
+    with pytest.raises(RuntimeError, match="re-entrant"):
+        inner.encode(["a b"])
+    assert inner.encode([]) == (b"", np.zeros(1, np.int64).tobytes())  # usable afterwards
+    # a tokenizer that empties the list being encoded
+    texts = ["a b", "c d", "e f"]
+    clearing = m.Encoder(m.MODE_PYTHON, lambda text: (texts.clear(), text.split())[1])
+    ids, offsets = clearing.encode(texts)
+    assert np.frombuffer(offsets, np.int64).tolist() == [0, 2, 4, 6]
+
+
+def test_stage_entry_points_read_a_subclass_as_its_str():
+    m = _ext()
+    from rouge_lcs.engine import native
+    from rouge_lcs.text.sentences import nltk_punkt
+
+    cls = _lower_is(None)
+    text = "Mr. Smith went to Washington. He arrived at 5 p.m. on Friday. Café! Done."
+    tables = nltk_punkt().tables
+    assert m.punkt_spans(cls(text), *tables) == m.punkt_spans(text, *tables)
+    assert m._test_unicode_tokens(cls("Café AU lait"), native._normalize) == m._test_unicode_tokens(
+        "Café AU lait", native._normalize
+    )
+    with pytest.raises(TypeError):
+        m._test_unicode_tokens("text", 42)
+    with pytest.raises(TypeError):
+        m._test_unicode_tokens("Café", lambda form, text: 42)
+    assert m._test_porter_stem(cls("Running")) == m._test_porter_stem("Running")
+    with pytest.raises(TypeError):
+        m.punkt_spans(text, ".", frozenset(), frozenset(), frozenset(), [])

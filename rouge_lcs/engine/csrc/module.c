@@ -30,6 +30,30 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Argument checking: the kernels index with these arrays, so every index is checked here.      */
 
+/* a * b into *out; 0 (and a ValueError naming `name`) when it overflows or a or b < 0 */
+static int checked_mul(Py_ssize_t a, Py_ssize_t b, Py_ssize_t *out, const char *name) {
+    if (a < 0 || b < 0 || (a != 0 && b > PY_SSIZE_T_MAX / a)) {
+        PyErr_Format(PyExc_ValueError, "%s: size out of range", name);
+        return 0;
+    }
+    *out = a * b;
+    return 1;
+}
+
+/* The output buffer must not share memory with an input: the kernels write it while they
+ * read the (already checked) inputs. */
+static int check_disjoint(const Py_buffer *out, const Py_buffer *in, int n_in, const char *name) {
+    const char *o0 = out->buf, *o1 = o0 + out->len;
+    for (int k = 0; k < n_in; k++) {
+        const char *i0 = in[k].buf, *i1 = i0 + in[k].len;
+        if (out->len > 0 && in[k].len > 0 && o0 < i1 && i0 < o1) {
+            PyErr_Format(PyExc_ValueError, "%s: the output buffer overlaps an input", name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int check_view(Py_buffer *view, Py_ssize_t item, const char *name, Py_ssize_t *count) {
     if (view->len % item != 0) {
         PyErr_Format(PyExc_ValueError, "%s: buffer size is not a multiple of %zd", name, item);
@@ -117,10 +141,15 @@ static PyObject *py_counts(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "vocab out of range");
         goto done;
     }
-    if (n_types2 % 2 || n_ref != n_pairs || n_out != n_pairs * job.n_types * 3) {
+    Py_ssize_t cells, n_values;
+    if (!checked_mul(n_pairs, (Py_ssize_t)job.n_types, &cells, "counts") ||
+        !checked_mul(cells, 3, &n_values, "counts"))
+        goto done;
+    if (n_types2 % 2 || n_ref != n_pairs || n_out != n_values) {
         PyErr_SetString(PyExc_ValueError, "counts: inconsistent buffer sizes");
         goto done;
     }
+    if (!check_disjoint(&b[8], b, 8, "counts")) goto done;
     int needs_sentences = 0;
     for (Py_ssize_t t = 0; t < job.n_types; t++) {
         int64_t kind = job.types[2 * t], n = job.types[2 * t + 1];
@@ -187,7 +216,7 @@ static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
     /* str.lower itself, also for a str subclass (whose own lower() could return anything) */
     PyObject *exact = PyUnicode_FromObject(word);
     if (exact == NULL) return NULL;
-    PyObject *lowered = PyObject_CallMethod(exact, "lower", NULL);
+    PyObject *lowered = str_lower(exact);
     Py_DECREF(exact);
     if (lowered == NULL) return NULL;
     /* NLTK keeps words of at most 2 characters *before* lowercasing ("İy" lowercases to 3) */
@@ -210,11 +239,38 @@ PyDoc_STRVAR(encode_doc,
 "Token ids of every text, concatenated (int32), and the int64 offsets of each text's ids\n"
 "(len(texts) + 1 of them).  Ids are stable for the life of the encoder.");
 
-static PyObject *encoder_encode(Encoder *e, PyObject *texts) {
-    PyObject *seq = PySequence_Fast(texts, "texts must be a sequence of str");
+/* Encoder methods run Python code (tokenizers, splitters, the stemmer): one call at a time per
+ * encoder, on texts held in a tuple of the method's own (nothing they do to the caller's list
+ * can move the items).  Returns the tuple, or NULL with an exception. */
+static PyObject *encoder_enter(Encoder *e, PyObject *texts) {
+    if (!e->initialized) {
+        PyErr_SetString(PyExc_RuntimeError, "Encoder: not initialized");
+        return NULL;
+    }
+    if (e->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Encoder: already encoding (re-entrant call)");
+        return NULL;
+    }
+    if (PyUnicode_Check(texts) || PyBytes_Check(texts)) {
+        PyErr_Format(PyExc_TypeError, "texts must be a sequence of str, got %s",
+                     Py_TYPE(texts)->tp_name);
+        return NULL;
+    }
+    PyObject *seq = PySequence_Tuple(texts);
     if (seq == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
+    if (PyTuple_GET_SIZE(seq) >= PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t)) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    e->busy = 1;
+    return seq;
+}
+
+static PyObject *encoder_encode(Encoder *e, PyObject *texts) {
+    PyObject *seq = encoder_enter(e, texts);
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    PyObject **items = &PyTuple_GET_ITEM(seq, 0);
     PyObject *offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
     PyObject *result = NULL;
     if (offsets == NULL) goto done;
@@ -233,6 +289,7 @@ static PyObject *encoder_encode(Encoder *e, PyObject *texts) {
 done:
     Py_XDECREF(offsets);
     Py_DECREF(seq);
+    e->busy = 0;
     /* the output buffer is per call: do not keep a huge one alive */
     if (e->out_cap > ((int64_t)1 << 20)) {
         free(e->out);
@@ -253,10 +310,18 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
     PyObject *texts, *splitter;
     int split_mode;
     if (!PyArg_ParseTuple(args, "OiO", &texts, &split_mode, &splitter)) return NULL;
-    PyObject *seq = PySequence_Fast(texts, "texts must be a sequence of str");
+    if (split_mode < SPLIT_NEWLINE || split_mode > SPLIT_NLTK) {
+        PyErr_SetString(PyExc_ValueError, "encode_sentences: unknown split_mode");
+        return NULL;
+    }
+    if (split_mode != SPLIT_NEWLINE && !PyCallable_Check(splitter)) {
+        PyErr_SetString(PyExc_TypeError, "encode_sentences: splitter must be callable");
+        return NULL;
+    }
+    PyObject *seq = encoder_enter(e, texts);
     if (seq == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    PyObject **items = &PyTuple_GET_ITEM(seq, 0);
     PyObject *docs = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
     PyObject *result = NULL;
     if (docs == NULL) goto done;
@@ -266,12 +331,15 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
     if (!push_offset(e)) goto done;
     doc_sent[0] = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *text = items[k];
-        if (!PyUnicode_Check(text)) {
-            PyErr_Format(PyExc_TypeError, "expected str, got %s", Py_TYPE(text)->tp_name);
+        if (!PyUnicode_Check(items[k])) {
+            PyErr_Format(PyExc_TypeError, "expected str, got %s", Py_TYPE(items[k])->tp_name);
             goto done;
         }
-        if (!encode_text_sentences(e, text, split_mode, splitter)) goto done;
+        PyObject *text = as_exact_str(items[k], "text"); /* a subclass as the str it is */
+        if (text == NULL) goto done;
+        int ok = encode_text_sentences(e, text, split_mode, splitter);
+        Py_DECREF(text);
+        if (!ok) goto done;
         doc_sent[k + 1] = e->soff_len - 1;
     }
     PyObject *ids = PyBytes_FromStringAndSize((const char *)e->out,
@@ -284,6 +352,7 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
 done:
     Py_XDECREF(docs);
     Py_DECREF(seq);
+    e->busy = 0;
     return result;
 }
 
@@ -306,10 +375,16 @@ static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_TypeError, "Encoder: split must be callable in this mode");
         return -1;
     }
-    if (e->raw.cap != 0 || e->split != NULL) {
+    if ((stem != Py_None && !PyCallable_Check(stem)) ||
+        (normalize != Py_None && !PyCallable_Check(normalize))) {
+        PyErr_SetString(PyExc_TypeError, "Encoder: stem and normalize must be callable or None");
+        return -1;
+    }
+    if (e->initialized) {
         PyErr_SetString(PyExc_RuntimeError, "Encoder: already initialized");
         return -1;
     }
+    e->initialized = 1;
     e->mode = mode;
     e->split = split == Py_None ? NULL : Py_NewRef(split);
     e->stem = stem == Py_None ? NULL : Py_NewRef(stem);
@@ -432,10 +507,16 @@ static PyObject *py_rouge155_skip(PyObject *self, PyObject *args) {
     const int32_t *tokens = b[0].buf;
     const int64_t *doc_start = b[1].buf, *pair_peer = b[2].buf, *pair_model = b[3].buf;
     int64_t *out = b[4].buf;
-    if (n_model != n_pairs || n_out != 3 * n_pairs) {
+    Py_ssize_t n_values;
+    if (!checked_mul(n_pairs, 3, &n_values, "rouge155_skip")) goto done;
+    if (n_model != n_pairs || n_out != n_values) {
         PyErr_SetString(PyExc_ValueError, "rouge155_skip: inconsistent buffer sizes");
         goto done;
     }
+    if (!check_disjoint(&b[4], b, 4, "rouge155_skip")) goto done;
+    /* Any distance past the longest document is all of it (skip < 0 means that too); the
+     * kernel then never adds `skip` to an index near INT64_MAX. */
+    if (skip > n_tok) skip = n_tok;
     Py_ssize_t n_docs = n_doc1 - 1;
     if (!check_offsets(doc_start, n_doc1, n_tok, "doc_start") ||
         !check_ids(tokens, n_tok, INT32_MAX, "tokens") ||
@@ -469,8 +550,8 @@ PyDoc_STRVAR(punkt_spans_doc,
 
 static PyObject *py_punkt_spans(PyObject *self, PyObject *args) {
     Punkt p;
-    PyObject *ends;
-    if (!PyArg_ParseTuple(args, "UUO!O!O!O!", &p.text, &ends, &PyFrozenSet_Type, &p.abbrev,
+    PyObject *ends, *text;
+    if (!PyArg_ParseTuple(args, "UUO!O!O!O!", &text, &ends, &PyFrozenSet_Type, &p.abbrev,
                           &PyFrozenSet_Type, &p.colloc, &PyFrozenSet_Type, &p.starters,
                           &PyDict_Type, &p.ortho))
         return NULL;
@@ -481,10 +562,15 @@ static PyObject *py_punkt_spans(PyObject *self, PyObject *args) {
     }
     p.n_ends = (int)n_ends;
     for (Py_ssize_t k = 0; k < n_ends; k++) p.ends[k] = PyUnicode_READ_CHAR(ends, k);
+    /* the str it is (a subclass's slicing or lower() take no part) */
+    p.text = as_exact_str(text, "punkt_spans: text");
+    if (p.text == NULL) return NULL;
     p.kind = PyUnicode_KIND(p.text);
     p.data = PyUnicode_DATA(p.text);
     p.n = PyUnicode_GET_LENGTH(p.text);
-    return punkt_spans(&p);
+    PyObject *spans = punkt_spans(&p);
+    Py_DECREF(p.text);
+    return spans;
 }
 
 static PyObject *py_punkt_class(PyObject *self, PyObject *arg) {
@@ -517,14 +603,23 @@ PyDoc_STRVAR(unicode_tokens_doc,
 "The native ``unicode`` tokenizer (``normalize`` is unicodedata.normalize); for tests.");
 
 static PyObject *py_unicode_tokens(PyObject *self, PyObject *args) {
-    PyObject *text, *normalize;
-    if (!PyArg_ParseTuple(args, "UO", &text, &normalize)) return NULL;
-    PyObject *list = PyList_New(0);
-    if (list == NULL) return NULL;
+    PyObject *arg, *normalize;
+    if (!PyArg_ParseTuple(args, "UO", &arg, &normalize)) return NULL;
+    if (!PyCallable_Check(normalize)) {
+        PyErr_SetString(PyExc_TypeError, "unicode_tokens: normalize must be callable");
+        return NULL;
+    }
+    PyObject *text = as_exact_str(arg, "text"), *list = PyList_New(0);
+    if (text == NULL || list == NULL) {
+        Py_XDECREF(text);
+        Py_XDECREF(list);
+        return NULL;
+    }
     char *buf = NULL;
     int64_t cap = 0;
     int ok = tokenize_unicode(text, normalize, emit_to_list, list, ascii_to_list, &buf, &cap);
     free(buf);
+    Py_DECREF(text);
     if (!ok) {
         Py_DECREF(list);
         return NULL;
@@ -567,6 +662,9 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (STR_LOWER == NULL && (STR_LOWER = PyUnicode_InternFromString("lower")) == NULL)
         return NULL;
     if (STR_NFKC == NULL && (STR_NFKC = PyUnicode_InternFromString("NFKC")) == NULL)
+        return NULL;
+    if (STR_LOWER_FN == NULL &&
+        (STR_LOWER_FN = PyObject_GetAttr((PyObject *)&PyUnicode_Type, STR_LOWER)) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

@@ -147,7 +147,7 @@ static inline int p_ends_period(const Punkt *p, Span t) {
 static PyObject *p_type(const Punkt *p, Span t) {
     PyObject *tok = PyUnicode_Substring(p->text, t.start, t.start + t.len);
     if (tok == NULL) return NULL;
-    PyObject *low = PyObject_CallMethod(tok, "lower", NULL);
+    PyObject *low = str_lower(tok);
     Py_DECREF(tok);
     if (low == NULL) return NULL;
     /* ^-?[\.,]?\d[\d,\.-]*\.?$ */
@@ -189,7 +189,7 @@ static int p_first_pass(const Punkt *p, Span t) {
     if (t.len >= 2 && PCH(p, t.start + t.len - 2) == '.') return 0; /* ends with ".." */
     PyObject *word = PyUnicode_Substring(p->text, t.start, t.start + t.len - 1);
     if (word == NULL) return -1;
-    PyObject *low = PyObject_CallMethod(word, "lower", NULL);
+    PyObject *low = str_lower(word);
     Py_DECREF(word);
     if (low == NULL) return -1;
     int found = PySet_Contains(p->abbrev, low);

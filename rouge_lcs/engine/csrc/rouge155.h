@@ -157,18 +157,22 @@ static int64_t skip_units(const int32_t *t, int64_t n, int64_t skip, int unigram
     return count;
 }
 
+/* The unit count of a document of n tokens, saturated at INT64_MAX (then no buffer fits). */
 static int64_t skip_unit_count(int64_t n, int64_t skip, int unigrams) {
     int64_t count = 0;
     for (int64_t i = 0; i + 1 < n; i++) {
         int64_t end = skip < 0 || i + skip + 2 > n ? n : i + skip + 2;
-        count += end - i - 1 + (unigrams ? 1 : 0);
+        int64_t add = end - i - 1 + (unigrams ? 1 : 0);
+        if (count > INT64_MAX - add) return INT64_MAX;
+        count += add;
     }
     return count;
 }
 
 /* Fill out[3k..3k+3) with (clipped skip-bigram hits, the peer's units, the model's units) of
- * pair k.  The arguments are checked by the caller (offsets monotone, indices in range).
- * Returns 0 when memory runs out. */
+ * pair k.  The arguments are checked by the caller (offsets monotone, indices in range, skip
+ * at most the number of tokens, so that i + skip + 2 cannot overflow).  Returns 0 when memory
+ * runs out (or the buffers' sizes would not fit a size_t). */
 static int skip_counts(const int32_t *tokens, const int64_t *doc_start, int64_t n_docs,
                        const int64_t *pair_peer, const int64_t *pair_model, int64_t n_pairs,
                        int64_t skip, int unigrams, int64_t *out) {
@@ -181,6 +185,9 @@ static int skip_counts(const int32_t *tokens, const int64_t *doc_start, int64_t 
         int64_t c = skip_unit_count(doc_start[d + 1] - doc_start[d], skip, unigrams);
         if (c > most) most = c;
     }
+    if (most > (INT64_MAX / 4) / (int64_t)sizeof(uint64_t) ||
+        (uint64_t)most > SIZE_MAX / (4 * sizeof(uint64_t)))
+        return 0; /* the table (~4x most, 8 bytes each) would not fit */
     int64_t size = 16;
     while (size < 2 * most) size <<= 1;
     peer_keys = malloc((size_t)(most > 0 ? most : 1) * sizeof(uint64_t));

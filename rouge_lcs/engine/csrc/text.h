@@ -17,8 +17,37 @@
 #ifndef ROUGE_LCS_TEXT_H
 #define ROUGE_LCS_TEXT_H
 
-/* interned at module init: the per-text calls of the tokenizers build no strings */
+/* made at module init: the per-text calls of the tokenizers build no strings */
 static PyObject *STR_LOWER, *STR_NFKC;
+static PyObject *STR_LOWER_FN; /* str.lower itself (the unbound method of the str type) */
+
+/*
+ * Strings from Python are read as the str they are.  A str subclass may override lower(),
+ * __eq__ or __hash__, and its lower() may return anything (42, None, another subclass): so a
+ * subclass is first copied to an exact str (as_exact_str: characters only, no method of the
+ * subclass is called), every lowercasing is str.lower itself (str_lower), and every result of
+ * a call into Python is checked before a PyUnicode_* macro reads it.
+ */
+
+/* A new reference to `obj` as an exact str: obj itself when it is one, a copy of the
+ * characters of a str subclass, else NULL with a TypeError naming `what`. */
+static PyObject *as_exact_str(PyObject *obj, const char *what) {
+    if (PyUnicode_CheckExact(obj)) return Py_NewRef(obj);
+    if (PyUnicode_Check(obj)) return PyUnicode_FromObject(obj); /* a copy, no method call */
+    PyErr_Format(PyExc_TypeError, "%s must be str, got %s", what, Py_TYPE(obj)->tp_name);
+    return NULL;
+}
+
+/* str.lower(s) for any str s (a subclass's own lower() is not called); new reference. */
+static PyObject *str_lower(PyObject *s) {
+    PyObject *lowered = PyObject_CallOneArg(STR_LOWER_FN, s);
+    if (lowered != NULL && !PyUnicode_CheckExact(lowered)) { /* str.lower makes a str */
+        Py_DECREF(lowered);
+        PyErr_SetString(PyExc_SystemError, "str.lower returned no str");
+        return NULL;
+    }
+    return lowered;
+}
 
 /* Porter on any word, exactly as NLTK: NLTK's rules look at characters only through "is it one
  * of a e i o u y", "is it w x y", "is it l s z", equality of neighbours and ASCII suffixes, so
@@ -198,6 +227,8 @@ typedef struct {
     int64_t uni_cap;
     int64_t *soff; /* sentence offsets of the current call */
     int64_t soff_len, soff_cap;
+    int initialized; /* __init__ ran */
+    int busy;        /* inside encode/encode_sentences (Python code they call must not re-enter) */
 } Encoder;
 
 /* rouge_score (and so rouge_lcs) stems only tokens longer than this many characters */
@@ -243,7 +274,7 @@ static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
     {
         /* rouge_lcs.text.stemming.stem (e->stem is always it): lowercase, Porter from 4 characters
          * on, here in C; NLTK only for a word porter_stem_unicode declines */
-        PyObject *lowered = PyObject_CallMethod(token, "lower", NULL);
+        PyObject *lowered = str_lower(token);
         if (lowered == NULL) {
             Py_DECREF(token);
             return -1;
@@ -262,14 +293,13 @@ static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
     if (form == NULL) form = PyObject_CallOneArg(e->stem, token);
     Py_DECREF(token);
     if (form == NULL) return -1;
-    int64_t id = -1;
-    if (!PyUnicode_Check(form)) {
-        PyErr_SetString(PyExc_TypeError, "stemmer must return str");
-    } else {
-        int fkind = PyUnicode_KIND(form);
-        id = form_id(e, fkind, PyUnicode_DATA(form), (int64_t)PyUnicode_GET_LENGTH(form) * fkind);
-    }
+    PyObject *exact = as_exact_str(form, "stemmer: the result");
     Py_DECREF(form);
+    if (exact == NULL) return -1;
+    int fkind = PyUnicode_KIND(exact);
+    int64_t id =
+        form_id(e, fkind, PyUnicode_DATA(exact), (int64_t)PyUnicode_GET_LENGTH(exact) * fkind);
+    Py_DECREF(exact);
     return id;
 }
 
@@ -325,7 +355,7 @@ static int encode_ascii_runs(Encoder *e, PyObject *text) {
     if (!PyUnicode_IS_ASCII(text)) {
         /* str.lower() itself: it maps a few non-ASCII characters to ASCII letters (KELVIN SIGN
          * -> "k", LATIN CAPITAL LETTER I WITH DOT ABOVE -> "i" + U+0307), as rouge_score sees. */
-        lowered = PyObject_CallMethodNoArgs(text, STR_LOWER);
+        lowered = str_lower(text);
         if (lowered == NULL) return 0;
         text = lowered;
     }
@@ -462,14 +492,14 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, vo
     if (nfkc_stable && !may_lower_to_ascii) {
         /* Hangul syllables have no case: without A-Z the text is its own lower() too. */
         if (!upper) return scan_unicode(text, emit, ctx, buf, cap);
-        lowered = PyObject_CallMethodNoArgs(text, STR_LOWER);
+        lowered = str_lower(text);
         if (lowered == NULL) return 0;
         int ok = scan_unicode(lowered, emit, ctx, buf, cap);
         Py_DECREF(lowered);
         return ok;
     }
     if (may_lower_to_ascii) {
-        lowered = PyObject_CallMethodNoArgs(text, STR_LOWER);
+        lowered = str_lower(text);
         if (lowered == NULL) return 0;
         if (PyUnicode_IS_ASCII(lowered)) {
             int ok = ascii(ctx, lowered);
@@ -481,13 +511,11 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, vo
     PyObject *call_args[2] = {STR_NFKC, text};
     PyObject *nfkc = PyObject_Vectorcall(normalize, call_args, 2, NULL);
     if (nfkc == NULL) return 0;
-    if (!PyUnicode_Check(nfkc)) {
-        Py_DECREF(nfkc);
-        PyErr_SetString(PyExc_TypeError, "normalize must return str");
-        return 0;
-    }
-    lowered = PyObject_CallMethodNoArgs(nfkc, STR_LOWER);
+    PyObject *exact = as_exact_str(nfkc, "normalize: the result");
     Py_DECREF(nfkc);
+    if (exact == NULL) return 0;
+    lowered = str_lower(exact);
+    Py_DECREF(exact);
     if (lowered == NULL) return 0;
     int ok = scan_unicode(lowered, emit, ctx, buf, cap);
     Py_DECREF(lowered);
@@ -517,10 +545,17 @@ static int ascii_to_list(void *ctx, PyObject *lowered) {
 }
 
 static int encode_token_list(Encoder *e, PyObject *tokens) {
-    PyObject *seq = PySequence_Fast(tokens, "tokenizer: must return a list of str");
+    if (PyUnicode_Check(tokens) || PyBytes_Check(tokens)) {
+        PyErr_Format(PyExc_TypeError, "tokenizer: must return a list of str, got %s",
+                     Py_TYPE(tokens)->tp_name);
+        return 0;
+    }
+    /* A tuple of its own: the stemmer (Python) runs while the items are read, and nothing it
+     * does to the tokenizer's list can move them. */
+    PyObject *seq = PySequence_Tuple(tokens);
     if (seq == NULL) return 0;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    PyObject **items = &PyTuple_GET_ITEM(seq, 0);
     int ok = 1;
     for (Py_ssize_t k = 0; k < n && ok; k++) {
         PyObject *token = items[k];
@@ -546,11 +581,23 @@ static int ascii_to_encoder(void *ctx, PyObject *lowered) {
     return encode_ascii_runs((Encoder *)ctx, lowered);
 }
 
+static int encode_text_exact(Encoder *e, PyObject *text);
+
+/* Encode one text (any str; a subclass as the str it is); 0 on error. */
 static int encode_text(Encoder *e, PyObject *text) {
+    if (PyUnicode_CheckExact(text)) return encode_text_exact(e, text);
     if (!PyUnicode_Check(text)) {
         PyErr_Format(PyExc_TypeError, "expected str, got %s", Py_TYPE(text)->tp_name);
         return 0;
     }
+    PyObject *exact = as_exact_str(text, "text");
+    if (exact == NULL) return 0;
+    int ok = encode_text_exact(e, exact);
+    Py_DECREF(exact);
+    return ok;
+}
+
+static int encode_text_exact(Encoder *e, PyObject *text) {
     if (e->mode == MODE_ROUGE_SCORE || (e->mode == MODE_UNICODE && PyUnicode_IS_ASCII(text)))
         return encode_ascii_runs(e, text);
     if (e->mode == MODE_UNICODE && e->normalize != NULL)
@@ -647,12 +694,26 @@ static int split_short(Encoder *e, PyObject *text) {
 static int split_python(Encoder *e, PyObject *splitter, PyObject *text) {
     PyObject *sentences = PyObject_CallOneArg(splitter, text);
     if (sentences == NULL) return 0;
-    PyObject *seq = PySequence_Fast(sentences, "lsum_split: must return a list of str");
+    if (PyUnicode_Check(sentences) || PyBytes_Check(sentences)) {
+        PyErr_Format(PyExc_TypeError, "lsum_split: must return a list of str, got %s",
+                     Py_TYPE(sentences)->tp_name);
+        Py_DECREF(sentences);
+        return 0;
+    }
+    /* a tuple of its own (see encode_token_list); each item checked, a subclass as its str */
+    PyObject *seq = PySequence_Tuple(sentences);
     Py_DECREF(sentences);
     if (seq == NULL) return 0;
     int ok = 1;
-    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq) && ok; k++) {
-        PyObject *sentence = PySequence_Fast_GET_ITEM(seq, k);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(seq) && ok; k++) {
+        PyObject *sentence = PyTuple_GET_ITEM(seq, k);
+        if (!PyUnicode_Check(sentence)) {
+            PyErr_Format(PyExc_TypeError,
+                         "lsum_split: must return a list of str, got an item of type %s",
+                         Py_TYPE(sentence)->tp_name);
+            ok = 0;
+            break;
+        }
         ok = encode_text(e, sentence) && push_offset(e);
     }
     Py_DECREF(seq);
