@@ -52,7 +52,7 @@ def _ensure(command: str) -> None:
         ROOT / "requirements.txt",
         Path(__file__),
         ROOT / "setup.py",
-        *sorted((ROOT / "rouge_lcs").rglob("*.[ch]")),
+        *sorted((ROOT / "rouge_lcs" / "engine" / "csrc").glob("*.[ch]")),
     ]
     digest = hashlib.sha256(
         b"".join(p.read_bytes() for p in inputs if p.exists()) + repr(steps).encode()

@@ -19,6 +19,11 @@ if sys.platform == "win32":
 else:
     ARGS = ["-O3", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 
+# One translation unit: module.c includes the other files of the folder, one per stage
+# (docs/native.md).  Paths relative to this file, as setuptools wants them.
+CSRC = "rouge_lcs/engine/csrc"
+HEADERS = sorted(f"{CSRC}/{p.name}" for p in (Path(__file__).parent / CSRC).glob("*.h"))
+
 
 _FALLBACK = (
     "rouge_lcs will use its pure-Python engine: the same numbers, 5-10x slower; install a C "
@@ -68,12 +73,8 @@ if __name__ == "__main__":
         ext_modules=[
             Extension(
                 "rouge_lcs._native",
-                ["rouge_lcs/_native.c"],
-                depends=[
-                    "rouge_lcs/_punkt.h",
-                    "rouge_lcs/_similarity.h",
-                    "rouge_lcs/_unicode_table.h",
-                ],
+                [f"{CSRC}/module.c"],
+                depends=HEADERS,
                 extra_compile_args=ARGS,
             )
         ],

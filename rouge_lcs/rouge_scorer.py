@@ -134,8 +134,10 @@ class RougeScorer(BaseScorer):
         rouge = self._engine()
         if rouge is None:
             return {}
-        check_texts([prediction], [target])  # the batch path's checks and messages
-        return _score_pair(rouge.settings, target, prediction)
+        # The batch path's checks and messages, and its texts: a str subclass is scored by its
+        # characters (plain str), as score_batch scores it.
+        batch = check_texts([prediction], [target])
+        return _score_pair(rouge.settings, batch.references[0][0], batch.predictions[0])
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, Score]:
         """Scores against several targets: per type, those of the target with the best F (the
@@ -144,7 +146,8 @@ class RougeScorer(BaseScorer):
         if rouge is None:
             return {}
         batch = check_texts([prediction], [targets])
-        scores = [_score_pair(rouge.settings, t, prediction) for t in batch.references[0]]
+        plain_prediction = batch.predictions[0]
+        scores = [_score_pair(rouge.settings, t, plain_prediction) for t in batch.references[0]]
         best: dict[str, Score] = {}
         for name in scores[0]:
             for candidate in scores:

@@ -1,11 +1,13 @@
-"""Generate rouge_lcs/_unicode_table.h: the code-point classes of the ``unicode`` tokenizer.
+"""Generate rouge_lcs/engine/csrc/unicode_table.h: the code points' classes of the ``unicode``
+tokenizer and of Punkt.
 
     .venv/bin/python scripts/gen_unicode_table.py
 
-The Python tokenizer (rouge_lcs/tokenizers.py) matches ``[\\p{Han}\\p{Hiragana}\\p{Katakana}]``
-(one token per character) or runs of ``[\\p{L}\\p{M}\\p{N}]`` minus those, with the ``regex``
-module; Punkt (rouge_lcs/punkt.py) uses ``regex``'s ``\\s``, ``\\w`` and ``\\d``.  The native
-tokenizer and the native Punkt (rouge_lcs/_punkt.h) read the same classes from tables of
+The Python tokenizer (rouge_lcs/text/tokenizers.py) matches
+``[\\p{Han}\\p{Hiragana}\\p{Katakana}]`` (one token per character) or runs of
+``[\\p{L}\\p{M}\\p{N}]`` minus those, with the ``regex`` module; Punkt (rouge_lcs/text/punkt.py)
+uses ``regex``'s ``\\s``, ``\\w`` and ``\\d``.  The native tokenizer (rouge_lcs/engine/csrc/text.h)
+and the native Punkt (rouge_lcs/engine/csrc/punkt.h) read the same classes from tables of
 code-point ranges, made here from that very ``regex`` module (not ``unicodedata``: the two ship
 different Unicode versions, and the numbers must equal the Python engine's).  The table records
 the ``regex`` version it came from; rouge_lcs.engine.native uses the native path only when the
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import regex
 
-OUT = Path(__file__).resolve().parent.parent / "rouge_lcs" / "_unicode_table.h"
+OUT = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc" / "unicode_table.h"
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
 CJK = regex.compile(rf"[{_CJK}]", regex.V1)
 WORD = regex.compile(rf"[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}]]", regex.V1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -342,3 +343,304 @@ def test_cli_exercises_refuse_non_utf8(command):
 
 def test_cli_n_recall_with_huge_n():
     assert_one_line_error(cli("n-recall", stdin=b"1" + b"0" * 30 + b"\na b\na b\n"), "rouge")
+
+
+# --- issue 24: every value that enters C, a str subclass read as the str it is -----------------
+
+
+class _LowerIs(str):
+    """A str whose own lower() returns something else (the crashing input of issue 24)."""
+
+    result: object = 42
+
+    def lower(self):  # type: ignore[override]
+        return self.result
+
+
+def _lower_is(result: object) -> type[str]:
+    return type("LowerIs", (_LowerIs,), {"result": result})
+
+
+class _AllEqual(str):
+    """A str equal to every other (the native path once deduplicated sentences in a dict)."""
+
+    def __eq__(self, other):  # type: ignore[override]
+        return True
+
+    def __hash__(self):  # type: ignore[override]
+        return 0
+
+
+def _numbers(scores) -> list:
+    """Every number of a Scores, for exact comparison."""
+    return [scores.precision.tolist(), scores.recall.tolist(), scores.fmeasure.tolist()]
+
+
+_SUBCLASS_PREDS = ["Café au lait. The cat sat.", "naïve résumé\nthe mat"]
+_SUBCLASS_REFS = ["The cat sat on the mat. Café noir.", "a naïve cat\non the mat"]
+
+
+def _subclass_splitter(cls: type[str]):
+    def split(text: str) -> list[str]:
+        return [cls(s) for s in text.replace("\n", ". ").split(". ") if s]
+
+    return split
+
+
+@pytest.mark.parametrize("lower", [42, None, b"bytes", "plain", "odd"])
+@pytest.mark.parametrize("tokenizer", ["rouge_score", "unicode", "whitespace"])
+def test_splitter_sentences_of_a_str_subclass_score_as_their_str(engine, lower, tokenizer):
+    # lower() -> 42 segfaulted the native engine (encode_ascii_runs / tokenize_unicode read the
+    # result as a str); -> None scored 0.0 or 1.0 there while the Python engine raised.
+    if lower == "odd":
+        lower = _lower_is(7)("nested")  # a subclass whose lower() is itself odd
+    cls = _lower_is(lower)
+    types = ["rougeLsum"]
+    got = score(
+        _SUBCLASS_PREDS,
+        _SUBCLASS_REFS,
+        types,
+        tokenizer=tokenizer,
+        lsum_split=_subclass_splitter(cls),
+    )
+    expected = score(
+        _SUBCLASS_PREDS,
+        _SUBCLASS_REFS,
+        types,
+        tokenizer=tokenizer,
+        lsum_split=_subclass_splitter(str),
+    )
+    assert _numbers(got) == _numbers(expected)
+
+
+def test_splitter_sentences_that_equal_everything_are_not_merged(engine):
+    # 1.0 (native: the sentences deduplicated in a dict) vs 0.75 (Python) before.
+    preds, refs = ["a b. c d"], ["a b. e f"]
+    got = score(preds, refs, ["rougeLsum"], lsum_split=_subclass_splitter(_AllEqual))
+    expected = score(preds, refs, ["rougeLsum"], lsum_split=_subclass_splitter(str))
+    assert _numbers(got) == _numbers(expected) and got.fmeasure[0][0] < 1.0
+
+
+@pytest.mark.parametrize("cls", [_lower_is(42), _lower_is(None), _AllEqual])
+def test_tokenizer_tokens_of_a_str_subclass_count_as_their_str(engine, cls):
+    def tokenize(text: str) -> list[str]:
+        return [cls(t) for t in text.lower().split()]
+
+    preds, refs = ["the cat sat on the mat", "x y"], ["the cat lay on a mat", "z w"]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    got = score(preds, refs, types, tokenizer=tokenize, use_stemmer=True)
+    expected = score(preds, refs, types, tokenizer=lambda t: t.lower().split(), use_stemmer=True)
+    assert _numbers(got) == _numbers(expected)
+
+
+def test_texts_of_a_str_subclass_score_as_their_str(engine):
+    cls = _lower_is(None)
+    preds, refs = [cls("Café au lait")], [cls("CAFÉ noir")]
+    for tokenizer in ("rouge_score", "unicode"):
+        got = score(preds, refs, ["rouge1", "rougeLsum"], tokenizer=tokenizer)
+        expected = score(
+            ["Café au lait"], ["CAFÉ noir"], ["rouge1", "rougeLsum"], tokenizer=tokenizer
+        )
+        assert _numbers(got) == _numbers(expected)
+
+
+def test_rouge_scorer_score_tokenizes_the_checked_texts(engine):
+    # RougeScorer.score checked its texts but tokenized the originals: 1.0 vs score_batch's 0.0.
+    from rouge_lcs.rouge_scorer import RougeScorer
+
+    same = _lower_is("same words")
+    target, prediction = same("alpha beta"), same("gamma delta")
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    single = scorer.score(target, prediction)
+    batch = scorer.score_batch([target], [prediction])[0]
+    multi = scorer.score_multi([target], prediction)
+    assert single == batch == multi
+    assert single["rouge1"].fmeasure == 0.0
+
+
+def test_the_crashing_splitter_does_not_kill_the_process(engine, tmp_path):
+    # The exact input of issue 24, in a child process: a segfault there fails this test
+    # instead of the whole run.
+    code = """
+from rouge_lcs import rouge
+class Odd(str):
+    def lower(self):
+        return 42
+split = lambda text: [Odd(s) for s in text.split(". ")]
+print(rouge(["Café au lait. The cat"], ["Café noir. The cat"], ["rougeLsum"], lsum_split=split,
+            tokenizer="rouge_score")["rougeLsum"])
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        float(done.stdout)
+        == rouge(
+            ["Café au lait. The cat"],
+            ["Café noir. The cat"],
+            ["rougeLsum"],
+            lsum_split=lambda t: t.split(". "),
+            tokenizer="rouge_score",
+        )["rougeLsum"]
+    )
+
+
+# --- issue 24: the private entry points check their arguments ----------------------------------
+
+
+def _ext():
+    from rouge_lcs.engine import native
+
+    if not native.available():
+        pytest.skip("rouge_lcs._native not built")
+    return native._native
+
+
+def _counts_args(n_pairs=1, types=(0, 1), out=None):
+    ids = np.zeros(2, np.int32)
+    starts = np.array([0, 2], np.int64)
+    pairs = np.zeros(n_pairs, np.int64)
+    types_ = np.array(types, np.int64)
+    if out is None:
+        out = np.zeros((n_pairs, len(types) // 2, 3), np.int64)
+    return [
+        ids,
+        starts,
+        np.zeros(0, np.int32),
+        np.zeros(1, np.int64),
+        np.zeros(2, np.int64),
+        pairs,
+        pairs.copy(),
+        types_,
+        1,
+        out,
+        1,
+    ]
+
+
+def test_counts_rejects_sizes_that_overflow_and_overlapping_output():
+    m = _ext()
+    m.counts(*_counts_args())  # well-formed
+    # an output of the wrong size (its size is pairs x types x 3, in checked arithmetic)
+    args = _counts_args(n_pairs=3)
+    args[9] = np.zeros(3 * 1 * 3 - 1, np.int64)
+    with pytest.raises(ValueError, match="inconsistent"):
+        m.counts(*args)
+    # the output sharing memory with an input (the kernel would write the ids it reads)
+    shared = np.zeros(8, np.int64)
+    args = _counts_args()
+    args[1] = shared[:2]
+    args[1][:] = [0, 2]
+    args[9] = shared[1:4]  # its first value is doc_start[1]
+    with pytest.raises(ValueError, match="overlaps"):
+        m.counts(*args)
+    args = _counts_args()
+    args[9] = args[5]  # out is pair_pred
+    with pytest.raises(ValueError):
+        m.counts(*args)
+    for bad_types in ((3, 1), (0, 0), (0, 2**40), (-1, 1)):
+        with pytest.raises(ValueError, match="rouge type"):
+            m.counts(*_counts_args(types=bad_types))
+    with pytest.raises(ValueError, match="vocab"):
+        m.counts(*_counts_args()[:8], 2**40, *_counts_args()[9:])
+
+
+def test_rouge155_skip_checks_its_arguments():
+    m = _ext()
+    tokens = np.array([1, 2, 3, 1, 2], np.int32)
+    starts = np.array([0, 5], np.int64)
+    pair = np.zeros(1, np.int64)
+    out = np.zeros(3, np.int64)
+    # a distance near INT64_MAX (i + skip + 2 overflowed) is "any distance"
+    m.rouge155_skip(tokens, starts, pair, pair, 2**63 - 1, True, out)
+    expected = np.zeros(3, np.int64)
+    m.rouge155_skip(tokens, starts, pair, pair, -1, True, expected)
+    assert out.tolist() == expected.tolist()
+    shared = np.zeros(4, np.int64)
+    with pytest.raises(ValueError, match="overlaps"):
+        m.rouge155_skip(tokens, starts, shared[:1], pair, 2, True, shared[0:3])
+    with pytest.raises(ValueError, match="inconsistent"):
+        m.rouge155_skip(tokens, starts, pair, pair, 2, True, np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="out of range"):
+        m.rouge155_skip(tokens, starts, pair + 1, pair, 2, True, out)
+    with pytest.raises(ValueError):
+        m.rouge155_skip(tokens, starts[::-1].copy(), pair, pair, 2, True, out)
+    with pytest.raises(ValueError):
+        m.rouge155_skip(-tokens, starts, pair, pair, 2, True, out)
+
+
+def test_rouge155_tokens_checks_its_arguments():
+    m = _ext()
+    ids, tokens = m.rouge155_tokens(b"The cat\nthe CAT", True)
+    assert tokens == ["the", "cat"] and np.frombuffer(ids, np.int32).tolist() == [0, 1, -1, 0, 1]
+    with pytest.raises(TypeError):
+        m.rouge155_tokens("text", True)
+
+
+def test_encoder_checks_its_arguments_and_refuses_reentry():
+    m = _ext()
+    with pytest.raises(ValueError):
+        m.Encoder(7)
+    with pytest.raises(TypeError):
+        m.Encoder(m.MODE_PYTHON, None)
+    with pytest.raises(TypeError):
+        m.Encoder(m.MODE_ROUGE_SCORE, None, 42)
+    encoder = m.Encoder(m.MODE_ROUGE_SCORE)
+    with pytest.raises(RuntimeError):
+        encoder.__init__(m.MODE_ROUGE_SCORE)
+    with pytest.raises(RuntimeError, match="not initialized"):
+        m.Encoder.__new__(m.Encoder).encode(["a"])
+    with pytest.raises(TypeError):
+        encoder.encode("not a list")
+    with pytest.raises(TypeError):
+        encoder.encode([b"bytes"])
+    with pytest.raises(ValueError, match="split_mode"):
+        encoder.encode_sentences(["a"], 9, None)
+    with pytest.raises(TypeError, match="callable"):
+        encoder.encode_sentences(["a. b"], 2, None)
+    # a subclass text with an odd lower(): read as its str
+    cls = _lower_is(42)
+    assert encoder.encode([cls("Café AU lait")]) == encoder.encode(["Café AU lait"])
+    # a splitter (called from C) returning odd values
+    with pytest.raises(TypeError, match="list of str"):
+        encoder.encode_sentences(["x. y z. w"], 2, lambda t: "x")
+    with pytest.raises(TypeError, match="item of type int"):
+        encoder.encode_sentences(["x. y z. w"], 2, lambda t: [1])
+    subclass_split = encoder.encode_sentences(["x. Y z. w"], 2, lambda t: [cls(t)])
+    assert subclass_split == encoder.encode_sentences(["x. Y z. w"], 2, lambda t: [t])
+    # re-entry from the Python code the encoder calls
+    inner = m.Encoder(m.MODE_PYTHON, lambda text: inner.encode(["a"]) and text.split())
+    with pytest.raises(RuntimeError, match="re-entrant"):
+        inner.encode(["a b"])
+    assert inner.encode([]) == (b"", np.zeros(1, np.int64).tobytes())  # usable afterwards
+    # a tokenizer that empties the list being encoded
+    texts = ["a b", "c d", "e f"]
+    clearing = m.Encoder(m.MODE_PYTHON, lambda text: (texts.clear(), text.split())[1])
+    ids, offsets = clearing.encode(texts)
+    assert np.frombuffer(offsets, np.int64).tolist() == [0, 2, 4, 6]
+
+
+def test_stage_entry_points_read_a_subclass_as_its_str():
+    m = _ext()
+    from rouge_lcs.engine import native
+    from rouge_lcs.text.sentences import nltk_punkt
+
+    cls = _lower_is(None)
+    text = "Mr. Smith went to Washington. He arrived at 5 p.m. on Friday. Café! Done."
+    tables = nltk_punkt().tables
+    assert m.punkt_spans(cls(text), *tables) == m.punkt_spans(text, *tables)
+    assert m._test_unicode_tokens(cls("Café AU lait"), native._normalize) == m._test_unicode_tokens(
+        "Café AU lait", native._normalize
+    )
+    with pytest.raises(TypeError):
+        m._test_unicode_tokens("text", 42)
+    with pytest.raises(TypeError):
+        m._test_unicode_tokens("Café", lambda form, text: 42)
+    assert m._test_porter_stem(cls("Running")) == m._test_porter_stem("Running")
+    with pytest.raises(TypeError):
+        m.punkt_spans(text, ".", frozenset(), frozenset(), frozenset(), [])

@@ -275,7 +275,7 @@ def test_porter_port_equals_nltk_on_200000_words():
     # Every word of Debian's huge American English list (as is and lowercased) and every token
     # of the shared corpora: the C port must give NLTK's PorterStemmer() stem for each.
     from nltk.stem.porter import PorterStemmer
-    from rouge_lcs._native import porter_stem
+    from rouge_lcs._native import _test_porter_stem as porter_stem
 
     if not Path(DICTIONARY).exists():
         pytest.skip(f"{DICTIONARY} missing: apt-get install wamerican-huge")
@@ -292,7 +292,7 @@ def test_porter_port_equals_nltk_on_200000_words():
 @needs_native
 def test_porter_port_on_rule_edge_cases():
     from nltk.stem.porter import PorterStemmer
-    from rouge_lcs._native import porter_stem
+    from rouge_lcs._native import _test_porter_stem as porter_stem
 
     stemmer = PorterStemmer()
     words = [
@@ -322,7 +322,7 @@ def test_porter_port_equals_nltk_on_every_non_ascii_corpus_word():
     # NLTK's rules see a non-ASCII letter only as "a consonant that is not y, w, x, l, s or z";
     # the port gives each distinct one a distinct byte >= 128, which its rules treat the same.
     from nltk.stem.porter import PorterStemmer
-    from rouge_lcs._native import porter_stem
+    from rouge_lcs._native import _test_porter_stem as porter_stem
 
     words = {w for w in _corpus_words(ascii_only=False) if not w.isascii()}
     assert len(words) > 10_000
@@ -344,7 +344,7 @@ _SUFFIXES = st.sampled_from(
 @given(stem=st.lists(_LETTERS, max_size=12).map("".join), suffix=_SUFFIXES)
 def test_porter_port_equals_nltk_on_mixed_script_words(stem, suffix):
     from nltk.stem.porter import PorterStemmer
-    from rouge_lcs._native import porter_stem
+    from rouge_lcs._native import _test_porter_stem as porter_stem
 
     word = stem + suffix
     assert porter_stem(word) == PorterStemmer().stem(word)
@@ -380,13 +380,13 @@ def test_unicode_table_matches_regex_on_every_code_point():
     generator = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generator)
     expected = {cp: cls for first, last, cls in generator.ranges() for cp in range(first, last + 1)}
-    wrong = [cp for cp in range(0x110000) if _native.unicode_class(cp) != expected.get(cp, 0)]
+    wrong = [cp for cp in range(0x110000) if _native._test_unicode_class(cp) != expected.get(cp, 0)]
     assert wrong == []
-    # Punkt's \s, \w, \d (rouge_lcs/_punkt.h), from the same regex, on every code point.
+    # Punkt's \s, \w, \d (rouge_lcs/engine/csrc/punkt.h), from the same regex, on every code point.
     punkt = {
         cp: bits for first, last, bits in generator.punkt_ranges() for cp in range(first, last + 1)
     }
-    assert [cp for cp in range(0x110000) if _native.punkt_class(cp) != punkt.get(cp, 0)] == []
+    assert [cp for cp in range(0x110000) if _native._test_punkt_class(cp) != punkt.get(cp, 0)] == []
 
 
 def _check_unicode_tokens(text: str) -> None:
@@ -394,7 +394,7 @@ def _check_unicode_tokens(text: str) -> None:
     from rouge_lcs import _native
     from rouge_lcs.text.tokenizers import unicode_tokenize
 
-    assert _native.unicode_tokens(text, native._normalize) == unicode_tokenize(text)
+    assert _native._test_unicode_tokens(text, native._normalize) == unicode_tokenize(text)
 
 
 @needs_native
@@ -416,7 +416,7 @@ def test_native_unicode_tokens_equal_python_on_the_corpora():
 
 
 def test_only_kelvin_sign_lowercases_to_ascii():
-    # The native unicode tokenizer skips a lower() call on that basis (_native.c).
+    # The native unicode tokenizer skips a lower() call on that basis (csrc/text.h).
     found = [
         cp for cp in range(128, 0x110000) if not 0xD800 <= cp < 0xE000 and chr(cp).lower().isascii()
     ]
@@ -641,3 +641,71 @@ def test_ascii_fast_path_and_other_texts_share_token_ids():
     assert scorer.score(["café cat"], ["the cat"]).fmeasure.tolist() == [[0.5]]
     unicode = Rouge(["rouge1"])
     assert unicode.score(["Straße cat"], ["the CAT strasse"]).fmeasure.tolist() == [[0.4]]
+
+
+# --- the C sources by stage -------------------------------------------------------------------
+
+CSRC = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc"
+#: The stages that run without the GIL, or need no Python: they must not see Python.h at all.
+PYTHON_FREE = ["kernels.h", "porter.h", "rouge155.h", "similarity.h"]
+
+
+def _compiler() -> str | None:
+    import shutil
+    import sysconfig
+
+    configured = (sysconfig.get_config_var("CC") or "").split()
+    for name in [*configured[:1], "cc", "gcc", "clang"]:
+        if shutil.which(name):
+            return name
+    return None
+
+
+@pytest.mark.parametrize("header", PYTHON_FREE)
+def test_gil_free_headers_include_no_python_h(header):
+    text = (CSRC / header).read_text("utf-8")
+    includes = [line for line in text.splitlines() if line.lstrip().startswith("#include")]
+    assert includes and not any("Python" in line or "text.h" in line for line in includes)
+    assert "Py" not in "".join(
+        line for line in text.splitlines() if not line.startswith((" *", "/*"))
+    )
+
+
+@pytest.mark.parametrize("header", PYTHON_FREE)
+def test_gil_free_headers_compile_alone_without_python_headers(header, tmp_path):
+    compiler = _compiler()
+    if compiler is None:
+        pytest.skip("no C compiler")
+    # No -I for Python: a Python.h reached from this header would fail the compile.
+    done = subprocess.run(
+        [
+            compiler,
+            "-fsyntax-only",
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-Wno-unused-function",
+            "-x",
+            "c",
+            str(CSRC / header),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_c_file_is_built_and_shipped():
+    """setup.py builds module.c, which includes every header of the folder; MANIFEST.in ships
+    the folder (the sdist builds the wheel)."""
+    root = CSRC.parent.parent.parent
+    module = (CSRC / "module.c").read_text("utf-8")
+    for header in sorted(p.name for p in CSRC.glob("*.h")):
+        assert f'#include "{header}"' in module
+    assert sorted(p.name for p in CSRC.iterdir() if p.suffix in (".c", ".h")) == sorted(
+        [*(p.name for p in CSRC.glob("*.h")), "module.c"]
+    )
+    assert "recursive-include rouge_lcs/engine/csrc *.c *.h" in (root / "MANIFEST.in").read_text()
+    assert '"rouge_lcs/engine/csrc"' in (root / "setup.py").read_text()

@@ -1,6 +1,6 @@
-"""rouge_lcs.text.punkt and its C version (rouge_lcs/_punkt.h, the native engine's) against NLTK's
-own PunktSentenceTokenizer (the oracle), with the same parameters: the English, German and
-no-model tables of punkt_tab, and the builtin fallback."""
+"""rouge_lcs.text.punkt and its C version (rouge_lcs/engine/csrc/punkt.h, the native engine's)
+against NLTK's own PunktSentenceTokenizer (the oracle), with the same parameters: the English,
+German and no-model tables of punkt_tab, and the builtin fallback."""
 
 from __future__ import annotations
 

@@ -130,10 +130,12 @@ class TextBatch:
         return [len(r) for r in self.references]
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
     """The text of a str subclass (numpy.str_, markupsafe.Markup, …) as a plain str: ROUGE is a
-    function of the characters, so a subclass's own split() or lower() must not take part (the
-    native tokenizers read the characters anyway; evaluate's Arrow storage did the same)."""
+    function of the characters, so a subclass's own split(), lower(), __eq__ or __hash__ must
+    not take part (the native tokenizers read the characters anyway; evaluate's Arrow storage
+    did the same).  Applied wherever strings enter: texts, tokens from a tokenizer, sentences
+    from a splitter.  ``str.__str__`` copies the characters without calling the subclass."""
     return text if type(text) is str else str.__str__(text)
 
 
@@ -160,13 +162,13 @@ def check_texts(predictions: object, references: object) -> TextBatch:
         for i, pred in enumerate(preds):
             if not isinstance(pred, str):
                 raise fail_type(f"predictions[{i}]", "str", pred)
-        preds = [_plain(pred) for pred in preds]
+        preds = [plain(pred) for pred in preds]
     if set(map(type, refs)) == {str}:
         return TextBatch(preds, [[ref] for ref in refs])
     ref_lists: list[list[str]] = []
     for i, ref in enumerate(refs):
         if isinstance(ref, str):
-            ref_lists.append([_plain(ref)])
+            ref_lists.append([plain(ref)])
             continue
         if ref is None or isinstance(ref, bytes):
             raise fail_type(f"references[{i}]", "str or a list of str", ref)
@@ -176,7 +178,7 @@ def check_texts(predictions: object, references: object) -> TextBatch:
         for j, item in enumerate(items):
             if not isinstance(item, str):
                 raise fail_type(f"references[{i}][{j}]", "str", item)
-        ref_lists.append([_plain(item) for item in items])
+        ref_lists.append([plain(item) for item in items])
     return TextBatch(preds, ref_lists)
 
 

@@ -7,6 +7,41 @@
   (Hyyrö's bit-parallel LCS on Python integers, one big-int step per reference token), and the
   walk back reads each row once, so a pair costs O(m) big-int operations on n-bit integers.
 
+rouge_score's backtrack on bit rows
+-----------------------------------
+This is the one explanation; the three implementations point here: :class:`_Walk` (big ints),
+``rouge_lcs/engine/lcs_batch.py`` (numpy, every sentence pair of a batch at once) and
+``rouge_lcs/engine/csrc/kernels.h`` (``union_lcs`` and ``union_lcs_word``, 64-bit words).
+
+*The walk.*  ``L[i][j]`` is the LCS length of the first ``i`` reference and ``j`` candidate
+tokens.  rouge_score walks back from ``(m, n)`` while ``i > 0`` and ``j > 0``: on a token
+match at ``(i, j)`` it takes the diagonal (reference position ``i - 1`` is in the LCS);
+otherwise it moves left when ``L[i][j-1] > L[i-1][j]`` and up otherwise.  Without a match,
+``L[i][j] = max(L[i][j-1], L[i-1][j])``, so it moves left exactly when the vertical difference
+``d(j) = L[i][j] - L[i-1][j]`` (0 or 1) is 1.  Call column ``c`` of row ``i`` a *stop* when
+``c`` is a match or ``d(c) = 0``: from ``(i, j)`` the walk moves left along row ``i`` to the
+highest stop ``c <= j``, then goes up — to ``(i - 1, c - 1)`` on a match, else to
+``(i - 1, c)``.  One step per row; no stop at all (``c`` would be 0) ends the walk.
+
+*The vertical difference from two bit rows.*  Bit ``p`` of row ``i`` stands for column
+``p + 1`` and is 0 exactly where ``L[i][.]`` steps up (``L[i][p + 1] = L[i][p] + 1``).  With
+``d(0) = 0``, ``d`` changes from column ``p`` to ``p + 1`` exactly where rows ``i - 1`` and
+``i`` differ at bit ``p``: it rises where row ``i - 1`` has the bit and row ``i`` not, and
+falls in the opposite case.  So ``d(c)`` is the parity of the bits below ``c`` of
+``row[i-1] ^ row[i]``, and because ``d`` is 0 or 1 the changes alternate: a rise, a fall, …
+
+*Two ways to find the highest stop, the same stop.*
+- Prefix parity (``lcs_batch.py``, ``kernels.h``): bit ``p`` of ``prefix_parity(x)`` is the
+  parity of bits ``0..p`` of ``x = row[i-1] ^ row[i]``, i.e. ``d(p + 1)``; so the stops are
+  ``match | ~prefix_parity(x)`` cut to the low ``j`` bits, and the highest set bit ``p`` is
+  column ``c = p + 1``.  On words (C), the parity of the lower words is carried in.
+- Highest differing bit (:class:`_Walk`): let ``t`` be the highest bit below ``j`` where the
+  rows differ.  If row ``i - 1`` has bit ``t``, that change was a rise, so ``d(j) = 1`` and
+  ``d(t) = 0``: column ``t`` is the highest non-match stop (``t = 0``: none); otherwise
+  ``d(j) = 0`` and column ``j`` itself is.  The highest match column ``<= j`` comes from the
+  token's positions, and the higher of the two is the stop.  An xor, an and and a one-bit
+  test per row, instead of a prefix parity (six full-width shifts and xors on big ints).
+
 Memory is linear in the input (m reference tokens, n candidate tokens), with these bounds:
 
 - bit rows held for the walk: at most ``max(_ROW_BYTES_PER_TOKEN · (m + n), _MIN_ROWS · (n/8 +
@@ -179,19 +214,8 @@ def _levels(m: int, n: int) -> list[int]:
 class _Walk:
     """rouge_score's backtrack from ``(m, n)``, replayed on bit rows recomputed from checkpoints.
 
-    rouge_score walks back from ``(m, n)``: on a token match it takes the diagonal; otherwise it
-    moves left when ``L[i][j-1] > L[i-1][j]`` and up otherwise.  Without a match at ``(i, j)``
-    that test holds exactly when the vertical difference ``L[i][j] - L[i-1][j]`` is 1.  So from
-    ``(i, j)`` the walk moves left along row ``i`` to the last column ``<= j`` that is a match or
-    has vertical difference 0, and there goes up (diagonally on a match): one step per row.
-
-    Bit row ``i`` has a zero at each column where ``L[i][.]`` steps up, so the vertical
-    difference ``d(p)`` (0 or 1, with ``d(0) = 0``) changes exactly at the bits where the two
-    rows differ: from column p to p + 1 it rises where ``row[i-1]`` has bit p set and ``row[i]``
-    not, and falls in the opposite case.  Hence, with t the highest bit below j where the rows
-    differ, ``d(j) = 1`` iff ``row[i-1]`` has bit t set, and then column t is the highest column
-    ``<= j`` with difference 0 (t = 0: none); otherwise ``d(j) = 0`` and column j itself is.  That
-    is an xor, an and and a one-bit test per row (no parity over the whole row).
+    The walk and why it reads only two rows per step are explained once, in the module
+    docstring ("rouge_score's backtrack on bit rows"); this is its "highest differing bit" form.
 
     The low j bits of a row depend only on the low j bits of the rows above it (additions carry
     upwards only; see :func:`_advance`), and j only decreases: rows recomputed for the walk are
@@ -264,7 +288,8 @@ class _Walk:
 def lcs_pairs(ref: Tokens, cand: Candidate) -> list[tuple[int, int]]:
     """``(reference position, candidate position)`` of one LCS, as rouge_score's backtrack picks it.
 
-    See :class:`_Walk` for the walk and the module docstring for the memory bound.
+    The module docstring explains the walk ("rouge_score's backtrack on bit rows") and the
+    memory bound.
     """
     m, n = len(ref), cand.width
     if not m or not n:

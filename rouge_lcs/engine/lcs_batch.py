@@ -4,10 +4,10 @@ whole batch advances together in numpy.
 For each pair the reference sentence indexes the rows and the candidate sentence the bits of a
 uint64 (candidate sentences of up to 64 tokens; longer ones take the exact big-int path of
 :func:`rouge_lcs.engine.lcs.lcs_indices`).  The forward pass is Hyyrö's bit-parallel LCS; the
-backward pass replays rouge_score's backtrack for all pairs at once (see
-:func:`rouge_lcs.engine.lcs.lcs_indices` for why every backtrack step is exactly one row up).
-A reference position belongs to the union
-LCS iff some candidate sentence took the diagonal there.
+backward pass replays rouge_score's backtrack for all pairs at once, in the "prefix parity"
+form of the one explanation of that walk: the module docstring of :mod:`rouge_lcs.engine.lcs`
+("rouge_score's backtrack on bit rows").  A reference position belongs to the union LCS iff
+some candidate sentence took the diagonal there.
 
 Python performs O(longest reference sentence) numpy calls per block of pairs, whatever the
 number of pairs.  Memory is linear in the input:
@@ -205,6 +205,7 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
     for i in range(max_ref, 0, -1):
         k = active[i]
         match = masks[mask_at[i - 1] : mask_at[i - 1] + k]
+        # The backtrack of rouge_lcs.engine.lcs's module docstring, prefix-parity form.
         # Vertical difference L[i][.] - L[i-1][.]: running parity of the two rows' xor.
         x = np.bitwise_xor(
             rows[row_at[i - 1] : row_at[i - 1] + k], rows[row_at[i] : row_at[i] + k], out=a[:k]

@@ -73,8 +73,8 @@ _KINDS = {"n": 0, "L": 1, "Lsum": 2}
 
 def native_unicode() -> bool:
     """Whether the ``unicode`` tokenizer runs natively: its code-point table
-    (``rouge_lcs/_unicode_table.h``, see scripts/gen_unicode_table.py) was generated from the
-    installed version of ``regex``, whose classes the Python tokenizer uses."""
+    (``rouge_lcs/engine/csrc/unicode_table.h``, see scripts/gen_unicode_table.py) was generated
+    from the installed version of ``regex``, whose classes the Python tokenizer uses."""
     return _native is not None and regex.__version__ == _native.UNICODE_TABLE_REGEX_VERSION
 
 
@@ -165,7 +165,7 @@ def _encoder_for(settings: Settings) -> Any:
 
 
 def _c_punkt(punkt: Callable[[], Punkt]) -> Callable[[str], list[str]]:
-    """``punkt().tokenize`` in C (``_punkt.h``); the model is loaded (~50 ms) by the first
+    """``punkt().tokenize`` in C (``csrc/punkt.h``); the model is loaded (~50 ms) by the first
     text that needs Punkt, not by every batch."""
     spans = _native.punkt_spans
 

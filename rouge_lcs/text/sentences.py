@@ -33,6 +33,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from rouge_lcs.base.validation import plain
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
@@ -391,12 +392,16 @@ def _checked(fn: Callable[[str], object], label: str) -> SplitFn:
                 f"lsum_split: {label} must return a list of str, got {type(result).__name__}"
             )
         sentences = list(result)
-        for sentence in sentences:
-            if not isinstance(sentence, str):
-                raise TypeError(
-                    f"lsum_split: {label} must return a list of str, got an item of type "
-                    f"{type(sentence).__name__}"
-                )
+        for k, sentence in enumerate(sentences):
+            if type(sentence) is not str:
+                if not isinstance(sentence, str):
+                    raise TypeError(
+                        f"lsum_split: {label} must return a list of str, got an item of type "
+                        f"{type(sentence).__name__}"
+                    )
+                # A str subclass counts by its characters: its own lower() or __eq__ (the
+                # native engine keys sentences in a dict) must not take part.
+                sentences[k] = plain(sentence)
         return sentences
 
     return split

@@ -38,6 +38,7 @@ from functools import cache, lru_cache
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
+from rouge_lcs.base.validation import plain
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.normalization import Folded
 from rouge_lcs.text.stemming import PORTER, Stemmer, stemmer_for
@@ -482,13 +483,16 @@ def _checked(fn: Callable[[str], object], name: str) -> TokenizeFn:
             raise TypeError(
                 f"tokenizer: {name} must return a list of str, got {type(tokens).__name__}"
             )
-        for token in tokens:
-            if not isinstance(token, str):
-                raise TypeError(
-                    f"tokenizer: {name} must return a list of str, got an item of type "
-                    f"{type(token).__name__}"
-                )
-        return list(tokens)
+        out = list(tokens)
+        for k, token in enumerate(out):
+            if type(token) is not str:
+                if not isinstance(token, str):
+                    raise TypeError(
+                        f"tokenizer: {name} must return a list of str, got an item of type "
+                        f"{type(token).__name__}"
+                    )
+                out[k] = plain(token)  # a str subclass counts by its characters
+        return out
 
     return tokenize
 

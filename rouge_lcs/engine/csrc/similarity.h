@@ -1,7 +1,7 @@
 /*
  * One-against-many ROUGE similarity on token ids (rouge_lcs/similarity_engine.py in C).
  *
- * Plain C, no Python: the binding in _native.c checks every argument and then calls sim_run.
+ * Plain C, no Python: the binding in module.c checks every argument and then calls sim_run.
  *
  * A job is a list of rows; row r scores query row_query[r] (prediction) against the choices
  * cands[cand_lo[r] .. cand_hi[r]) (references).  Per pair it finds `hits`:
@@ -30,10 +30,12 @@
  * range-checked as they are read (status SIM_BAD_ID).  Rows are split over threads by their
  * candidate counts; results never depend on the number of threads.
  *
- * Included by _native.c after the helpers it shares: grow, popcount64 and run_parallel.
+ * It includes kernels.h for the helpers it shares: grow, popcount64 and run_parallel.
  */
 #ifndef ROUGE_LCS_SIMILARITY_H
 #define ROUGE_LCS_SIMILARITY_H
+
+#include "kernels.h" /* grow, popcount64, run_parallel */
 
 #include <stdint.h>
 #include <stdlib.h>

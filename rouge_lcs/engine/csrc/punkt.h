@@ -1,11 +1,15 @@
-/* Punkt's sentence boundaries in C: rouge_lcs/punkt.py (itself NLTK 3.10's
+/*
+ * punkt.h: Punkt's sentence boundaries in C: rouge_lcs/text/punkt.py (itself NLTK 3.10's
  * PunktSentenceTokenizer.tokenize) step by step, its regular expressions written out as scans.
- * Included by _native.c; runs with the GIL held (the parameter tables are Python sets and a
- * dict, and lowercasing is str.lower()).  tests/test_punkt.py checks it equal to NLTK.
+ * Runs with the GIL held (the parameter tables are Python sets and a dict, and lowercasing is
+ * str.lower()); module.c binds it as punkt_spans.  tests/test_punkt.py checks it equal to NLTK.
  *
- * The character classes are the `regex` module's (\s, \w, \d: PUNKT_RANGES, generated with the
- * other tables by scripts/gen_unicode_table.py); str.isupper/islower/isspace are CPython's.
+ * The character classes are the `regex` module's (\s, \w, \d: PUNKT_RANGES in unicode_table.h,
+ * generated with the tokenizer's by scripts/gen_unicode_table.py); str.isupper/islower/isspace
+ * are CPython's.  range_index comes from text.h.
  */
+#ifndef ROUGE_LCS_PUNKT_H
+#define ROUGE_LCS_PUNKT_H
 
 typedef struct {
     int kind;
@@ -143,7 +147,7 @@ static inline int p_ends_period(const Punkt *p, Span t) {
 static PyObject *p_type(const Punkt *p, Span t) {
     PyObject *tok = PyUnicode_Substring(p->text, t.start, t.start + t.len);
     if (tok == NULL) return NULL;
-    PyObject *low = PyObject_CallMethod(tok, "lower", NULL);
+    PyObject *low = str_lower(tok);
     Py_DECREF(tok);
     if (low == NULL) return NULL;
     /* ^-?[\.,]?\d[\d,\.-]*\.?$ */
@@ -185,7 +189,7 @@ static int p_first_pass(const Punkt *p, Span t) {
     if (t.len >= 2 && PCH(p, t.start + t.len - 2) == '.') return 0; /* ends with ".." */
     PyObject *word = PyUnicode_Substring(p->text, t.start, t.start + t.len - 1);
     if (word == NULL) return -1;
-    PyObject *low = PyObject_CallMethod(word, "lower", NULL);
+    PyObject *low = str_lower(word);
     Py_DECREF(word);
     if (low == NULL) return -1;
     int found = PySet_Contains(p->abbrev, low);
@@ -456,39 +460,4 @@ done:
     free(toks);
     return out;
 }
-
-PyDoc_STRVAR(punkt_spans_doc,
-"punkt_spans(text, sent_end_chars, abbrev_types, collocations, sent_starters, ortho_context)\n"
-"--\n\n"
-"rouge_lcs.text.punkt.Punkt(...).spans(text) in C: the (start, end) of each sentence.  The tables\n"
-"are a set of str, a set of (str, str), a set of str and a dict str -> int.");
-
-static PyObject *py_punkt_spans(PyObject *self, PyObject *args) {
-    Punkt p;
-    PyObject *ends;
-    if (!PyArg_ParseTuple(args, "UUO!O!O!O!", &p.text, &ends, &PyFrozenSet_Type, &p.abbrev,
-                          &PyFrozenSet_Type, &p.colloc, &PyFrozenSet_Type, &p.starters,
-                          &PyDict_Type, &p.ortho))
-        return NULL;
-    Py_ssize_t n_ends = PyUnicode_GET_LENGTH(ends);
-    if (n_ends > 16) {
-        PyErr_SetString(PyExc_ValueError, "punkt_spans: at most 16 sentence-end characters");
-        return NULL;
-    }
-    p.n_ends = (int)n_ends;
-    for (Py_ssize_t k = 0; k < n_ends; k++) p.ends[k] = PyUnicode_READ_CHAR(ends, k);
-    p.kind = PyUnicode_KIND(p.text);
-    p.data = PyUnicode_DATA(p.text);
-    p.n = PyUnicode_GET_LENGTH(p.text);
-    return punkt_spans(&p);
-}
-
-static PyObject *py_punkt_class(PyObject *self, PyObject *arg) {
-    long cp = PyLong_AsLong(arg);
-    if (cp == -1 && PyErr_Occurred()) return NULL;
-    if (cp < 0 || cp > 0x10FFFF) {
-        PyErr_SetString(PyExc_ValueError, "punkt_class: not a code point");
-        return NULL;
-    }
-    return PyLong_FromLong(punkt_bits((Py_UCS4)cp));
-}
+#endif /* ROUGE_LCS_PUNKT_H */

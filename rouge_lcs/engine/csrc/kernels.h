@@ -1,0 +1,688 @@
+/*
+ * kernels.h: the counting kernels of rouge_lcs._native, on int32 token ids only.
+ *
+ * Everything here runs without the GIL: this file includes no Python.h, so it cannot touch a
+ * Python object (tests/test_native.py compiles it alone, without Python's headers).  module.c
+ * checks every buffer and index before calling in, and releases the GIL around run_shards.
+ *
+ *   ROUGE-N      ngram_hits: clipped n-gram matches, sum over n-grams of min(count_pred,
+ *                count_ref) (rouge_lcs/engine/ngrams.py).
+ *   ROUGE-L      lcs_length: Hyyro's bit-parallel LCS, 64 cells per word operation.
+ *   ROUGE-Lsum   lsum_hits: the union over a reference's sentences of the LCS that
+ *                rouge_score's backtrack picks with each prediction sentence (union_lcs,
+ *                union_lcs_word), clipped against the prediction's counts.  The backtrack is
+ *                explained once, in rouge_lcs/engine/lcs.py's module docstring ("rouge_score's
+ *                backtrack on bit rows"); this is its word-by-word version (the prefix parity).
+ *   threads      Job / Shard / run_shards: contiguous pair ranges, one per thread, each with
+ *                its own Workspace (scratch memory), so the counts never depend on threads.
+ *
+ * Memory stays linear in the input: the match masks are built per strip of at most
+ * STRIP_WORDS words of the candidate (a carry bit per row links strips), and the bit rows that
+ * the backtrack needs are recomputed block by block from sqrt-spaced checkpoints when storing
+ * all of them would exceed ROW_BUDGET_WORDS.
+ */
+#ifndef ROUGE_LCS_KERNELS_H
+#define ROUGE_LCS_KERNELS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <pthread.h>
+#endif
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int popcount64(uint64_t x) { return (int)__popcnt64(x); }
+static inline int highest_bit(uint64_t x) {
+    unsigned long index;
+    _BitScanReverse64(&index, x);
+    return (int)index;
+}
+#else
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int highest_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
+#endif
+
+/* Words of candidate per mask-table strip: the table holds at most 64 * STRIP_WORDS distinct
+ * tokens times STRIP_WORDS words (2 MiB), whatever the length of the text. */
+#define STRIP_WORDS 64
+/* Bit rows kept at once for one backtrack before switching to checkpoints (32 MiB). */
+#define ROW_BUDGET_WORDS ((int64_t)1 << 22)
+
+enum { KIND_N = 0, KIND_L = 1, KIND_LSUM = 2 };
+
+/* ------------------------------------------------------------------------------------------ */
+/* Per-thread scratch space                                                                    */
+
+typedef struct {
+    int64_t vocab;
+    int32_t *local;   /* token id -> row of the strip's mask table, or -1 (kept all -1) */
+    int32_t *count;   /* token id -> count, for unigram and union clipping (kept all 0) */
+    uint64_t *masks;  /* strip mask table */
+    int64_t masks_cap;
+    uint64_t *rows;   /* stored bit rows of one block */
+    int64_t rows_cap;
+    uint64_t *checkpoints;
+    int64_t checkpoints_cap;
+    uint64_t *vec;    /* the current row */
+    int64_t vec_cap;
+    uint8_t *carry;   /* carry bit per row between strips */
+    int64_t carry_cap;
+    uint8_t *unions;  /* union-LCS flags per reference token of a document */
+    int64_t unions_cap;
+    int64_t *slots;   /* n-gram hash table: first position of the n-gram, or -1 */
+    int64_t slots_cap;
+    int32_t *slot_count;
+    int64_t slot_count_cap;
+    /* the mask table currently describes this candidate (single-strip candidates only) */
+    const int32_t *table_for;
+    int64_t table_len;
+    int failed;       /* allocation failure */
+} Workspace;
+
+static int grow(void **buffer, int64_t *cap, int64_t need, size_t item) {
+    if (need <= *cap) return 1;
+    int64_t n = need < 64 ? 64 : need;
+    if (n < *cap * 2) n = *cap * 2;
+    void *p = realloc(*buffer, (size_t)n * item);
+    if (p == NULL) return 0;
+    *buffer = p;
+    *cap = n;
+    return 1;
+}
+
+#define GROW(ws, field, cap, need) \
+    (grow((void **)&(ws)->field, &(ws)->cap, (need), sizeof(*(ws)->field)) || ((ws)->failed = 1, 0))
+
+static int workspace_init(Workspace *ws, int64_t vocab) {
+    memset(ws, 0, sizeof(*ws));
+    ws->vocab = vocab;
+    size_t n = (size_t)(vocab > 0 ? vocab : 1);
+    ws->local = malloc(n * sizeof(int32_t));
+    ws->count = calloc(n, sizeof(int32_t));
+    if (ws->local == NULL || ws->count == NULL) return 0;
+    memset(ws->local, 0xff, n * sizeof(int32_t));
+    return 1;
+}
+
+static void workspace_free(Workspace *ws) {
+    free(ws->local);
+    free(ws->count);
+    free(ws->masks);
+    free(ws->rows);
+    free(ws->checkpoints);
+    free(ws->vec);
+    free(ws->carry);
+    free(ws->unions);
+    free(ws->slots);
+    free(ws->slot_count);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* ROUGE-N: clipped n-gram matches                                                             */
+
+static inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb3f97f4a7c15ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static inline uint64_t ngram_hash(const int32_t *t, int64_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int64_t k = 0; k < n; k++) h = mix64(h ^ (uint64_t)(uint32_t)t[k]) + (uint64_t)k;
+    return h;
+}
+
+/* sum over n-grams of min(count in pred, count in ref) */
+static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const int32_t *ref,
+                          int64_t lr, int64_t n) {
+    int64_t np_ = lp - n + 1, nr = lr - n + 1, hits = 0;
+    if (np_ <= 0 || nr <= 0) return 0;
+    if (n == 1) {
+        int32_t *count = ws->count;
+        for (int64_t k = 0; k < lp; k++) count[pred[k]]++;
+        for (int64_t k = 0; k < lr; k++) {
+            if (count[ref[k]] > 0) {
+                hits++;
+                count[ref[k]]--;
+            }
+        }
+        for (int64_t k = 0; k < lp; k++) count[pred[k]] = 0;
+        return hits;
+    }
+    /* Open addressing over the prediction's n-grams; a slot keeps the first position of its
+     * n-gram (compared by content) and a count that the reference's n-grams consume. */
+    int64_t size = 16;
+    while (size < 2 * np_) size <<= 1;
+    if (!GROW(ws, slots, slots_cap, size)) return 0;
+    if (!GROW(ws, slot_count, slot_count_cap, size)) return 0;
+    int64_t *slots = ws->slots;
+    int32_t *slot_count = ws->slot_count;
+    uint64_t mask = (uint64_t)size - 1;
+    for (int64_t s = 0; s < size; s++) slots[s] = -1;
+    size_t bytes = (size_t)n * sizeof(int32_t);
+    for (int64_t k = 0; k < np_; k++) {
+        uint64_t s = ngram_hash(pred + k, n) & mask;
+        for (;;) {
+            int64_t at = slots[s];
+            if (at < 0) {
+                slots[s] = k;
+                slot_count[s] = 1;
+                break;
+            }
+            if (memcmp(pred + at, pred + k, bytes) == 0) {
+                slot_count[s]++;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    for (int64_t k = 0; k < nr; k++) {
+        uint64_t s = ngram_hash(ref + k, n) & mask;
+        for (;;) {
+            int64_t at = slots[s];
+            if (at < 0) break;
+            if (memcmp(pred + at, ref + k, bytes) == 0) {
+                if (slot_count[s] > 0) {
+                    hits++;
+                    slot_count[s]--;
+                }
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    return hits;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Bit-parallel LCS rows                                                                        */
+/*
+ * Bit p of a row stands for candidate position p; row i (after i reference tokens) has a zero at
+ * each column where L[i][.] steps up.  One reference token t updates the row as
+ *     u = row & M[t];  row = ((row + u) | (row - u)) & full
+ * (u is a subset of row, so the subtraction never borrows across words; only the addition's
+ * carry does, which is what lets strips of words be processed one after another).
+ */
+
+/* Build the mask table of candidate positions [p0, p1) (words w0 = p0 / 64 ...). */
+static int build_masks(Workspace *ws, const int32_t *cand, int64_t p0, int64_t p1,
+                       int64_t *n_local) {
+    int64_t sw = (p1 - p0 + 63) / 64, a = 0;
+    if (!GROW(ws, masks, masks_cap, (p1 - p0) * sw)) return 0;
+    int32_t *local = ws->local;
+    uint64_t *masks = ws->masks;
+    for (int64_t p = p0; p < p1; p++) {
+        int32_t t = cand[p];
+        if (local[t] < 0) {
+            local[t] = (int32_t)a;
+            memset(masks + a * sw, 0, (size_t)sw * sizeof(uint64_t));
+            a++;
+        }
+        masks[local[t] * sw + (p - p0) / 64] |= (uint64_t)1 << ((p - p0) & 63);
+    }
+    *n_local = a;
+    return 1;
+}
+
+static void clear_masks(Workspace *ws, const int32_t *cand, int64_t p0, int64_t p1) {
+    int32_t *local = ws->local;
+    for (int64_t p = p0; p < p1; p++) local[cand[p]] = -1;
+    if (ws->table_for == cand) ws->table_for = NULL;
+}
+
+/* Make the mask table describe the whole candidate (which must fit one strip). */
+static int table_for(Workspace *ws, const int32_t *cand, int64_t n) {
+    if (ws->table_for == cand && ws->table_len == n) return 1;
+    if (ws->table_for != NULL) clear_masks(ws, ws->table_for, 0, ws->table_len);
+    int64_t a;
+    if (!build_masks(ws, cand, 0, n, &a)) return 0;
+    ws->table_for = cand;
+    ws->table_len = n;
+    return 1;
+}
+
+static void release_table(Workspace *ws) {
+    if (ws->table_for != NULL) clear_masks(ws, ws->table_for, 0, ws->table_len);
+}
+
+/*
+ * Advance `vec` (W words, the row before) through reference tokens rtok[0..nrows).  When `store`
+ * is not NULL, row k + 1 is written at store + (k + 1) * W and the starting row at store.
+ * Candidates longer than one strip are processed strip by strip with a carry bit per row.
+ */
+static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int32_t *rtok,
+                        int64_t nrows, uint64_t *vec, uint64_t *store) {
+    int64_t W = (n + 63) / 64;
+    uint64_t top = (n & 63) ? (((uint64_t)1 << (n & 63)) - 1) : ~(uint64_t)0;
+    if (store != NULL) memcpy(store, vec, (size_t)W * sizeof(uint64_t));
+    if (W <= STRIP_WORDS) {
+        if (!table_for(ws, cand, n)) return 0;
+        const int32_t *local = ws->local;
+        const uint64_t *masks = ws->masks;
+        if (W == 1) {
+            uint64_t v = vec[0];
+            for (int64_t k = 0; k < nrows; k++) {
+                int32_t l = local[rtok[k]];
+                if (l >= 0) {
+                    uint64_t u = v & masks[l];
+                    v = ((v + u) | (v - u)) & top;
+                }
+                if (store != NULL) store[k + 1] = v;
+            }
+            vec[0] = v;
+            return 1;
+        }
+        for (int64_t k = 0; k < nrows; k++) {
+            int32_t l = local[rtok[k]];
+            if (l >= 0) {
+                const uint64_t *m = masks + (int64_t)l * W;
+                uint64_t carry = 0;
+                for (int64_t w = 0; w < W; w++) {
+                    uint64_t v = vec[w], u = v & m[w];
+                    uint64_t s = v + u;
+                    uint64_t c1 = s < v;
+                    uint64_t s2 = s + carry;
+                    carry = c1 | (s2 < s);
+                    vec[w] = s2 | (v - u);
+                }
+                vec[W - 1] &= top;
+            }
+            if (store != NULL) memcpy(store + (k + 1) * W, vec, (size_t)W * sizeof(uint64_t));
+        }
+        return 1;
+    }
+    /* Several strips: the table never describes the whole candidate. */
+    release_table(ws);
+    if (!GROW(ws, carry, carry_cap, nrows)) return 0;
+    uint8_t *carries = ws->carry;
+    memset(carries, 0, (size_t)nrows);
+    for (int64_t w0 = 0; w0 < W; w0 += STRIP_WORDS) {
+        int64_t w1 = w0 + STRIP_WORDS < W ? w0 + STRIP_WORDS : W;
+        int64_t p0 = w0 * 64, p1 = w1 * 64 < n ? w1 * 64 : n, sw = w1 - w0, a;
+        if (!build_masks(ws, cand, p0, p1, &a)) return 0;
+        const int32_t *local = ws->local;
+        const uint64_t *masks = ws->masks;
+        for (int64_t k = 0; k < nrows; k++) {
+            int32_t l = local[rtok[k]];
+            uint64_t carry = carries[k];
+            if (l >= 0 || carry) {
+                const uint64_t *m = l >= 0 ? masks + (int64_t)l * sw : NULL;
+                for (int64_t w = w0; w < w1; w++) {
+                    uint64_t v = vec[w], u = m != NULL ? v & m[w - w0] : 0;
+                    uint64_t s = v + u;
+                    uint64_t c1 = s < v;
+                    uint64_t s2 = s + carry;
+                    carry = c1 | (s2 < s);
+                    vec[w] = s2 | (v - u);
+                }
+                if (w1 == W) vec[W - 1] &= top;
+                carries[k] = (uint8_t)carry;
+            }
+            if (store != NULL)
+                memcpy(store + (k + 1) * W + w0, vec + w0, (size_t)sw * sizeof(uint64_t));
+        }
+        clear_masks(ws, cand, p0, p1);
+    }
+    return 1;
+}
+
+static int set_full(Workspace *ws, int64_t n) {
+    int64_t W = (n + 63) / 64;
+    if (!GROW(ws, vec, vec_cap, W)) return 0;
+    for (int64_t w = 0; w < W; w++) ws->vec[w] = ~(uint64_t)0;
+    if (n & 63) ws->vec[W - 1] = ((uint64_t)1 << (n & 63)) - 1;
+    return 1;
+}
+
+static int64_t zeros(const uint64_t *vec, int64_t n) {
+    int64_t W = (n + 63) / 64, ones = 0;
+    for (int64_t w = 0; w < W; w++) ones += popcount64(vec[w]);
+    return n - ones;
+}
+
+/* LCS length; returns -1 on allocation failure. */
+static int64_t lcs_length(Workspace *ws, const int32_t *a, int64_t m, const int32_t *b,
+                          int64_t n) {
+    if (m == 0 || n == 0) return 0;
+    /* bits over the shorter sequence: fewer words per row, a smaller mask table */
+    if (n > m) {
+        const int32_t *t = a;
+        a = b;
+        b = t;
+        int64_t k = m;
+        m = n;
+        n = k;
+    }
+    if (!set_full(ws, n)) return -1;
+    if (!advance_rows(ws, b, n, a, m, ws->vec, NULL)) return -1;
+    return zeros(ws->vec, n);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* rouge_score's backtrack                                                                      */
+
+/* bit p of the result: parity of bits 0..p of x */
+static inline uint64_t prefix_parity(uint64_t x) {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+static inline uint64_t match_word(Workspace *ws, const int32_t *cand, int64_t n, int64_t W,
+                                  int32_t t, int64_t w) {
+    if (ws->table_for == cand && ws->table_len == n) {
+        int32_t l = ws->local[t];
+        return l >= 0 ? ws->masks[(int64_t)l * W + w] : 0;
+    }
+    uint64_t m = 0;
+    int64_t p1 = (w + 1) * 64 < n ? (w + 1) * 64 : n;
+    for (int64_t p = w * 64; p < p1; p++)
+        if (cand[p] == t) m |= (uint64_t)1 << (p & 63);
+    return m;
+}
+
+/*
+ * Mark in flags[0..m) the reference positions of the LCS of ref and cand that rouge_score's
+ * _backtrack_norec picks.  The walk is explained once, in rouge_lcs/engine/lcs.py's module
+ * docstring ("rouge_score's backtrack on bit rows"): here in its prefix-parity form on 64-bit
+ * words, the parity of the lower words carried in (`below`).  Stops are match | ~parity, cut
+ * to the low j bits; the highest one is the column.  Returns 0 on allocation failure.
+ */
+static int union_lcs(Workspace *ws, const int32_t *ref, int64_t m, const int32_t *cand,
+                     int64_t n, uint8_t *flags) {
+    int64_t W = (n + 63) / 64;
+    /* rows per block: all of them when they fit the budget, else ~sqrt(m) (checkpoints) */
+    int64_t block = m;
+    if ((m + 1) * W > ROW_BUDGET_WORDS) {
+        block = 1;
+        while (block * block < m) block++;
+    }
+    int64_t n_blocks = (m + block - 1) / block;
+    if (!set_full(ws, n)) return 0;
+    if (!GROW(ws, rows, rows_cap, (block + 1) * W)) return 0;
+    uint64_t *vec = ws->vec;
+    if (n_blocks > 1) {
+        if (!GROW(ws, checkpoints, checkpoints_cap, n_blocks * W)) return 0;
+        for (int64_t b = 0; b < n_blocks; b++) {
+            int64_t r0 = b * block, r1 = r0 + block < m ? r0 + block : m;
+            memcpy(ws->checkpoints + b * W, vec, (size_t)W * sizeof(uint64_t));
+            if (!advance_rows(ws, cand, n, ref + r0, r1 - r0, vec, NULL)) return 0;
+        }
+    } else if (!advance_rows(ws, cand, n, ref, m, vec, ws->rows)) {
+        return 0;
+    }
+    int64_t length = zeros(vec, n);
+    if (length == 0) return 1;
+    int64_t i = m, j = n, found = 0;
+    for (int64_t b = n_blocks - 1; b >= 0 && j > 0 && found < length; b--) {
+        int64_t r0 = b * block, r1 = r0 + block < m ? r0 + block : m;
+        if (n_blocks > 1) {
+            memcpy(vec, ws->checkpoints + b * W, (size_t)W * sizeof(uint64_t));
+            if (!advance_rows(ws, cand, n, ref + r0, r1 - r0, vec, ws->rows)) return 0;
+        }
+        const uint64_t *rows = ws->rows;
+        while (i > r0 && j > 0 && found < length) {
+            const uint64_t *prev = rows + (i - 1 - r0) * W, *cur = rows + (i - r0) * W;
+            int32_t t = ref[i - 1];
+            int64_t wj = (j - 1) / 64;
+            /* parity of the xor's bits below word wj */
+            uint64_t below = 0;
+            for (int64_t w = 0; w < wj; w++) below ^= (uint64_t)popcount64(prev[w] ^ cur[w]);
+            below &= 1;
+            int64_t column = -1;
+            for (int64_t w = wj; w >= 0; w--) {
+                uint64_t x = prev[w] ^ cur[w];
+                if (w < wj) below ^= (uint64_t)(popcount64(x) & 1); /* now: bits below w */
+                uint64_t parity = prefix_parity(x) ^ (below ? ~(uint64_t)0 : 0);
+                uint64_t stops = match_word(ws, cand, n, W, t, w) | ~parity;
+                if (w == wj) {
+                    int64_t bits = j - 64 * wj;
+                    if (bits < 64) stops &= ((uint64_t)1 << bits) - 1;
+                }
+                if (stops) {
+                    column = 64 * w + highest_bit(stops) + 1;
+                    break;
+                }
+            }
+            if (column < 0) return 1; /* no stop: the walk has ended */
+            i--;
+            if (match_word(ws, cand, n, W, t, (column - 1) / 64) >> ((column - 1) & 63) & 1) {
+                j = column - 1;
+                flags[i] = 1;
+                found++;
+            } else {
+                j = column;
+            }
+        }
+    }
+    return 1;
+}
+
+
+/* union_lcs for a candidate of at most 64 tokens (nearly every sentence): one word per row,
+ * the row in a register, the match masks from the candidate's table (the same walk, see
+ * rouge_lcs/engine/lcs.py's module docstring). */
+static int union_lcs_word(Workspace *ws, const int32_t *ref, int64_t m, const int32_t *cand,
+                          int64_t n, uint8_t *flags) {
+    if (!table_for(ws, cand, n)) return 0;
+    if (!GROW(ws, rows, rows_cap, m + 1)) return 0;
+    const int32_t *local = ws->local;
+    const uint64_t *masks = ws->masks;
+    uint64_t *rows = ws->rows;
+    uint64_t full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1), v = full;
+    rows[0] = v;
+    for (int64_t i = 0; i < m; i++) {
+        int32_t l = local[ref[i]];
+        if (l >= 0) {
+            uint64_t u = v & masks[l];
+            v = ((v + u) | (v - u)) & full;
+        }
+        rows[i + 1] = v;
+    }
+    int64_t length = n - popcount64(v), found = 0, i = m, j = n;
+    while (i > 0 && j > 0 && found < length) {
+        int32_t l = local[ref[i - 1]];
+        uint64_t match = l >= 0 ? masks[l] : 0;
+        uint64_t stops = (match | ~prefix_parity(rows[i - 1] ^ rows[i]));
+        if (j < 64) stops &= ((uint64_t)1 << j) - 1;
+        if (!stops) break;
+        int p = highest_bit(stops);
+        i--;
+        if (match >> p & 1) {
+            j = p;
+            flags[i] = 1;
+            found++;
+        } else {
+            j = p + 1;
+        }
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Per-pair counts                                                                              */
+
+typedef struct {
+    const int32_t *tokens;     /* document tokens, flat */
+    const int64_t *doc_start;  /* ndocs + 1 */
+    const int32_t *sent_tokens;
+    const int64_t *sent_start; /* nsent + 1 */
+    const int64_t *doc_sent;   /* ndocs + 1: sentences of document d */
+    const int64_t *pair_pred;
+    const int64_t *pair_ref;
+    const int64_t *types;      /* (kind, n) per type */
+    int64_t n_types;
+    int64_t vocab;
+    int64_t *out;              /* pairs x types x 3 */
+} Job;
+
+typedef struct {
+    const Job *job;
+    int64_t first, last;  /* pair range */
+    int failed;
+} Shard;
+
+/* ROUGE-Lsum hits of one pair; -1 on allocation failure. */
+static int64_t lsum_hits(Workspace *ws, const Job *job, int64_t pred, int64_t ref) {
+    const int32_t *st = job->sent_tokens;
+    const int64_t *ss = job->sent_start;
+    int64_t c0 = job->doc_sent[pred], c1 = job->doc_sent[pred + 1];
+    int64_t r0 = job->doc_sent[ref], r1 = job->doc_sent[ref + 1];
+    int64_t ref_base = ss[r0], ref_len = ss[r1] - ref_base;
+    if (ref_len == 0 || ss[c1] == ss[c0]) return 0;
+    if (!GROW(ws, unions, unions_cap, ref_len)) return -1;
+    uint8_t *flags = ws->unions;
+    memset(flags, 0, (size_t)ref_len);
+    for (int64_t c = c0; c < c1; c++) {
+        int64_t n = ss[c + 1] - ss[c];
+        if (n == 0) continue;
+        for (int64_t r = r0; r < r1; r++) {
+            int64_t m = ss[r + 1] - ss[r];
+            if (m == 0) continue;
+            int ok = n <= 64 ? union_lcs_word(ws, st + ss[r], m, st + ss[c], n,
+                                              flags + (ss[r] - ref_base))
+                             : union_lcs(ws, st + ss[r], m, st + ss[c], n,
+                                         flags + (ss[r] - ref_base));
+            if (!ok) return -1;
+        }
+    }
+    release_table(ws);
+    /* Clipping (ROUGE-1.5.5 / rouge_score): each candidate occurrence is used at most once,
+     * i.e. sum over tokens of min(union occurrences, candidate occurrences). */
+    int32_t *count = ws->count;
+    for (int64_t k = ss[c0]; k < ss[c1]; k++) count[st[k]]++;
+    int64_t hits = 0;
+    for (int64_t k = 0; k < ref_len; k++) {
+        if (flags[k]) {
+            int32_t t = st[ref_base + k];
+            if (count[t] > 0) {
+                hits++;
+                count[t]--;
+            }
+        }
+    }
+    for (int64_t k = ss[c0]; k < ss[c1]; k++) count[st[k]] = 0;
+    return hits;
+}
+
+static int shard_run(Shard *shard) {
+    const Job *job = shard->job;
+    Workspace ws;
+    if (!workspace_init(&ws, job->vocab)) {
+        workspace_free(&ws);
+        return 0;
+    }
+    for (int64_t k = shard->first; k < shard->last && !ws.failed; k++) {
+        int64_t p = job->pair_pred[k], r = job->pair_ref[k];
+        const int32_t *pt = job->tokens + job->doc_start[p], *rt = job->tokens + job->doc_start[r];
+        int64_t lp = job->doc_start[p + 1] - job->doc_start[p];
+        int64_t lr = job->doc_start[r + 1] - job->doc_start[r];
+        for (int64_t t = 0; t < job->n_types; t++) {
+            int64_t kind = job->types[2 * t], n = job->types[2 * t + 1];
+            int64_t *o = job->out + (k * job->n_types + t) * 3;
+            if (kind == KIND_N) {
+                o[0] = ngram_hits(&ws, pt, lp, rt, lr, n);
+                o[1] = lp - n + 1 > 0 ? lp - n + 1 : 0;
+                o[2] = lr - n + 1 > 0 ? lr - n + 1 : 0;
+            } else if (kind == KIND_L) {
+                o[0] = lcs_length(&ws, rt, lr, pt, lp);
+                if (o[0] < 0) ws.failed = 1;
+                o[1] = lp;
+                o[2] = lr;
+            } else {
+                o[0] = lsum_hits(&ws, job, p, r);
+                if (o[0] < 0) ws.failed = 1;
+                o[1] = job->sent_start[job->doc_sent[p + 1]] - job->sent_start[job->doc_sent[p]];
+                o[2] = job->sent_start[job->doc_sent[r + 1]] - job->sent_start[job->doc_sent[r]];
+            }
+        }
+    }
+    int ok = !ws.failed;
+    workspace_free(&ws);
+    return ok;
+}
+
+/* Threads: task 0 runs on the calling thread, the others each on a thread of its own (or
+ * here, when a thread cannot start).  Shared by the counting and the similarity kernels. */
+#define MAX_THREADS 64
+typedef void (*TaskFn)(void *task);
+typedef struct {
+    TaskFn fn;
+    void *task;
+} Task;
+
+#ifdef _WIN32
+static DWORD WINAPI task_thread(LPVOID arg) {
+    Task *t = (Task *)arg;
+    t->fn(t->task);
+    return 0;
+}
+#else
+static void *task_thread(void *arg) {
+    Task *t = (Task *)arg;
+    t->fn(t->task);
+    return NULL;
+}
+#endif
+
+/* Run fn on each of the n (<= MAX_THREADS) tasks of `size` bytes at `tasks`, in parallel. */
+static void run_parallel(TaskFn fn, void *tasks, size_t size, int n) {
+#ifdef _WIN32
+    HANDLE handles[MAX_THREADS];
+#else
+    pthread_t handles[MAX_THREADS];
+#endif
+    Task items[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    for (int k = 0; k < n; k++) {
+        items[k].fn = fn;
+        items[k].task = (char *)tasks + (size_t)k * size;
+    }
+    for (int k = 1; k < n; k++) {
+#ifdef _WIN32
+        handles[k] = CreateThread(NULL, 0, task_thread, &items[k], 0, NULL);
+        started[k] = handles[k] != NULL;
+#else
+        started[k] = pthread_create(&handles[k], NULL, task_thread, &items[k]) == 0;
+#endif
+        if (!started[k]) task_thread(&items[k]); /* no thread: run it here */
+    }
+    task_thread(&items[0]);
+    for (int k = 1; k < n; k++) {
+        if (!started[k]) continue;
+#ifdef _WIN32
+        WaitForSingleObject(handles[k], INFINITE);
+        CloseHandle(handles[k]);
+#else
+        pthread_join(handles[k], NULL);
+#endif
+    }
+}
+
+static void shard_task(void *arg) {
+    Shard *shard = (Shard *)arg;
+    shard->failed = !shard_run(shard);
+}
+
+/* Run the shards; returns 0 if any failed. */
+static int run_shards(Shard *shards, int n) {
+    run_parallel(shard_task, shards, sizeof(Shard), n);
+    int ok = 1;
+    for (int k = 0; k < n; k++) ok = ok && !shards[k].failed;
+    return ok;
+}
+
+#endif /* ROUGE_LCS_KERNELS_H */

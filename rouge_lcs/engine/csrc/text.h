@@ -1,0 +1,780 @@
+/*
+ * text.h: the stages of rouge_lcs._native that hold the GIL: texts -> token ids.
+ *
+ *   Encoder         interns tokens to int32 ids by their CPython representation, stems new
+ *                   words once (porter.h for ASCII words, porter_stem_unicode for the others,
+ *                   NLTK through rouge_lcs.text.stemming.stem for a word too odd for both);
+ *   tokenizers      rouge_score's ([a-z0-9] runs of text.lower()) and the ``unicode`` one
+ *                   (classes from unicode_table.h, NFKC and str.lower() from CPython); any other
+ *                   tokenizer is a Python callable whose tokens are interned here;
+ *   sentences       ROUGE-Lsum's newline split, the texts Punkt cannot split, and the Python
+ *                   splitter (Punkt in punkt.h, through rouge_lcs.engine.native) for the rest.
+ *
+ * These call into CPython (str.lower, unicodedata.normalize, Python tokenizers and splitters),
+ * so they run with the GIL held; the ids they produce are all that kernels.h sees.  module.c
+ * includes Python.h before this file and binds the Encoder type.
+ */
+#ifndef ROUGE_LCS_TEXT_H
+#define ROUGE_LCS_TEXT_H
+
+/* made at module init: the per-text calls of the tokenizers build no strings */
+static PyObject *STR_LOWER, *STR_NFKC;
+static PyObject *STR_LOWER_FN; /* str.lower itself (the unbound method of the str type) */
+
+/*
+ * Strings from Python are read as the str they are.  A str subclass may override lower(),
+ * __eq__ or __hash__, and its lower() may return anything (42, None, another subclass): so a
+ * subclass is first copied to an exact str (as_exact_str: characters only, no method of the
+ * subclass is called), every lowercasing is str.lower itself (str_lower), and every result of
+ * a call into Python is checked before a PyUnicode_* macro reads it.
+ */
+
+/* A new reference to `obj` as an exact str: obj itself when it is one, a copy of the
+ * characters of a str subclass, else NULL with a TypeError naming `what`. */
+static PyObject *as_exact_str(PyObject *obj, const char *what) {
+    if (PyUnicode_CheckExact(obj)) return Py_NewRef(obj);
+    if (PyUnicode_Check(obj)) return PyUnicode_FromObject(obj); /* a copy, no method call */
+    PyErr_Format(PyExc_TypeError, "%s must be str, got %s", what, Py_TYPE(obj)->tp_name);
+    return NULL;
+}
+
+/* str.lower(s) for any str s (a subclass's own lower() is not called); new reference. */
+static PyObject *str_lower(PyObject *s) {
+    PyObject *lowered = PyObject_CallOneArg(STR_LOWER_FN, s);
+    if (lowered != NULL && !PyUnicode_CheckExact(lowered)) { /* str.lower makes a str */
+        Py_DECREF(lowered);
+        PyErr_SetString(PyExc_SystemError, "str.lower returned no str");
+        return NULL;
+    }
+    return lowered;
+}
+
+/* Porter on any word, exactly as NLTK: NLTK's rules look at characters only through "is it one
+ * of a e i o u y", "is it w x y", "is it l s z", equality of neighbours and ASCII suffixes, so
+ * every other character is a consonant that matches nothing.  Each distinct non-ASCII code
+ * point of the (already lowercased) word is given a distinct byte >= 128, which the byte
+ * stemmer treats exactly so, and mapped back afterwards.  Returns the stem as a new str, or
+ * NULL without an exception when the word has more than 128 distinct non-ASCII code points
+ * (the caller then asks NLTK), or NULL with an exception on error. */
+static PyObject *porter_stem_unicode(PyObject *lowered) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(lowered);
+    if (n > INT32_MAX - 2) return NULL;
+    int kind = PyUnicode_KIND(lowered);
+    const void *data = PyUnicode_DATA(lowered);
+    Py_UCS4 table[128];
+    int used = 0;
+    char *bytes = malloc((size_t)n + 2);
+    char *out = malloc((size_t)n + 2);
+    Py_UCS4 *ucs = malloc(((size_t)n + 2) * sizeof(Py_UCS4));
+    PyObject *result = NULL;
+    if (bytes == NULL || out == NULL || ucs == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128) {
+            bytes[i] = (char)c;
+            continue;
+        }
+        int k = 0;
+        while (k < used && table[k] != c) k++;
+        if (k == used) {
+            if (used == 128) goto done; /* no exception: the caller falls back to NLTK */
+            table[used++] = c;
+        }
+        bytes[i] = (char)(128 + k);
+    }
+    int len = porter_stem(bytes, (int)n, out);
+    for (int i = 0; i < len; i++) {
+        unsigned char b = (unsigned char)out[i];
+        ucs[i] = b < 128 ? b : table[b - 128];
+    }
+    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ucs, len);
+done:
+    free(bytes);
+    free(out);
+    free(ucs);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Encoder: texts -> token ids                                                                  */
+/*
+ * Raw tokens are interned by their CPython representation (kind byte + code units): equal
+ * strings have equal representations (CPython strings are canonical), and no encoding step can
+ * fail, lone surrogates included.  With stemming, a new raw token is stemmed once (by the C port
+ * above; by NLTK through rouge_lcs.text.stemming only for a word with more than 128 distinct
+ * non-ASCII characters) and its form interned in a
+ * second map, so tokens that stem alike share an id exactly as in rouge_lcs/documents.py.  The
+ * raw map is the per-call stemming memo.
+ */
+
+enum { MODE_ROUGE_SCORE = 0, MODE_UNICODE = 1, MODE_PYTHON = 2 };
+
+/* open-addressing map from (kind, bytes) to an id, keys kept in an arena */
+typedef struct {
+    uint64_t *hashes;
+    int64_t *key_at; /* offset of the key in the arena, -1 for an empty slot */
+    int32_t *key_len;
+    int32_t *ids;
+    int64_t cap, size;
+    char *arena;
+    int64_t arena_len, arena_cap;
+} Map;
+
+static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
+    /* FNV-1a then a finalizer: cheap for short tokens */
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)kind;
+    for (int64_t k = 0; k < n; k++) h = (h ^ (unsigned char)data[k]) * 0x100000001b3ULL;
+    return mix64(h);
+}
+
+static void map_free(Map *map) {
+    free(map->hashes);
+    free(map->key_at);
+    free(map->key_len);
+    free(map->ids);
+    free(map->arena);
+    memset(map, 0, sizeof(*map));
+}
+
+static int map_rehash(Map *map) {
+    int64_t cap = map->cap ? map->cap * 2 : 1024;
+    uint64_t *hashes = malloc((size_t)cap * sizeof(uint64_t));
+    int64_t *key_at = malloc((size_t)cap * sizeof(int64_t));
+    int32_t *key_len = malloc((size_t)cap * sizeof(int32_t));
+    int32_t *ids = malloc((size_t)cap * sizeof(int32_t));
+    if (!hashes || !key_at || !key_len || !ids) {
+        free(hashes);
+        free(key_at);
+        free(key_len);
+        free(ids);
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (int64_t s = 0; s < cap; s++) key_at[s] = -1;
+    for (int64_t s = 0; s < map->cap; s++) {
+        if (map->key_at[s] < 0) continue;
+        uint64_t at = map->hashes[s] & (uint64_t)(cap - 1);
+        while (key_at[at] >= 0) at = (at + 1) & (uint64_t)(cap - 1);
+        hashes[at] = map->hashes[s];
+        key_at[at] = map->key_at[s];
+        key_len[at] = map->key_len[s];
+        ids[at] = map->ids[s];
+    }
+    free(map->hashes);
+    free(map->key_at);
+    free(map->key_len);
+    free(map->ids);
+    map->hashes = hashes;
+    map->key_at = key_at;
+    map->key_len = key_len;
+    map->ids = ids;
+    map->cap = cap;
+    return 1;
+}
+
+/* memcmp(a, b, n) == 0; inline, as keys are words of a few bytes (a libc call costs more). */
+static inline int same_bytes(const char *a, const char *b, int64_t n) {
+    if (n > 16) return memcmp(a, b, (size_t)n) == 0;
+    for (int64_t k = 0; k < n; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
+}
+
+/* The slot of the key: its id is map->ids[slot] when map->key_at[slot] >= 0, else the key is
+ * absent and map_put(slot) adds it.  -1 on error (memory). */
+static int64_t map_find(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
+    if (2 * (map->size + 1) > map->cap && !map_rehash(map)) return -1;
+    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask;
+    for (;;) {
+        int64_t at = map->key_at[s];
+        if (at < 0) return (int64_t)s;
+        if (map->hashes[s] == h && map->key_len[s] == nbytes + 1 && map->arena[at] == (char)kind &&
+            same_bytes(map->arena + at + 1, data, nbytes))
+            return (int64_t)s;
+        s = (s + 1) & mask;
+    }
+}
+
+static int map_put(Map *map, int64_t slot, int kind, const char *data, int64_t nbytes,
+                   uint64_t h, int64_t id) {
+    if (!grow((void **)&map->arena, &map->arena_cap, map->arena_len + nbytes + 1, 1)) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    map->arena[map->arena_len] = (char)kind;
+    memcpy(map->arena + map->arena_len + 1, data, (size_t)nbytes);
+    map->hashes[slot] = h;
+    map->key_at[slot] = map->arena_len;
+    map->key_len[slot] = (int32_t)(nbytes + 1);
+    map->ids[slot] = (int32_t)id;
+    map->arena_len += nbytes + 1;
+    map->size++;
+    return 1;
+}
+
+typedef struct {
+    PyObject_HEAD
+    int mode;
+    PyObject *split;  /* Python tokenizer (modes 1 and 2) */
+    PyObject *stem;   /* rouge_lcs.text.stemming.stem, for words too odd for the C port, or NULL: no stemming */
+    PyObject *normalize; /* unicodedata.normalize for the native unicode tokenizer, or NULL */
+    Map raw;          /* raw token -> id of its form */
+    Map forms;        /* stemmed form -> id */
+    int64_t n_ids;
+    /* output of the current call */
+    int32_t *out;
+    int64_t out_len, out_cap;
+    char *scratch;
+    int64_t scratch_cap;
+    char *stem_buf;
+    int64_t stem_cap;
+    char *uni_buf;
+    int64_t uni_cap;
+    int64_t *soff; /* sentence offsets of the current call */
+    int64_t soff_len, soff_cap;
+    int initialized; /* __init__ ran */
+    int busy;        /* inside encode/encode_sentences (Python code they call must not re-enter) */
+} Encoder;
+
+/* rouge_score (and so rouge_lcs) stems only tokens longer than this many characters */
+#define MIN_STEM_LENGTH 3
+
+/* The id of a stemmed form; -1 on error. */
+static int64_t form_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
+    uint64_t h = bytes_hash(kind, data, nbytes);
+    int64_t slot = map_find(&e->forms, kind, data, nbytes, h);
+    if (slot < 0) return -1;
+    if (e->forms.key_at[slot] >= 0) return e->forms.ids[slot];
+    if (!map_put(&e->forms, slot, kind, data, nbytes, h, e->n_ids)) return -1;
+    return e->n_ids++;
+}
+
+/* The id of the form of a new raw token; -1 on error. */
+static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
+    if (e->stem == NULL) return e->n_ids++;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        int ascii = 1;
+        for (int64_t k = 0; k < nbytes && ascii; k++) ascii = (unsigned char)data[k] < 128;
+        if (ascii) {
+            if (nbytes <= MIN_STEM_LENGTH) {
+                /* Too short to stem, but lowercased like every stemmed token
+                 * (rouge_lcs.text.stemming.stem: Porter is defined on lowercase words). */
+                char low[MIN_STEM_LENGTH];
+                for (int64_t k = 0; k < nbytes; k++)
+                    low[k] = (data[k] >= 'A' && data[k] <= 'Z') ? (char)(data[k] + 32) : data[k];
+                return form_id(e, kind, low, nbytes);
+            }
+            if (nbytes > INT32_MAX - 2 ||
+                !grow((void **)&e->stem_buf, &e->stem_cap, nbytes + 2, 1)) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            int len = porter_stem(data, (int)nbytes, e->stem_buf);
+            return form_id(e, kind, e->stem_buf, len);
+        }
+    }
+    PyObject *token = PyUnicode_FromKindAndData(kind, data, nbytes / kind);
+    if (token == NULL) return -1;
+    PyObject *form = NULL;
+    {
+        /* rouge_lcs.text.stemming.stem (e->stem is always it): lowercase, Porter from 4 characters
+         * on, here in C; NLTK only for a word porter_stem_unicode declines */
+        PyObject *lowered = str_lower(token);
+        if (lowered == NULL) {
+            Py_DECREF(token);
+            return -1;
+        }
+        if (PyUnicode_GET_LENGTH(lowered) <= MIN_STEM_LENGTH) {
+            form = lowered;
+        } else {
+            form = porter_stem_unicode(lowered);
+            Py_DECREF(lowered);
+            if (form == NULL && PyErr_Occurred()) {
+                Py_DECREF(token);
+                return -1;
+            }
+        }
+    }
+    if (form == NULL) form = PyObject_CallOneArg(e->stem, token);
+    Py_DECREF(token);
+    if (form == NULL) return -1;
+    PyObject *exact = as_exact_str(form, "stemmer: the result");
+    Py_DECREF(form);
+    if (exact == NULL) return -1;
+    int fkind = PyUnicode_KIND(exact);
+    int64_t id =
+        form_id(e, fkind, PyUnicode_DATA(exact), (int64_t)PyUnicode_GET_LENGTH(exact) * fkind);
+    Py_DECREF(exact);
+    return id;
+}
+
+/* Append the id of the token (kind, code units, h = bytes_hash of them) to the output; 0 on
+ * error. */
+static int emit_hashed(Encoder *e, int kind, const char *data, int64_t nbytes, uint64_t h) {
+    if (nbytes > INT32_MAX - 1) {
+        PyErr_SetString(PyExc_ValueError, "token too long");
+        return 0;
+    }
+    if (e->out_len == e->out_cap &&
+        !grow((void **)&e->out, &e->out_cap, e->out_len + 1, sizeof(int32_t))) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    int64_t slot = map_find(&e->raw, kind, data, nbytes, h);
+    if (slot < 0) return 0;
+    if (e->raw.key_at[slot] >= 0) {
+        e->out[e->out_len++] = e->raw.ids[slot];
+        return 1;
+    }
+    int64_t id = new_id(e, kind, data, nbytes);
+    if (id < 0) return 0;
+    if (id > INT32_MAX - 1) {
+        PyErr_SetString(PyExc_OverflowError, "too many distinct tokens");
+        return 0;
+    }
+    /* new_id may have grown no map but raw's slot is still valid: only forms changed */
+    if (!map_put(&e->raw, slot, kind, data, nbytes, h, id)) return 0;
+    e->out[e->out_len++] = (int32_t)id;
+    return 1;
+}
+
+/* Append the id of the token (kind, code units) to the output; 0 on error. */
+static int emit(Encoder *e, int kind, const char *data, int64_t nbytes) {
+    return emit_hashed(e, kind, data, nbytes, bytes_hash(kind, data, nbytes));
+}
+
+static inline int ascii_alnum_lower(unsigned c, char *out) {
+    if (c >= 'a' && c <= 'z') {
+        *out = (char)c;
+        return 1;
+    }
+    if (c >= '0' && c <= '9') {
+        *out = (char)c;
+        return 1;
+    }
+    if (c >= 'A' && c <= 'Z') {
+        *out = (char)(c + 32);
+        return 1;
+    }
+    return 0;
+}
+
+/* ASCII byte -> itself lowered if it is [A-Za-z0-9], else 0 (filled at module init). */
+static char ASCII_ALNUM_LOWER[256];
+
+static void init_ascii_table(void) {
+    for (unsigned c = 0; c < 128; c++) {
+        char out;
+        ASCII_ALNUM_LOWER[c] = ascii_alnum_lower(c, &out) ? out : 0;
+    }
+}
+
+/* rouge_score's tokens: the maximal [a-z0-9] runs of text.lower(). */
+static int encode_ascii_runs(Encoder *e, PyObject *text) {
+    PyObject *lowered = NULL;
+    if (!PyUnicode_IS_ASCII(text)) {
+        /* str.lower() itself: it maps a few non-ASCII characters to ASCII letters (KELVIN SIGN
+         * -> "k", LATIN CAPITAL LETTER I WITH DOT ABOVE -> "i" + U+0307), as rouge_score sees. */
+        lowered = str_lower(text);
+        if (lowered == NULL) return 0;
+        text = lowered;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (!grow((void **)&e->scratch, &e->scratch_cap, n + 1, 1)) {
+        Py_XDECREF(lowered);
+        PyErr_NoMemory();
+        return 0;
+    }
+    char *buf = e->scratch;
+    int64_t run = 0;
+    int ok = 1;
+    if (PyUnicode_IS_ASCII(text)) {
+        /* The common case, one pass over the bytes: a table lowers and classifies each one and
+         * the token's hash (bytes_hash's FNV-1a) is built as it is read.  In RL rewards and
+         * torchmetrics updates tokenizing is most of the time of a call. */
+        const unsigned char *s = (const unsigned char *)data;
+        const uint64_t seed = 0xcbf29ce484222325ULL ^ (uint64_t)PyUnicode_1BYTE_KIND;
+        uint64_t h = seed;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            char c = ASCII_ALNUM_LOWER[s[k]];
+            if (c) {
+                buf[run++] = c;
+                h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
+            } else if (run) {
+                if (!emit_hashed(e, PyUnicode_1BYTE_KIND, buf, run, mix64(h))) return 0;
+                run = 0;
+                h = seed;
+            }
+        }
+        return run ? emit_hashed(e, PyUnicode_1BYTE_KIND, buf, run, mix64(h)) : 1;
+    }
+    for (Py_ssize_t k = 0; k <= n && ok; k++) {
+        Py_UCS4 c = k < n ? PyUnicode_READ(kind, data, k) : 0;
+        if (c < 128 && k < n && ascii_alnum_lower(c, buf + run)) {
+            run++;
+        } else if (run) {
+            ok = emit(e, PyUnicode_1BYTE_KIND, buf, run);
+            run = 0;
+        }
+    }
+    Py_XDECREF(lowered);
+    return ok;
+}
+
+
+/* ------------------------------------------------------------------------------------------ */
+/* The unicode tokenizer: classes from _unicode_table.h, NFKC and lower() from CPython          */
+
+/* The index of the range of `c` in a sorted (first, last, value) table, -1 if none. */
+static int range_index(const uint32_t (*r)[3], int count, Py_UCS4 c) {
+    int lo = 0, hi = count - 1, found = -1;
+    while (lo <= hi) { /* the last range starting at or before c */
+        int mid = (lo + hi) / 2;
+        if (r[mid][0] <= c) {
+            found = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return found >= 0 && c <= r[found][1] ? found : -1;
+}
+
+/* 0: separator, 1: word character, 2: a token by itself; `hint` caches the last range found */
+static inline int unicode_class(Py_UCS4 c, int *hint) {
+    if (c < 128)
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+    const uint32_t(*r)[3] = UNICODE_RANGES;
+    if (*hint >= 0 && c >= r[*hint][0] && c <= r[*hint][1]) return (int)r[*hint][2];
+    int found = range_index(r, UNICODE_RANGE_COUNT, c);
+    if (found < 0) return 0;
+    *hint = found;
+    return (int)r[found][2];
+}
+
+typedef int (*EmitFn)(void *ctx, int kind, const char *data, int64_t nbytes);
+
+/* Emit s[a:b] in CPython's canonical representation (the smallest kind that holds it), so that
+ * it is interned like the same token coming from Python. */
+static int emit_slice(EmitFn emit, void *ctx, PyObject *s, Py_ssize_t a, Py_ssize_t b,
+                      Py_UCS4 maxchar, char **buf, int64_t *cap) {
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    int want = maxchar < 256 ? 1 : maxchar < 65536 ? 2 : 4;
+    if (want == kind)
+        return emit(ctx, kind, (const char *)data + a * kind, (int64_t)(b - a) * kind);
+    if (!grow((void **)buf, cap, (int64_t)(b - a) * want, 1)) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (Py_ssize_t k = a; k < b; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (want == 1) ((Py_UCS1 *)*buf)[k - a] = (Py_UCS1)c;
+        else if (want == 2) ((Py_UCS2 *)*buf)[k - a] = (Py_UCS2)c;
+        else ((Py_UCS4 *)*buf)[k - a] = c;
+    }
+    return emit(ctx, want, *buf, (int64_t)(b - a) * want);
+}
+
+/* Tokens of an already normalized and lowercased string: each class-2 character alone,
+ * maximal runs of class-1 characters (the regex of rouge_lcs.text.tokenizers.unicode_tokenize). */
+static int scan_unicode(PyObject *s, EmitFn emit, void *ctx, char **buf, int64_t *cap) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s), start = -1;
+    int kind = PyUnicode_KIND(s), hint = -1;
+    const void *data = PyUnicode_DATA(s);
+    Py_UCS4 maxchar = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        int cls = unicode_class(c, &hint);
+        if (cls == 1) {
+            if (start < 0) {
+                start = k;
+                maxchar = 0;
+            }
+            if (c > maxchar) maxchar = c;
+            continue;
+        }
+        if (start >= 0) {
+            if (!emit_slice(emit, ctx, s, start, k, maxchar, buf, cap)) return 0;
+            start = -1;
+        }
+        if (cls == 2 && !emit_slice(emit, ctx, s, k, k + 1, c, buf, cap)) return 0;
+    }
+    if (start >= 0) return emit_slice(emit, ctx, s, start, n, maxchar, buf, cap);
+    return 1;
+}
+
+/* unicode_tokenize's steps: lower(); ASCII after lowering -> [a-z0-9]+ runs of that; else
+ * NFKC, lower(), then the class scan.  `ascii` handles the ASCII case. */
+static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, void *ctx,
+                            int (*ascii)(void *ctx, PyObject *lowered), char **buf,
+                            int64_t *cap) {
+    /* Only KELVIN SIGN (U+212A) lowercases to ASCII (checked over all code points by
+     * tests/test_native.py), so a text with another non-ASCII character cannot lower to
+     * ASCII: skip that first lower() for it. */
+    /* A text of ASCII and precomposed Hangul syllables (U+AC00..U+D7A3) only is its own NFKC
+     * form: each of these characters is NFKC-stable with combining class 0, and no two of them
+     * compose (a syllable composes only with a following conjoining jamo, which is not in the
+     * set).  It holds no joiner either, so the `normalize` call (NFKC, joiners removed) is the
+     * identity and is skipped: most Korean texts are such texts. */
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text), may_lower_to_ascii = 1, nfkc_stable = 1, upper = 0;
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t k = 0; k < n && (may_lower_to_ascii || nfkc_stable); k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        may_lower_to_ascii = may_lower_to_ascii && (c < 128 || c == 0x212A);
+        nfkc_stable = nfkc_stable && (c < 128 || (c >= 0xAC00 && c <= 0xD7A3));
+        upper |= c >= 'A' && c <= 'Z';
+    }
+    PyObject *lowered;
+    if (nfkc_stable && !may_lower_to_ascii) {
+        /* Hangul syllables have no case: without A-Z the text is its own lower() too. */
+        if (!upper) return scan_unicode(text, emit, ctx, buf, cap);
+        lowered = str_lower(text);
+        if (lowered == NULL) return 0;
+        int ok = scan_unicode(lowered, emit, ctx, buf, cap);
+        Py_DECREF(lowered);
+        return ok;
+    }
+    if (may_lower_to_ascii) {
+        lowered = str_lower(text);
+        if (lowered == NULL) return 0;
+        if (PyUnicode_IS_ASCII(lowered)) {
+            int ok = ascii(ctx, lowered);
+            Py_DECREF(lowered);
+            return ok;
+        }
+        Py_DECREF(lowered);
+    }
+    PyObject *call_args[2] = {STR_NFKC, text};
+    PyObject *nfkc = PyObject_Vectorcall(normalize, call_args, 2, NULL);
+    if (nfkc == NULL) return 0;
+    PyObject *exact = as_exact_str(nfkc, "normalize: the result");
+    Py_DECREF(nfkc);
+    if (exact == NULL) return 0;
+    lowered = str_lower(exact);
+    Py_DECREF(exact);
+    if (lowered == NULL) return 0;
+    int ok = scan_unicode(lowered, emit, ctx, buf, cap);
+    Py_DECREF(lowered);
+    return ok;
+}
+
+static int emit_to_list(void *ctx, int kind, const char *data, int64_t nbytes) {
+    PyObject *token = PyUnicode_FromKindAndData(kind, data, nbytes / kind);
+    if (token == NULL) return 0;
+    int ok = PyList_Append((PyObject *)ctx, token) == 0;
+    Py_DECREF(token);
+    return ok;
+}
+
+static int ascii_to_list(void *ctx, PyObject *lowered) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(lowered), start = -1;
+    const Py_UCS1 *data = PyUnicode_1BYTE_DATA(lowered);
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        int word = k < n && ((data[k] >= 'a' && data[k] <= 'z') || (data[k] >= '0' && data[k] <= '9'));
+        if (word && start < 0) start = k;
+        if (!word && start >= 0) {
+            if (!emit_to_list(ctx, 1, (const char *)data + start, k - start)) return 0;
+            start = -1;
+        }
+    }
+    return 1;
+}
+
+static int encode_token_list(Encoder *e, PyObject *tokens) {
+    if (PyUnicode_Check(tokens) || PyBytes_Check(tokens)) {
+        PyErr_Format(PyExc_TypeError, "tokenizer: must return a list of str, got %s",
+                     Py_TYPE(tokens)->tp_name);
+        return 0;
+    }
+    /* A tuple of its own: the stemmer (Python) runs while the items are read, and nothing it
+     * does to the tokenizer's list can move them. */
+    PyObject *seq = PySequence_Tuple(tokens);
+    if (seq == NULL) return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    PyObject **items = &PyTuple_GET_ITEM(seq, 0);
+    int ok = 1;
+    for (Py_ssize_t k = 0; k < n && ok; k++) {
+        PyObject *token = items[k];
+        if (!PyUnicode_Check(token)) {
+            PyErr_Format(PyExc_TypeError,
+                         "tokenizer: must return a list of str, got an item of type %s",
+                         Py_TYPE(token)->tp_name);
+            ok = 0;
+            break;
+        }
+        int kind = PyUnicode_KIND(token);
+        ok = emit(e, kind, PyUnicode_DATA(token), (int64_t)PyUnicode_GET_LENGTH(token) * kind);
+    }
+    Py_DECREF(seq);
+    return ok;
+}
+
+static int emit_to_encoder(void *ctx, int kind, const char *data, int64_t nbytes) {
+    return emit((Encoder *)ctx, kind, data, nbytes);
+}
+
+static int ascii_to_encoder(void *ctx, PyObject *lowered) {
+    return encode_ascii_runs((Encoder *)ctx, lowered);
+}
+
+static int encode_text_exact(Encoder *e, PyObject *text);
+
+/* Encode one text (any str; a subclass as the str it is); 0 on error. */
+static int encode_text(Encoder *e, PyObject *text) {
+    if (PyUnicode_CheckExact(text)) return encode_text_exact(e, text);
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "expected str, got %s", Py_TYPE(text)->tp_name);
+        return 0;
+    }
+    PyObject *exact = as_exact_str(text, "text");
+    if (exact == NULL) return 0;
+    int ok = encode_text_exact(e, exact);
+    Py_DECREF(exact);
+    return ok;
+}
+
+static int encode_text_exact(Encoder *e, PyObject *text) {
+    if (e->mode == MODE_ROUGE_SCORE || (e->mode == MODE_UNICODE && PyUnicode_IS_ASCII(text)))
+        return encode_ascii_runs(e, text);
+    if (e->mode == MODE_UNICODE && e->normalize != NULL)
+        return tokenize_unicode(text, e->normalize, emit_to_encoder, e, ascii_to_encoder,
+                                &e->uni_buf, &e->uni_cap);
+    PyObject *tokens = PyObject_CallOneArg(e->split, text);
+    if (tokens == NULL) return 0;
+    int ok = encode_token_list(e, tokens);
+    Py_DECREF(tokens);
+    return ok;
+}
+
+/* Sentence splitting for ROUGE-Lsum, natively where rouge_lcs.text.sentences allows it. */
+enum { SPLIT_NEWLINE = 0, SPLIT_AUTO = 1, SPLIT_NLTK = 2 };
+
+static int push_offset(Encoder *e) {
+    if (!grow((void **)&e->soff, &e->soff_cap, e->soff_len + 1, sizeof(int64_t))) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    e->soff[e->soff_len++] = e->out_len;
+    return 1;
+}
+
+static int encode_sentence(Encoder *e, PyObject *text, Py_ssize_t a, Py_ssize_t b) {
+    if (a == 0 && b == PyUnicode_GET_LENGTH(text)) /* the whole text: no copy */
+        return encode_text(e, text) && push_offset(e);
+    PyObject *sub = PyUnicode_Substring(text, a, b);
+    if (sub == NULL) return 0;
+    int ok = encode_text(e, sub) && push_offset(e);
+    Py_DECREF(sub);
+    return ok;
+}
+
+/* sentences.newline_split: the non-empty lines */
+static int split_lines(Encoder *e, PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), start = 0;
+    while (start <= n) {
+        Py_ssize_t end = start < n ? PyUnicode_FindChar(text, '\n', start, n, 1) : -1;
+        if (end == -2) return 0;
+        if (end < 0) end = n;
+        if (end > start && !encode_sentence(e, text, start, end)) return 0;
+        start = end + 1;
+    }
+    return 1;
+}
+
+/* ASCII whitespace: \s to Python's str methods, to `re` and to `regex` alike. */
+static int ascii_space(Py_UCS4 c) {
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* sentences.nltk_split's shortcut: texts Punkt cannot split are one sentence, text.rstrip()
+ * (none when blank).  Two sufficient conditions, each checked conservatively:
+ * - at most one sentence end (.?!。！？), closing the text;
+ * - no 。！？ (which are cut without a following space), and no . ? ! that Punkt's
+ *   period_context_re can match: it needs the end to be followed by punctuation or by
+ *   whitespace and a further token, so an end followed by an ASCII letter or digit or a Hangul
+ *   syllable ("0.47", "A.B"), or by ASCII whitespace only up to the end of the text, is no
+ *   candidate; anything else counts as one.  With no candidate, NLTK's _slices_from_text
+ *   yields the single slice [0, len(text.rstrip())).
+ * Returns 1 when it applied, 0 when Punkt is needed, -1 on error. */
+static int split_short(Encoder *e, PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), ends = 0, last = -1, last_word = -1;
+    int kind = PyUnicode_KIND(text), cjk = 0;
+    const void *data = PyUnicode_DATA(text);
+    Py_UCS4 first_end = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (c == '.' || c == '?' || c == '!' || c == 0x3002 || c == 0xFF01 || c == 0xFF1F) {
+            if (ends++ == 0) first_end = c;
+            cjk |= c > 127;
+        }
+        if (!Py_UNICODE_ISSPACE(c)) last = k;
+        if (!ascii_space(c)) last_word = k;
+    }
+    int one_final = ends == 0 || (ends == 1 && last >= 0 &&
+                                  PyUnicode_READ(kind, data, last) == first_end);
+    if (!one_final) {
+        if (cjk) return 0;
+        for (Py_ssize_t k = 0; k + 1 < n; k++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, k);
+            if (c != '.' && c != '?' && c != '!') continue;
+            Py_UCS4 d = PyUnicode_READ(kind, data, k + 1);
+            int word = (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
+                       (d >= 'A' && d <= 'Z') || (d >= 0xAC00 && d <= 0xD7A3);
+            if (!word && last_word > k) return 0; /* maybe a candidate: ask Punkt */
+        }
+    }
+    if (last < 0) return 1; /* blank: no sentence */
+    return encode_sentence(e, text, 0, last + 1) ? 1 : -1;
+}
+
+static int split_python(Encoder *e, PyObject *splitter, PyObject *text) {
+    PyObject *sentences = PyObject_CallOneArg(splitter, text);
+    if (sentences == NULL) return 0;
+    if (PyUnicode_Check(sentences) || PyBytes_Check(sentences)) {
+        PyErr_Format(PyExc_TypeError, "lsum_split: must return a list of str, got %s",
+                     Py_TYPE(sentences)->tp_name);
+        Py_DECREF(sentences);
+        return 0;
+    }
+    /* a tuple of its own (see encode_token_list); each item checked, a subclass as its str */
+    PyObject *seq = PySequence_Tuple(sentences);
+    Py_DECREF(sentences);
+    if (seq == NULL) return 0;
+    int ok = 1;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(seq) && ok; k++) {
+        PyObject *sentence = PyTuple_GET_ITEM(seq, k);
+        if (!PyUnicode_Check(sentence)) {
+            PyErr_Format(PyExc_TypeError,
+                         "lsum_split: must return a list of str, got an item of type %s",
+                         Py_TYPE(sentence)->tp_name);
+            ok = 0;
+            break;
+        }
+        ok = encode_text(e, sentence) && push_offset(e);
+    }
+    Py_DECREF(seq);
+    return ok;
+}
+
+/* Split one text as split_mode says and encode its sentences; 0 on error. */
+static int encode_text_sentences(Encoder *e, PyObject *text, int split_mode, PyObject *splitter) {
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    int lines = split_mode == SPLIT_NEWLINE;
+    if (split_mode == SPLIT_AUTO) {
+        Py_ssize_t at = len ? PyUnicode_FindChar(text, '\n', 0, len, 1) : -1;
+        if (at == -2) return 0;
+        lines = at >= 0;
+    }
+    if (lines) return split_lines(e, text);
+    int shortcut = split_short(e, text);
+    return !(shortcut < 0 || (shortcut == 0 && !split_python(e, splitter, text)));
+}
+
+#endif /* ROUGE_LCS_TEXT_H */
