@@ -135,6 +135,18 @@ def test_chen2018_tokenized(corpora) -> None:
     assert _assert_same(_ours(preds, refs, flags), _perl(preds, refs, flags))
 
 
+@pytest.mark.perl
+@pytest.mark.parametrize("flags", ["-n 2", "-n 1 -b 5", "-n 1 -b 6", "-n 1 -l 2"])
+def test_lone_surrogates_score_as_the_script_reads_their_bytes(flags: str) -> None:
+    """A lone surrogate is the file bytes ED A0 80 (U+D800), FF (U+DCFF, surrogateescape)."""
+    _need_oracle()
+    preds = ["a \ud800 b c", "x\udcffy z"]
+    refs = ["a b c", "x y z"]
+    peer_files = [b"a \xed\xa0\x80 b c", b"x\xffy z"]  # written by hand, not by our encoder
+    perl = oracle.run(peer_files, [[r.encode()] for r in refs], flags.split())[0]
+    assert _assert_same(_ours(preds, refs, flags.split()), perl)
+
+
 # ---------------------------------------------------------------- generated texts
 
 _WORDS = [

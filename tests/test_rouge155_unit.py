@@ -53,6 +53,50 @@ def test_bad_options() -> None:
         score("a", "a")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        ({"n": 1001}, r"n \(-n\): expected an integer from 0 to 1000, got 1001"),
+        ({"n": 2.0}, r"n \(-n\): expected an integer"),
+        ({"resamples": 10**6 + 1}, r"resamples \(-r\): expected an integer from 1 to 1000000"),
+        ({"weight": 1e300}, r"weight \(-w\): expected a number from 1 to 10, got 1e\+300"),
+        ({"weight": float("nan")}, r"weight \(-w\): expected a finite number"),
+        ({"weight": "1e-300"}, r"weight \(-w\): expected a number from 1 to 10, got '1e-300'"),
+        ({"length_limit": 2**63}, r"length_limit \(-l\): expected an integer from 0 to"),
+        ({"byte_limit": -1}, r"byte_limit \(-b\): expected an integer from 0 to"),
+        ({"skip": -(2**63)}, r"skip \(-2\): expected an integer"),
+        ({"confidence": float("inf")}, r"confidence \(-c\): expected a finite number"),
+        ({"alpha": 2}, r"alpha \(-p\): expected a number from 0 to 1"),
+    ],
+)
+def test_flags_are_bounded_like_the_library(flags: dict, message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        score(["a b"], ["a b"], **flags)
+
+
+def test_weights_at_the_bounds_score_as_the_script() -> None:
+    # ROUGE-1.5.5.pl -n 0 -x -w W on "a b" / "a b" prints these R, P, F
+    printed = {1: (1.0, 1.0, 1.0), 1.2: (0.87055, 1.0, 0.9308), 10: (0.00195, 1.0, 0.00389)}
+    for w, expected in printed.items():
+        row = score(["a b"], ["a b"], n=0, rouge_l=False, weight=w).per_example_dicts()[0]
+        key = f"rouge_w_{w}"
+        assert (row[f"{key}_recall"], row[f"{key}_precision"], row[f"{key}_f_score"]) == expected
+
+
+def test_lone_surrogates_are_scored_as_the_scripts_bytes() -> None:
+    from rouge_lcs import rouge
+    from rouge_lcs.rouge155.tokenize import script_bytes
+
+    # U+D800 is written as ED A0 80, U+DCFF (surrogateescape) as the byte FF it stands for
+    assert script_bytes("a \ud800 b \udcff") == b"a \xed\xa0\x80 b \xff"
+    # a lone surrogate separates tokens, as in every other mode
+    got = rouge(["a\ud800b c"], ["a b c"], ["rouge1"], compat="rouge155")
+    assert got["rouge_1_recall"] == 1.0
+    # -b counts the three bytes: "a " + ED A0 80 + " b" is 6 bytes, so -b 5 keeps only "a"
+    kept = score(["a \ud800 b"], ["a b"], n=1, rouge_l=False, byte_limit=5).to_dict()
+    assert kept["rouge_1_recall"] == 0.5
+
+
 def test_script_flags_parse_like_getopt() -> None:
     opts, details = parse_args("-n 4 -m -2 -1 -U -w 1.2 -c 95 -r 1000 -a -d")
     assert (opts.n, opts.stem, opts.skip, opts.unigrams, opts.weight, details) == (
@@ -115,6 +159,21 @@ def test_pyrouge_class_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixtu
         ["-f", "C"],
         ["-n"],
         ["--model-pattern", "nomatch.#ID#"],
+        # bounded as the library: no traceback, no NaN report, no endless run
+        ["-w", "1e300"],
+        ["-w", "1e308"],
+        ["-w", "1e-300"],
+        ["-w", "nan"],
+        ["-w", "inf"],
+        ["-w", "0.5"],
+        ["-n", "1000000"],
+        ["-r", "10000000"],
+        ["-r", "0"],
+        ["-l", "1" + "0" * 30],
+        ["-b", "-1"],
+        ["-2", "1" + "0" * 30],
+        ["-c", "nan"],
+        ["-p", "nan"],
     ],
 )
 def test_cli_bad_input_is_one_line_and_status_2(

@@ -160,6 +160,7 @@ def parse_args(args: str | Sequence[str]) -> tuple[Options, bool]:
 
     unigrams: bool | str = "both" if "-U" in switches and "-u" not in switches else "-u" in switches
     alpha = real("-p")
+    resamples = integer("-r")  # -r 0 is refused, not read as "not given"
     opts = Options(
         n=integer("-n") or 0,
         rouge_l="-x" not in switches,
@@ -173,7 +174,7 @@ def parse_args(args: str | Sequence[str]) -> tuple[Options, bool]:
         multi_ref=values.get("-f", "A"),
         alpha=0.5 if alpha is None else alpha,
         confidence=values["-c"] if number("-c", float) is not None else 95,
-        resamples=integer("-r") or 1000,
+        resamples=1000 if resamples is None else resamples,
     )
     opts.validate()
     return opts, "-d" in switches
