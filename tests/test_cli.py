@@ -117,7 +117,7 @@ def test_multiple_reference_files_and_jsonl_csv_data(tmp_path):
     assert json.loads(done.stdout)["rouge1"]["fmeasure"] == 1.0
     (tmp_path / "bad.jsonl").write_text('{"prediction": "a"}\n')
     done = run("score", "--data", "bad.jsonl", cwd=tmp_path)
-    assert done.returncode == 2 and "bad.jsonl: row 1 needs" in done.stderr
+    assert done.returncode == 2 and "bad.jsonl: line 1 needs" in done.stderr
 
 
 @pytest.mark.slow
