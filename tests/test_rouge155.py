@@ -147,6 +147,33 @@ def test_lone_surrogates_score_as_the_script_reads_their_bytes(flags: str) -> No
     assert _assert_same(_ours(preds, refs, flags.split()), perl)
 
 
+@pytest.mark.perl
+def test_cli_score_compat_rouge155_prints_the_scripts_averages(corpora, tmp_path: Path) -> None:
+    """``rouge-lcs score --compat rouge155`` on line files: the script's Average lines."""
+    _need_oracle()
+    from rouge_lcs.cli.main import main as cli_main
+
+    rows = corpora.rows("en_headlines_rougemetric")[::4]
+    preds = [row["prediction"].replace("\n", " ") for row in rows]
+    refs = [row["references"][0].replace("\n", " ") for row in rows]
+    (tmp_path / "p.txt").write_text("".join(p + "\n" for p in preds), encoding="utf-8")
+    (tmp_path / "r.txt").write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    argv = ["score", "-p", str(tmp_path / "p.txt"), "-r", str(tmp_path / "r.txt")]
+    argv += ["--compat", "rouge155", "--rouge-types", "rouge1", "rouge2", "rougeL", "--stem"]
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli_main(argv) == 0
+    perl = _perl(preds, refs, ["-n", "2", "-m", "-f", "A", "-p", "0.5"])
+
+    def averages(text: str) -> list[str]:
+        return [line for line in text.splitlines() if " Average_" in line]
+
+    assert averages(out.getvalue()) == averages(perl) and len(averages(perl)) == 9
+
+
 # ---------------------------------------------------------------- generated texts
 
 _WORDS = [

@@ -85,7 +85,7 @@ def read_parallel(
         (str(path), len(col)) for path, col in zip(references, ref_columns)
     ]
     if len({n for _, n in counts}) > 1:
-        detail = ", ".join(f"{name}: {n} lines" for name, n in counts)
+        detail = ", ".join(f"{name}: {n} line{'' if n == 1 else 's'}" for name, n in counts)
         raise InputError(f"files have different line counts ({detail})")
     return preds, [list(refs) for refs in zip(*ref_columns)] if ref_columns else []
 
