@@ -42,9 +42,8 @@ PROGRESS_MIN_EXAMPLES = 5000
 #: 2**n sign patterns, so below 6 it cannot reach p < 0.05 at all; and the paired bootstrap
 #: resamples only the n differences it has, so below ~30 its spread understates the sampling
 #: error (variance scaled by (n - 1) / n, no t correction) and its p-value is far too small: one
-#: pair gives p = 1/(resamples + 1) beside 1.0 from randomization.  30 is the usual rule for
-#: a mean to be near-normal, and the smallest sample for which the two tests agree on our
-#: corpora's system pairs.
+#: pair gives p = 1/(resamples + 1) beside 1.0 from randomization.  30 is the usual rule of
+#: thumb for a sample mean to be near-normal, which the percentile bootstrap relies on.
 COMPARE_MIN_EXAMPLES = 30
 
 
