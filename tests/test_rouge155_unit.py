@@ -118,17 +118,29 @@ def test_fast_average_equals_the_scripts_float_sums(corpora) -> None:
         assert fast == bootstrap_averages(columns, ids, 1000, confidence, exact=True)
 
 
+def _write_folders(
+    tmp_path: Path, systems: dict[str, str], models: dict[str, str]
+) -> tuple[Path, Path]:
+    folders = tmp_path / "sys", tmp_path / "gold"
+    for folder, files in zip(folders, (systems, models)):
+        folder.mkdir()
+        for name, text in files.items():
+            (folder / name).write_text(text)
+    return folders
+
+
 def _folders(tmp_path: Path) -> tuple[Path, Path]:
-    system, gold = tmp_path / "sys", tmp_path / "gold"
-    system.mkdir()
-    gold.mkdir()
-    (system / "summary.001.txt").write_text("The cat sat on the mat.\nIt was <b>happy</b>.\n")
-    (system / "summary.002.txt").write_text("Police killed the gunman\n")
-    (system / "notes.txt").write_text("not a summary")
-    (gold / "summary.A.001.txt").write_text("A cat sat on a mat.\n\nThe cat was happy.\n")
-    (gold / "summary.B.001.txt").write_text("The dog sat.\n")
-    (gold / "summary.A.002.txt").write_text("The gunman killed the policeman\n")
-    return system, gold
+    systems = {
+        "summary.001.txt": "The cat sat on the mat.\nIt was <b>happy</b>.\n",
+        "summary.002.txt": "Police killed the gunman\n",
+        "notes.txt": "not a summary",
+    }
+    models = {
+        "summary.A.001.txt": "A cat sat on a mat.\n\nThe cat was happy.\n",
+        "summary.B.001.txt": "The dog sat.\n",
+        "summary.A.002.txt": "The gunman killed the policeman\n",
+    }
+    return _write_folders(tmp_path, systems, models)
 
 
 def test_pyrouge_class_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -148,6 +160,62 @@ def test_pyrouge_class_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixtu
     ]  # fmt: skip
     assert rouge_lcs_main(argv) == 0
     assert capsys.readouterr().out == text
+
+
+def _issue_folders(tmp_path: Path) -> tuple[Path, Path]:
+    return _write_folders(
+        tmp_path,
+        {"summary.1.txt": "The children were playing\n"},
+        {"summary.A.1.txt": "A child is playing\n"},
+    )
+
+
+def test_pyrouge_defaults_stem_as_pyrouge_does(tmp_path: Path, capsys) -> None:
+    # pyrouge 0.1.3 on the real script prints ROUGE-1 R 0.50000, F 0.50000 here: it appends -m
+    # ("children" -> "child", "playing" -> "plai"); without -m R would be 0.25
+    system, gold = _issue_folders(tmp_path)
+    r = Rouge155()
+    r.system_dir, r.model_dir = str(system), str(gold)
+    r.system_filename_pattern, r.model_filename_pattern = r"summary.(\d+).txt", "summary.A.#ID#.txt"
+    d = r.output_to_dict(r.convert_and_evaluate())
+    assert (d["rouge_1_recall"], d["rouge_1_f_score"]) == (0.5, 0.5)
+    argv = ["--system-dir", str(system), "--model-dir", str(gold)]
+    argv += ["--system-pattern", r"summary.(\d+).txt", "--model-pattern", "summary.A.#ID#.txt"]
+    assert main(argv) == 0  # no flag: pyrouge's run, -m included
+    assert "1 ROUGE-1 Average_R: 0.50000" in capsys.readouterr().out
+
+
+def test_pyrouge_argument_precedence_and_quotes(tmp_path: Path) -> None:
+    system, gold = _issue_folders(tmp_path)
+
+    def run(r: Rouge155, **kwargs) -> list[str]:
+        r.system_dir, r.model_dir = str(system), str(gold)
+        r.system_filename_pattern = r"summary.(\d+).txt"
+        r.model_filename_pattern = "summary.A.#ID#.txt"
+        return r.convert_and_evaluate(**kwargs).splitlines()
+
+    # pyrouge uses the constructor's arguments, enclosing quotes removed, over the call's
+    lines = run(Rouge155(rouge_args='"-n 1 -x -a"'), rouge_args="-n 2 -a")
+    assert {line.split()[1] for line in lines if "Average" in line} == {"ROUGE-1"}
+    assert {
+        line.split()[1] for line in run(Rouge155(), rouge_args="-n 2 -x -a") if "Average" in line
+    } == {"ROUGE-1", "ROUGE-2"}
+    # a falsy system id is pyrouge's 1
+    assert run(Rouge155(rouge_args="-n 1 -x -a"), system_id=0)[1].startswith("1 ROUGE-1 ")
+    assert run(Rouge155(rouge_args="-n 1 -x -a"), system_id="sysA")[1].startswith("sysA ROUGE-1 ")
+
+
+def test_html_lines_are_read_as_pyrouge_reads_them(tmp_path: Path) -> None:
+    from rouge_lcs.rouge155.pyrouge import read_summary
+
+    path = tmp_path / "s.txt"
+    path.write_bytes(
+        b'<a name="1">[1]</a> <a href="#1" id=1>Already HTML</a>\nPlain <b>bold</b> Text\n\n'
+    )
+    # convert_and_evaluate: every line is wrapped again; the script reads up to the first "<"
+    assert read_summary(path) == [b"plain "]
+    # evaluate: the file is handed over as HTML; only lines in pyrouge's form count
+    assert read_summary(path, html=True) == [b"already html"]
 
 
 @pytest.mark.parametrize(
