@@ -21,8 +21,13 @@ Where it differs, on purpose:
   sentence ends even without a following space), which can cut some texts differently: rare
   abbreviations and initials that the trained model knows, and CJK text.
 - A custom tokenizer must return a list of ``str`` (rouge_score accepts any hashable tokens).
-- Bad input (``None``, a number) is a ``TypeError`` naming the argument, not an
+- Bad input (``None``, a number, a list as ``target``) is a ``TypeError`` naming the argument
+  as rouge_score names it (``target``, ``prediction``, ``targets[1]``), not an
   ``AttributeError`` from deep inside.
+- ``score_multi`` with a string as ``targets`` is a ``TypeError``: rouge_score scores each
+  character of it as a target (``score_multi("a b", "a b")``: F 0.667), which no caller
+  means, and a drop-in must not silently give another number.  An empty ``targets`` is a
+  ``ValueError`` (rouge_score's comes from ``np.argmax``).
 - :meth:`RougeScorer.score_batch` is new: a whole batch through the batched engine.
   ``score`` / ``score_multi`` count their one pair directly (the batch set-up would cost more
   than a short pair); both paths are compared with rouge_score in the tests.
@@ -36,15 +41,17 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import Any
 
-from rouge_lcs.base.validation import check_texts
+from rouge_lcs import tokenizers
+from rouge_lcs.base.validation import check_texts, fail_type, fail_value
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.lcs import Candidate, lcs_indices, lcs_length
 from rouge_lcs.scores.results import Score
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scoring import BaseScorer, fmeasure
-from rouge_lcs.text.tokenizers import TokenizerSpec, resolve_tokenizer
+from rouge_lcs.text.tokenizers import TokenizerSpec
+from rouge_lcs.tokenizers import DefaultTokenizer
 
-__all__ = ["DefaultTokenizer", "RougeScorer"]
+__all__ = ["DefaultTokenizer", "RougeScorer", "tokenizers"]
 
 # rouge_score accepts exactly these names: one digit after "rouge" (rouge10 is an error there,
 # so it is here too, though the library itself computes any rougeN).
@@ -62,15 +69,33 @@ def _check_rouge_type(rouge_type: object) -> None:
     raise ValueError(f"Invalid rouge type: {rouge_type}")
 
 
-class DefaultTokenizer:
-    """rouge_score's default tokenizer: lowercase ``[a-z0-9]`` runs, Porter-stemmed if asked."""
+def _check_text(value: object, name: str) -> None:
+    """rouge_score's text arguments are one ``str`` each (there, anything else fails inside
+    its tokenizer with an ``AttributeError``)."""
+    if not isinstance(value, str):
+        raise fail_type(name, "str", value)
 
-    def __init__(self, use_stemmer: bool = False) -> None:
-        self._tokenizer = resolve_tokenizer("rouge_score", bool(use_stemmer))
 
-    def tokenize(self, text: str) -> list[str]:
-        """The tokens of ``text``."""
-        return self._tokenizer.tokenize(text)
+def _targets_list(targets: object) -> list[object]:
+    """``score_multi``'s targets as a list: any iterable of texts but a text itself.
+
+    rouge_score iterates a string's characters and scores each as a target (``"a b"`` against
+    ``"a b"``: F 0.667 from the target ``"a"``), which is never what was meant; a drop-in that
+    silently gave another number would hide the bug, so a string is refused.
+    """
+    if isinstance(targets, (str, bytes)):
+        raise TypeError(
+            f"targets: expected a list of str, got {type(targets).__name__} (rouge_score "
+            "would score each character as a target)"
+        )
+    if not isinstance(targets, Iterable):
+        raise fail_type("targets", "a list of str", targets)
+    items = list(targets)
+    if not items:
+        raise fail_value("targets", "at least one target", targets)
+    for i, item in enumerate(items):
+        _check_text(item, f"targets[{i}]")
+    return items
 
 
 class RougeScorer(BaseScorer):
@@ -96,11 +121,17 @@ class RougeScorer(BaseScorer):
     ) -> None:
         self.rouge_types = rouge_types
         self._split_summaries = split_summaries
-        if tokenizer:
+        if type(tokenizer) is DefaultTokenizer:
+            # exactly the default tokenizer (a subclass may tokenize otherwise): the engine's
+            # own mode gives its tokens without a Python call per text
+            self._tokenizer = tokenizer
+            engine_tokenizer: TokenizerSpec = "rouge_score"
+            stem = tokenizer.use_stemmer
+        elif tokenizer:
             # rouge_score hands use_stemmer to its default tokenizer only; a custom tokenizer
             # is used exactly as given.
             self._tokenizer = tokenizer
-            engine_tokenizer: TokenizerSpec = tokenizer
+            engine_tokenizer = tokenizer
             stem = False
         else:
             self._tokenizer = DefaultTokenizer(use_stemmer)
@@ -131,6 +162,8 @@ class RougeScorer(BaseScorer):
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """Scores of ``prediction`` against ``target``: ``{type: Score(precision, recall,
         fmeasure)}`` (note the order: the reference first, as in rouge_score)."""
+        _check_text(target, "target")
+        _check_text(prediction, "prediction")
         rouge = self._engine()
         if rouge is None:
             return {}
@@ -141,11 +174,14 @@ class RougeScorer(BaseScorer):
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, Score]:
         """Scores against several targets: per type, those of the target with the best F (the
-        first one on ties)."""
+        first one on ties).  ``targets`` is a list (any iterable) of texts; a text itself is a
+        ``TypeError`` (rouge_score would score each of its characters as a target)."""
+        items = _targets_list(targets)
+        _check_text(prediction, "prediction")
         rouge = self._engine()
         if rouge is None:
             return {}
-        batch = check_texts([prediction], [targets])
+        batch = check_texts([prediction], [items])
         plain_prediction = batch.predictions[0]
         scores = [_score_pair(rouge.settings, t, plain_prediction) for t in batch.references[0]]
         best: dict[str, Score] = {}
@@ -175,7 +211,8 @@ class RougeScorer(BaseScorer):
             return [{} for _ in range(n)]
         if num_proc != 1:
             rouge = Rouge.from_settings(rouge.settings, num_proc)
-        scores = rouge.score(predictions, targets)
+        batch = check_texts(predictions, targets, names=("predictions", "targets"))
+        scores = rouge.score(batch.predictions, batch.references)
         columns = [
             (name, scores.precision[:, k].tolist(), scores.recall[:, k].tolist(),
              scores.fmeasure[:, k].tolist())

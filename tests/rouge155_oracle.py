@@ -38,22 +38,26 @@ def _xml(s: str) -> str:
 def write_config(
     workdir: Path, peers: Sequence[bytes], models: Sequence[Sequence[bytes]], fmt: str = "SPL"
 ) -> Path:
-    """Peer/model files with the given bytes as content, and the ROUGE-EVAL XML config."""
+    """Peer/model files with the given bytes as content, and the ROUGE-EVAL XML config.
+
+    Files are ``p/p00000.txt`` and ``m/m00000_0.txt``, …: zero-padded, so that pyrouge's
+    sorted file matching (``p(\\d+).txt``, ``m#ID#_\\d+.txt``) finds them in the config's order.
+    """
     (workdir / "p").mkdir()
     (workdir / "m").mkdir()
     parts = ['<ROUGE-EVAL version="1.5.5">']
     for i, (peer, refs) in enumerate(zip(peers, models)):
-        (workdir / "p" / f"p{i}.txt").write_bytes(peer)
+        (workdir / "p" / f"p{i:05d}.txt").write_bytes(peer)
         names = []
         for j, ref in enumerate(refs):
-            name = f"m{i}_{j}.txt"
+            name = f"m{i:05d}_{j}.txt"
             (workdir / "m" / name).write_bytes(ref)
             names.append(f'<M ID="{j}">{name}</M>')
         parts.append(
             f'<EVAL ID="{i + 1}"><PEER-ROOT>{_xml(str(workdir / "p"))}</PEER-ROOT>'
             f"<MODEL-ROOT>{_xml(str(workdir / 'm'))}</MODEL-ROOT>"
             f'<INPUT-FORMAT TYPE="{fmt}"></INPUT-FORMAT>'
-            f'<PEERS><P ID="1">p{i}.txt</P></PEERS><MODELS>{"".join(names)}</MODELS></EVAL>'
+            f'<PEERS><P ID="1">p{i:05d}.txt</P></PEERS><MODELS>{"".join(names)}</MODELS></EVAL>'
         )
     parts.append("</ROUGE-EVAL>")
     config = workdir / "config.xml"
@@ -69,11 +73,15 @@ def run(
 ) -> tuple[str, float]:
     """The script's stdout for ``-e data -a -d <flags>`` on these files, and its run time (s)."""
     with tempfile.TemporaryDirectory(prefix="rouge155_oracle_") as tmp:
-        config = write_config(Path(tmp), peers, models, fmt)
-        cmd = ["perl", str(SCRIPT), "-e", str(HOME / "data"), "-a", "-d", *flags, str(config)]
-        start = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, env=dict(os.environ, LC_ALL="C"))
-        elapsed = time.perf_counter() - start
+        return run_config(write_config(Path(tmp), peers, models, fmt), flags)
+
+
+def run_config(config: Path, flags: Sequence[str]) -> tuple[str, float]:
+    """:func:`run` on a config :func:`write_config` wrote (the files stay for other tools)."""
+    cmd = ["perl", str(SCRIPT), "-e", str(HOME / "data"), "-a", "-d", *flags, str(config)]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, env=dict(os.environ, LC_ALL="C"))
+    elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"ROUGE-1.5.5 failed: {' '.join(cmd)}\n{proc.stderr.decode()[-2000:]}")
     return proc.stdout.decode("ascii"), elapsed

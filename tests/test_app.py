@@ -183,7 +183,7 @@ def test_parse_batch_upload_and_paste(tmp_path):
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
-        ("bad.jsonl", '{"prediction": "a"}\n', "bad.jsonl: row 1 needs"),
+        ("bad.jsonl", '{"prediction": "a"}\n', "bad.jsonl: line 1 needs"),
         ("deep.jsonl", "[" * 100_000 + "]" * 100_000 + "\n", "deep.jsonl: line 1"),  # 15.20
         ("long.csv", "prediction,reference\n" + "a," + "b" * 200_000 + "\n", None),  # 15.19
         ("sur.jsonl", '{"prediction": "a \\ud800", "reference": "a"}\n', "lone surrogate"),  # 15.14

@@ -117,7 +117,7 @@ def test_multiple_reference_files_and_jsonl_csv_data(tmp_path):
     assert json.loads(done.stdout)["rouge1"]["fmeasure"] == 1.0
     (tmp_path / "bad.jsonl").write_text('{"prediction": "a"}\n')
     done = run("score", "--data", "bad.jsonl", cwd=tmp_path)
-    assert done.returncode == 2 and "bad.jsonl: row 1 needs" in done.stderr
+    assert done.returncode == 2 and "bad.jsonl: line 1 needs" in done.stderr
 
 
 @pytest.mark.slow
@@ -138,7 +138,9 @@ def test_progress_bar_on_20000_pairs(tmp_path):
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    assert "20000/20000" in done.stderr and "pairs" in done.stderr
+    # captured: one final line instead of a redrawn bar
+    assert done.stderr.count("\n") == 1 and "scored 20,000 pairs in " in done.stderr
+    assert "\r" not in done.stderr
     assert json.loads(done.stdout)["n"] == 20000
     small = run("score", "-p", "p.txt", "-r", "p.txt", "--rouge-types", "rouge1", cwd=tmp_path)
     assert "1.0000" in small.stdout
@@ -169,7 +171,7 @@ def test_mismatched_compare_files(tmp_path):
     (tmp_path / "b.txt").write_text("a\n")
     (tmp_path / "r.txt").write_text("a\nb\n")
     done = run("compare", "-a", "a.txt", "-b", "b.txt", "-r", "r.txt", cwd=tmp_path)
-    assert done.returncode == 2 and "b.txt: 1 lines" in done.stderr
+    assert done.returncode == 2 and "(b.txt: 1 line, r.txt: 2 lines)" in done.stderr
 
 
 def test_console_script_is_installed(tmp_path):
@@ -183,3 +185,97 @@ def test_console_script_is_installed(tmp_path):
         [str(script), "l-f1"], input="a b c d e\na c e\n", capture_output=True, text=True
     )
     assert done.stdout == "0.7500\n"
+
+
+# --- the command line as a user meets it -----------------------------------------------------
+
+
+def test_top_level_help_is_a_usage_line_and_the_commands():
+    done = run("--help")
+    assert done.returncode == 0
+    assert done.stdout.startswith("usage: rouge-lcs [-h] [--version] COMMAND ...")
+    for command in ("score", "compare", "examples", "l-f1", "n-recall", "rouge155"):
+        assert f"\n    {command} " in done.stdout
+    assert "``" not in done.stdout and ":mod:" not in done.stdout  # no reST markup
+
+
+@pytest.mark.parametrize(("typo", "meant"), [("scor", "score"), ("comapre", "compare")])
+def test_a_mistyped_command_is_named_with_a_suggestion(typo, meant):
+    done = run(typo, "-p", "p.txt")
+    assert done.returncode == 2
+    assert f"rouge-lcs: error: unknown command '{typo}' (did you mean '{meant}'?)" in done.stderr
+
+
+def test_one_example_is_singular(tmp_path):
+    (tmp_path / "p.txt").write_text("a b\n")
+    done = run("score", "-p", "p.txt", "-r", "p.txt", cwd=tmp_path)
+    assert done.returncode == 0 and "\n1 example\n" in done.stdout
+
+
+def test_progress_is_one_final_line_when_captured(tmp_path):
+    from rouge_lcs.cli.main import PROGRESS_MIN_EXAMPLES
+
+    n = PROGRESS_MIN_EXAMPLES
+    (tmp_path / "p.txt").write_text("".join(f"text number {i}\n" for i in range(n)))
+    done = run("score", "-p", "p.txt", "-r", "p.txt", "--rouge-types", "rouge1", cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stderr.startswith(f"scored {n:,} pairs in ") and done.stderr.count("\n") == 1
+
+
+def test_compare_on_one_pair_warns_and_prints_p_at_its_resolution(tmp_path):
+    (tmp_path / "a.txt").write_text("the cat sat\n")
+    (tmp_path / "b.txt").write_text("a cat sat down\n")
+    done = run("compare", "-a", "a.txt", "-b", "b.txt", "-r", "b.txt", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "warning: 1 example; below 30 the p-values" in done.stderr
+    rouge1 = next(line for line in done.stdout.splitlines() if line.startswith("rouge1 "))
+    # one pair: no resample is as extreme (p = 1/1001), every sign swap is (p = 1)
+    assert rouge1.split()[-3:] == ["<", "0.001", "1.000"]
+    many = "".join(f"line {i} the cat\n" for i in range(30))
+    (tmp_path / "m.txt").write_text(many)
+    quiet = run("compare", "-a", "m.txt", "-b", "m.txt", "-r", "m.txt", cwd=tmp_path)
+    assert quiet.returncode == 0 and "warning" not in quiet.stderr
+
+
+def test_p_values_at_the_resolution_of_the_resamples():
+    from rouge_lcs.cli.main import p_value
+
+    assert p_value(1 / 1001, 1000) == "< 0.001"
+    assert p_value(2 / 1001, 1000) == "0.002"
+    assert p_value(1.0, 1000) == "1.000"
+    assert p_value(1 / 10001, 10000) == "< 0.0001"
+    assert p_value(1 / 6, 5) == "0.2"  # five resamples cannot go below 1/6
+
+
+def test_compare_refuses_compat_rouge155_with_a_pointer(tmp_path):
+    (tmp_path / "a.txt").write_text("a b\n")
+    done = run(
+        "compare", "-a", "a.txt", "-b", "a.txt", "-r", "a.txt", "--compat", "rouge155",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "'rouge-lcs score --compat rouge155'" in done.stderr
+    assert "--compat {rouge_score}" in run("compare", "--help").stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "extra"),
+    [
+        ("jieba", ["--tokenizer", "jieba"], "zh"),
+        ("pythainlp", ["--language", "th"], "th"),
+        ("kiwipiepy", ["--tokenizer", "kiwi"], "ko"),
+    ],
+)
+def test_a_missing_optional_segmenter_is_one_line(tmp_path, module, args, extra):
+    (tmp_path / "p.txt").write_text("a b\n")
+    code = (
+        f"import sys; sys.modules[{module!r}] = None\n"  # the import fails as if not installed
+        "from rouge_lcs.cli.main import main\n"
+        f"sys.exit(main(['score', '-p', 'p.txt', '-r', 'p.txt', *{args!r}]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("rouge-lcs: error: ") and f"rouge-lcs[{extra}]" in done.stderr

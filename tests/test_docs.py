@@ -34,7 +34,8 @@ def anchors(page: Path) -> set[str]:
 
 
 def links(page: Path) -> list[str]:
-    text = _FENCE.sub("", page.read_text("utf-8"))
+    # Code (fenced or inline) shows markup; it links nowhere.
+    text = re.sub(r"`[^`\n]+`", "", _FENCE.sub("", page.read_text("utf-8")))
     return [a or b for a, b in _LINK.findall(text)]
 
 

@@ -283,11 +283,80 @@ def test_deep_jsonl_nesting_is_an_input_error(tmp_path):
 def test_non_text_cells_are_input_errors(tmp_path):
     path = tmp_path / "d.jsonl"
     path.write_text('{"prediction": 3, "reference": "x"}\n', encoding="utf-8")
-    with pytest.raises(InputError, match="row 1: 'prediction' must be a text"):
+    with pytest.raises(InputError, match="line 1: 'prediction' must be a text"):
         read_table(path)
     path.write_text('{"prediction": "a", "references": []}\n', encoding="utf-8")
     with pytest.raises(InputError, match="references must be a text or a list of texts"):
         read_table(path)
+
+
+def test_csv_unterminated_quote_is_an_error_at_its_line(tmp_path):
+    path = tmp_path / "d.csv"
+    rows = "".join(f"p{k},r{k}\n" for k in range(1000))
+    # the quote opened on line 3 would swallow the 1,000 rows after it as one field
+    path.write_text(f'prediction,reference\na,b\n"c,d\n{rows}', encoding="utf-8")
+    with pytest.raises(InputError, match=r"d.csv: CSV line 3: a quoted field opened here is never"):
+        read_table(path)
+
+
+def test_csv_stray_quote_is_an_error_at_its_line(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text('prediction,reference\na,b\n"c"d,e\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"d.csv: CSV line 3: ',' expected after '\"'"):
+        read_table(path)
+
+
+@pytest.mark.parametrize("row", ["a,b,c", "a"])
+def test_csv_row_with_more_or_fewer_fields_than_the_header_is_an_error(tmp_path, row):
+    path = tmp_path / "d.csv"
+    path.write_text(f'prediction,reference\n"x\ny",z\n{row}\n', encoding="utf-8")
+    # the quoted line break makes the bad row line 4 of the file, record 2
+    with pytest.raises(InputError, match=r"d.csv: CSV line 4: expected 2 fields as in the header"):
+        read_table(path)
+
+
+def test_json_integer_past_the_digit_limit_is_an_input_error(tmp_path):
+    path = tmp_path / "d.jsonl"
+    good = json.dumps({"prediction": "a", "reference": "b"})
+    path.write_text(f'{good}\n\n{{"prediction": "a", "reference": "b", "n": {"9" * 5000}}}\n')
+    with pytest.raises(InputError, match=r"d.jsonl: line 3 is not usable JSON \(Exceeds the limit"):
+        read_table(path)
+
+
+def test_row_errors_name_the_line_of_the_file(tmp_path):
+    path = tmp_path / "d.jsonl"
+    path.write_text('\n{"prediction": "a", "reference": "b"}\n\n{"prediction": "a"}\n')
+    with pytest.raises(InputError, match="d.jsonl: line 4 needs a 'prediction' column"):
+        read_table(path)
+
+
+def test_concurrent_csv_reads_from_four_threads_need_no_global_change(tmp_path):
+    """Four threads read a CSV with a field past csv's default limit, 15 times each, while the
+    limit is watched: no read fails, and no read changes the process-wide setting."""
+    import threading
+
+    path = tmp_path / "d.csv"
+    long_text = "word " * 40_000  # 200,000 characters
+    path.write_text(f"prediction,reference\n{long_text},x\n", encoding="utf-8")
+    limit = csv.field_size_limit()
+    assert limit >= 200_000  # raised once when the reader module was imported
+    errors: list[BaseException] = []
+    seen_limits: set[int] = set()
+
+    def work() -> None:
+        for _ in range(15):
+            try:
+                assert read_table(path) == ([long_text], [["x"]])
+            except BaseException as error:  # noqa: BLE001 - reported below
+                errors.append(error)
+            seen_limits.add(csv.field_size_limit())
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and seen_limits == {limit} and csv.field_size_limit() == limit
 
 
 _text = st.text(

@@ -135,6 +135,118 @@ def test_chen2018_tokenized(corpora) -> None:
     assert _assert_same(_ours(preds, refs, flags), _perl(preds, refs, flags))
 
 
+@pytest.mark.perl
+@pytest.mark.parametrize("flags", ["-n 2", "-n 1 -b 5", "-n 1 -b 6", "-n 1 -l 2"])
+def test_lone_surrogates_score_as_the_script_reads_their_bytes(flags: str) -> None:
+    """A lone surrogate is the file bytes ED A0 80 (U+D800), FF (U+DCFF, surrogateescape)."""
+    _need_oracle()
+    preds = ["a \ud800 b c", "x\udcffy z"]
+    refs = ["a b c", "x y z"]
+    peer_files = [b"a \xed\xa0\x80 b c", b"x\xffy z"]  # written by hand, not by our encoder
+    perl = oracle.run(peer_files, [[r.encode()] for r in refs], flags.split())[0]
+    assert _assert_same(_ours(preds, refs, flags.split()), perl)
+
+
+@pytest.mark.perl
+def test_cli_score_compat_rouge155_prints_the_scripts_averages(corpora, tmp_path: Path) -> None:
+    """``rouge-lcs score --compat rouge155`` on line files: the script's Average lines."""
+    _need_oracle()
+    from rouge_lcs.cli.main import main as cli_main
+
+    rows = corpora.rows("en_headlines_rougemetric")[::4]
+    preds = [row["prediction"].replace("\n", " ") for row in rows]
+    refs = [row["references"][0].replace("\n", " ") for row in rows]
+    (tmp_path / "p.txt").write_text("".join(p + "\n" for p in preds), encoding="utf-8")
+    (tmp_path / "r.txt").write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    argv = ["score", "-p", str(tmp_path / "p.txt"), "-r", str(tmp_path / "r.txt")]
+    argv += ["--compat", "rouge155", "--rouge-types", "rouge1", "rouge2", "rougeL", "--stem"]
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli_main(argv) == 0
+    perl = _perl(preds, refs, ["-n", "2", "-m", "-f", "A", "-p", "0.5"])
+
+    def averages(text: str) -> list[str]:
+        return [line for line in text.splitlines() if " Average_" in line]
+
+    assert averages(out.getvalue()) == averages(perl) and len(averages(perl)) == 9
+
+
+def _pyrouge_folders(tmp_path: Path, corpora) -> tuple[Path, Path, Path, Path]:
+    """Plain-text folders (DUC-style names) from the headlines corpus, with a line cut at "<",
+    an empty line and an already-HTML line; and the same summaries in pyrouge's HTML."""
+    from_pyrouge = pytest.importorskip("pyrouge", reason="pip install pyrouge==0.1.3 to run")
+    rows = corpora.rows("en_headlines_rougemetric")[::5]
+    folders = [tmp_path / name for name in ("sys", "gold", "sys_html", "gold_html")]
+    for folder in folders:
+        folder.mkdir()
+    for i, row in enumerate(rows):
+        pred = row["prediction"]
+        if i == 0:
+            pred += '\nan <b>html</b> tag\n\n<a name="1">[1]</a> <a href="#1" id=1>already</a>'
+        files = [(f"summary.{i:03d}.txt", pred, 0)]
+        files += [
+            (f"summary.{'ABCD'[j]}.{i:03d}.txt", r, 1) for j, r in enumerate(row["references"])
+        ]
+        for name, text, side in files:
+            (folders[side] / name).write_text(text, encoding="utf-8")
+            html = from_pyrouge.Rouge155.convert_text_to_rouge_format(text)
+            (folders[2 + side] / name).write_text(html, encoding="utf-8")
+    return folders[0], folders[1], folders[2], folders[3]
+
+
+@pytest.mark.perl
+@pytest.mark.parametrize(
+    "rouge_args",
+    [
+        None,
+        f"-e {oracle.HOME / 'data'} -n 2 -a",
+        f"-e {oracle.HOME / 'data'} -n 1 -2 4 -u -f B -a -d",
+    ],
+)
+def test_pyrouge_class_equals_pyrouge_itself(
+    corpora, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rouge_args
+) -> None:
+    """pyrouge 0.1.3 running the script (its forced -m, its defaults, its conversion) against
+    the class: convert_and_evaluate on plain text, evaluate on pyrouge's HTML, byte for byte."""
+    _need_oracle()
+    monkeypatch.setenv("HOME", str(tmp_path))  # pyrouge writes ~/.pyrouge/settings.ini
+    sys_dir, gold_dir, sys_html, gold_html = _pyrouge_folders(tmp_path, corpora)
+    import logging
+
+    import pyrouge
+
+    logging.getLogger("global").setLevel(logging.WARNING)  # pyrouge logs every file
+    for method, system, model in (
+        ("convert_and_evaluate", sys_dir, gold_dir),
+        ("evaluate", sys_html, gold_html),
+        ("convert_and_evaluate", sys_html, gold_html),  # HTML given to the converter: zeros
+    ):
+        runs = []
+        for cls in (pyrouge.Rouge155, Rouge155):
+            if cls is pyrouge.Rouge155:
+                r = cls(str(oracle.HOME), rouge_args=rouge_args)
+            else:
+                r = cls(rouge_args=rouge_args)
+            r.system_dir, r.model_dir = str(system), str(model)
+            r.system_filename_pattern = r"summary.(\d+).txt"
+            r.model_filename_pattern = "summary.[A-Z].#ID#.txt"
+            runs.append(getattr(r, method))
+        try:
+            theirs = runs[0]()
+        except subprocess.CalledProcessError:
+            # every line dropped: ROUGE-W (in the defaults) divides by zero and the script dies
+            assert method == "convert_and_evaluate" and system == sys_html and rouge_args is None
+            with pytest.raises(ValueError, match="ROUGE-1.5.5 dies on it"):
+                runs[1]()
+            continue
+        ours = runs[1]()
+        assert ours == theirs, method
+        assert " Average_R: " in ours
+
+
 # ---------------------------------------------------------------- generated texts
 
 _WORDS = [
@@ -258,6 +370,9 @@ def test_pyrouge_class_equals_the_script_with_pyrouge_defaults(corpora, tmp_path
     preds, refs = _corpus(corpora, "en_headlines_rougemetric", every=4)
     preds = [p if isinstance(p, str) else "\n".join(p) for p in preds]
     preds[0] += "\nan <b>html</b> tag\n\n"  # cut at "<", empty line dropped
+    # a line that already is pyrouge's HTML is wrapped again by pyrouge, so the script's
+    # [^<]+ finds nothing in it: dropped
+    preds[1] += '\n<a name="1">[1]</a> <a href="#1" id=1>already html</a>'
     (tmp_path / "sys").mkdir()
     (tmp_path / "gold").mkdir()
     for i, (p, rs) in enumerate(zip(preds, refs)):
@@ -272,7 +387,8 @@ def test_pyrouge_class_equals_the_script_with_pyrouge_defaults(corpora, tmp_path
     ours = r.convert_and_evaluate()
     peers = [_pyrouge_html(p) for p in preds]
     models = [[_pyrouge_html(x if isinstance(x, str) else "\n".join(x)) for x in rs] for rs in refs]
-    flags = ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2"]
+    # pyrouge's defaults and the -m it appends to every command
+    flags = ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2", "-m"]
     perl = oracle.run(peers, models, flags, fmt="SEE")[0]
     # pyrouge runs without -d: drop the per-example block of the oracle's -d run.
     perl = (

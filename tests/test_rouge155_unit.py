@@ -53,6 +53,50 @@ def test_bad_options() -> None:
         score("a", "a")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        ({"n": 1001}, r"n \(-n\): expected an integer from 0 to 1000, got 1001"),
+        ({"n": 2.0}, r"n \(-n\): expected an integer"),
+        ({"resamples": 10**6 + 1}, r"resamples \(-r\): expected an integer from 1 to 1000000"),
+        ({"weight": 1e300}, r"weight \(-w\): expected a number from 1 to 10, got 1e\+300"),
+        ({"weight": float("nan")}, r"weight \(-w\): expected a finite number"),
+        ({"weight": "1e-300"}, r"weight \(-w\): expected a number from 1 to 10, got '1e-300'"),
+        ({"length_limit": 2**63}, r"length_limit \(-l\): expected an integer from 0 to"),
+        ({"byte_limit": -1}, r"byte_limit \(-b\): expected an integer from 0 to"),
+        ({"skip": -(2**63)}, r"skip \(-2\): expected an integer"),
+        ({"confidence": float("inf")}, r"confidence \(-c\): expected a finite number"),
+        ({"alpha": 2}, r"alpha \(-p\): expected a number from 0 to 1"),
+    ],
+)
+def test_flags_are_bounded_like_the_library(flags: dict, message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        score(["a b"], ["a b"], **flags)
+
+
+def test_weights_at_the_bounds_score_as_the_script() -> None:
+    # ROUGE-1.5.5.pl -n 0 -x -w W on "a b" / "a b" prints these R, P, F
+    printed = {1: (1.0, 1.0, 1.0), 1.2: (0.87055, 1.0, 0.9308), 10: (0.00195, 1.0, 0.00389)}
+    for w, expected in printed.items():
+        row = score(["a b"], ["a b"], n=0, rouge_l=False, weight=w).per_example_dicts()[0]
+        key = f"rouge_w_{w}"
+        assert (row[f"{key}_recall"], row[f"{key}_precision"], row[f"{key}_f_score"]) == expected
+
+
+def test_lone_surrogates_are_scored_as_the_scripts_bytes() -> None:
+    from rouge_lcs import rouge
+    from rouge_lcs.rouge155.tokenize import script_bytes
+
+    # U+D800 is written as ED A0 80, U+DCFF (surrogateescape) as the byte FF it stands for
+    assert script_bytes("a \ud800 b \udcff") == b"a \xed\xa0\x80 b \xff"
+    # a lone surrogate separates tokens, as in every other mode
+    got = rouge(["a\ud800b c"], ["a b c"], ["rouge1"], compat="rouge155")
+    assert got["rouge_1_recall"] == 1.0
+    # -b counts the three bytes: "a " + ED A0 80 + " b" is 6 bytes, so -b 5 keeps only "a"
+    kept = score(["a \ud800 b"], ["a b"], n=1, rouge_l=False, byte_limit=5).to_dict()
+    assert kept["rouge_1_recall"] == 0.5
+
+
 def test_script_flags_parse_like_getopt() -> None:
     opts, details = parse_args("-n 4 -m -2 -1 -U -w 1.2 -c 95 -r 1000 -a -d")
     assert (opts.n, opts.stem, opts.skip, opts.unigrams, opts.weight, details) == (
@@ -74,17 +118,29 @@ def test_fast_average_equals_the_scripts_float_sums(corpora) -> None:
         assert fast == bootstrap_averages(columns, ids, 1000, confidence, exact=True)
 
 
+def _write_folders(
+    tmp_path: Path, systems: dict[str, str], models: dict[str, str]
+) -> tuple[Path, Path]:
+    folders = tmp_path / "sys", tmp_path / "gold"
+    for folder, files in zip(folders, (systems, models)):
+        folder.mkdir()
+        for name, text in files.items():
+            (folder / name).write_text(text)
+    return folders
+
+
 def _folders(tmp_path: Path) -> tuple[Path, Path]:
-    system, gold = tmp_path / "sys", tmp_path / "gold"
-    system.mkdir()
-    gold.mkdir()
-    (system / "summary.001.txt").write_text("The cat sat on the mat.\nIt was <b>happy</b>.\n")
-    (system / "summary.002.txt").write_text("Police killed the gunman\n")
-    (system / "notes.txt").write_text("not a summary")
-    (gold / "summary.A.001.txt").write_text("A cat sat on a mat.\n\nThe cat was happy.\n")
-    (gold / "summary.B.001.txt").write_text("The dog sat.\n")
-    (gold / "summary.A.002.txt").write_text("The gunman killed the policeman\n")
-    return system, gold
+    systems = {
+        "summary.001.txt": "The cat sat on the mat.\nIt was <b>happy</b>.\n",
+        "summary.002.txt": "Police killed the gunman\n",
+        "notes.txt": "not a summary",
+    }
+    models = {
+        "summary.A.001.txt": "A cat sat on a mat.\n\nThe cat was happy.\n",
+        "summary.B.001.txt": "The dog sat.\n",
+        "summary.A.002.txt": "The gunman killed the policeman\n",
+    }
+    return _write_folders(tmp_path, systems, models)
 
 
 def test_pyrouge_class_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -106,6 +162,62 @@ def test_pyrouge_class_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().out == text
 
 
+def _issue_folders(tmp_path: Path) -> tuple[Path, Path]:
+    return _write_folders(
+        tmp_path,
+        {"summary.1.txt": "The children were playing\n"},
+        {"summary.A.1.txt": "A child is playing\n"},
+    )
+
+
+def test_pyrouge_defaults_stem_as_pyrouge_does(tmp_path: Path, capsys) -> None:
+    # pyrouge 0.1.3 on the real script prints ROUGE-1 R 0.50000, F 0.50000 here: it appends -m
+    # ("children" -> "child", "playing" -> "plai"); without -m R would be 0.25
+    system, gold = _issue_folders(tmp_path)
+    r = Rouge155()
+    r.system_dir, r.model_dir = str(system), str(gold)
+    r.system_filename_pattern, r.model_filename_pattern = r"summary.(\d+).txt", "summary.A.#ID#.txt"
+    d = r.output_to_dict(r.convert_and_evaluate())
+    assert (d["rouge_1_recall"], d["rouge_1_f_score"]) == (0.5, 0.5)
+    argv = ["--system-dir", str(system), "--model-dir", str(gold)]
+    argv += ["--system-pattern", r"summary.(\d+).txt", "--model-pattern", "summary.A.#ID#.txt"]
+    assert main(argv) == 0  # no flag: pyrouge's run, -m included
+    assert "1 ROUGE-1 Average_R: 0.50000" in capsys.readouterr().out
+
+
+def test_pyrouge_argument_precedence_and_quotes(tmp_path: Path) -> None:
+    system, gold = _issue_folders(tmp_path)
+
+    def run(r: Rouge155, **kwargs) -> list[str]:
+        r.system_dir, r.model_dir = str(system), str(gold)
+        r.system_filename_pattern = r"summary.(\d+).txt"
+        r.model_filename_pattern = "summary.A.#ID#.txt"
+        return r.convert_and_evaluate(**kwargs).splitlines()
+
+    # pyrouge uses the constructor's arguments, enclosing quotes removed, over the call's
+    lines = run(Rouge155(rouge_args='"-n 1 -x -a"'), rouge_args="-n 2 -a")
+    assert {line.split()[1] for line in lines if "Average" in line} == {"ROUGE-1"}
+    assert {
+        line.split()[1] for line in run(Rouge155(), rouge_args="-n 2 -x -a") if "Average" in line
+    } == {"ROUGE-1", "ROUGE-2"}
+    # a falsy system id is pyrouge's 1
+    assert run(Rouge155(rouge_args="-n 1 -x -a"), system_id=0)[1].startswith("1 ROUGE-1 ")
+    assert run(Rouge155(rouge_args="-n 1 -x -a"), system_id="sysA")[1].startswith("sysA ROUGE-1 ")
+
+
+def test_html_lines_are_read_as_pyrouge_reads_them(tmp_path: Path) -> None:
+    from rouge_lcs.rouge155.pyrouge import read_summary
+
+    path = tmp_path / "s.txt"
+    path.write_bytes(
+        b'<a name="1">[1]</a> <a href="#1" id=1>Already HTML</a>\nPlain <b>bold</b> Text\n\n'
+    )
+    # convert_and_evaluate: every line is wrapped again; the script reads up to the first "<"
+    assert read_summary(path) == [b"plain "]
+    # evaluate: the file is handed over as HTML; only lines in pyrouge's form count
+    assert read_summary(path, html=True) == [b"already html"]
+
+
 @pytest.mark.parametrize(
     "extra",
     [
@@ -115,6 +227,21 @@ def test_pyrouge_class_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixtu
         ["-f", "C"],
         ["-n"],
         ["--model-pattern", "nomatch.#ID#"],
+        # bounded as the library: no traceback, no NaN report, no endless run
+        ["-w", "1e300"],
+        ["-w", "1e308"],
+        ["-w", "1e-300"],
+        ["-w", "nan"],
+        ["-w", "inf"],
+        ["-w", "0.5"],
+        ["-n", "1000000"],
+        ["-r", "10000000"],
+        ["-r", "0"],
+        ["-l", "1" + "0" * 30],
+        ["-b", "-1"],
+        ["-2", "1" + "0" * 30],
+        ["-c", "nan"],
+        ["-p", "nan"],
     ],
 )
 def test_cli_bad_input_is_one_line_and_status_2(

@@ -8,10 +8,11 @@ Nothing is copied into this repository.
 
 - Tests that read ``testdata/`` run when ``ROUGE_SCORE_TESTDATA`` names that directory (it is
   ``rouge/testdata`` in the google-research repository) and are skipped otherwise, saying so.
-- ``tokenize_test`` / ``tokenizers_test`` test rouge_score's tokenizer modules, which this
-  library does not replace: they are skipped, saying why.  A rouge_score tokenizer object is
-  still used as a custom tokenizer by ``testRougeTokenizerInit``, and the default tokenizer's
-  parity is tests/test_parity_rouge_score.py.
+- ``tokenizers_test`` runs against ``rouge_lcs.tokenizers`` (``Tokenizer``, ``DefaultTokenizer``),
+  and so does ``testRougeTokenizerInit``.  ``tokenize_test`` tests rouge_score's internal
+  ``tokenize`` module, which this library does not replace: it is skipped, saying why (the
+  default tokenizer's parity is tests/test_parity_rouge_score.py, and a rouge_score tokenizer
+  object as a custom tokenizer is tested below).
 
 Below them, direct comparisons with rouge_score on the shared corpora and on edge cases.
 """
@@ -36,6 +37,7 @@ from rouge_score import test_util, tokenizers
 
 import rouge_lcs
 from rouge_lcs import rouge_scorer, scoring
+from rouge_lcs import tokenizers as our_tokenizers
 
 _SPEC = importlib.util.find_spec("rouge_score")
 assert _SPEC is not None and _SPEC.origin is not None
@@ -45,12 +47,11 @@ OWN_TESTS = Path(_SPEC.origin).parent
 REWRITES = {
     "from rouge_score import rouge_scorer\n": "from rouge_lcs import rouge_scorer\n",
     "from rouge_score import scoring\n": "from rouge_lcs import scoring\n",
+    "from rouge_score import tokenizers\n": "from rouge_lcs import tokenizers\n",
 }
 NOT_REPLACED = {
     "tokenize_test": "tests rouge_score.tokenize, which rouge_lcs does not replace (the default "
     "tokenizer's parity with it is tests/test_parity_rouge_score.py)",
-    "tokenizers_test": "tests rouge_score.tokenizers, which rouge_lcs does not replace (a "
-    "rouge_score tokenizer object works as a custom tokenizer: testRougeTokenizerInit)",
 }
 TESTDATA_ENV = "ROUGE_SCORE_TESTDATA"
 NO_TESTDATA = (
@@ -111,7 +112,8 @@ def test_the_rewrite_reaches_this_library():
         assert MODULES[name].rouge_scorer is rouge_scorer
     for name in ("scoring_test", "io_test"):
         assert MODULES[name].scoring is scoring
-    assert MODULES["rouge_scorer_test"].tokenizers is tokenizers  # theirs: a custom tokenizer
+    for name in ("rouge_scorer_test", "tokenizers_test"):
+        assert MODULES[name].tokenizers is our_tokenizers
 
 
 @pytest.fixture(scope="module")
@@ -288,6 +290,61 @@ def test_score_multi_takes_the_first_best_target():
     theirs = oracle_scorer.RougeScorer(["rouge1", "rouge2"])
     targets = ["a b x", "a b y", "a c b"]  # rouge1 ties between all three, rouge2 between two
     assert scorer.score_multi(targets, "a b c") == theirs.score_multi(targets, "a b c")
+
+
+def test_a_list_as_target_is_a_type_error_named_as_rouge_score_names_it():
+    theirs = oracle_scorer.RougeScorer(["rouge1"])
+    with pytest.raises(AttributeError):  # rouge_score fails inside its tokenizer
+        theirs.score(["a b"], "a b")
+    ours = rouge_scorer.RougeScorer(["rouge1"])
+    with pytest.raises(TypeError, match=r"^target: expected str, got list$"):
+        ours.score(["a b"], "a b")
+    with pytest.raises(TypeError, match=r"^prediction: expected str, got NoneType$"):
+        ours.score("a b", None)
+    with pytest.raises(TypeError, match=r"^targets\[1\]: expected str, got int$"):
+        ours.score_multi(["a", 3], "a")
+    with pytest.raises(TypeError, match=r"^targets\[1\]: expected str or a list of str"):
+        ours.score_batch(["a", None], ["a", "b"])
+    with pytest.raises(TypeError, match=r"^predictions\[0\]: expected str, got int$"):
+        ours.score_batch(["a"], [1])
+
+
+def test_score_multi_refuses_a_string_where_rouge_score_iterates_its_characters():
+    theirs = oracle_scorer.RougeScorer(["rouge1"])
+    # rouge_score: the targets "a", " ", "b"; the best is "a" (P 0.5, R 1)
+    assert theirs.score_multi("a b", "a b")["rouge1"].fmeasure == pytest.approx(2 / 3)
+    ours = rouge_scorer.RougeScorer(["rouge1"])
+    with pytest.raises(TypeError, match="targets: expected a list of str, got str"):
+        ours.score_multi("a b", "a b")
+    with pytest.raises(ValueError, match="targets: expected at least one target"):
+        ours.score_multi([], "a b")
+    # any other iterable of texts is what rouge_score iterates, with its numbers
+    targets = ["a b x", "a c b"]
+    assert ours.score_multi(iter(targets), "a b c") == theirs.score_multi(iter(targets), "a b c")
+    assert ours.score_multi(tuple(targets), "a b c") == theirs.score_multi(targets, "a b c")
+
+
+def test_tokenizer_subclassed_as_in_rouge_score():
+    class Theirs(tokenizers.Tokenizer):
+        def tokenize(self, text):
+            return text.split()
+
+    class Ours(our_tokenizers.Tokenizer):
+        def tokenize(self, text):
+            return text.split()
+
+    with pytest.raises(TypeError):  # abstract, as theirs
+        our_tokenizers.Tokenizer()  # type: ignore[abstract]
+    target, prediction = "The cats ran\nhome", "the cats ran home"
+    for names in (TYPES, ["rougeLsum"]):
+        got = rouge_scorer.RougeScorer(names, tokenizer=Ours()).score(target, prediction)
+        assert got == oracle_scorer.RougeScorer(names, tokenizer=Theirs()).score(target, prediction)
+    default = our_tokenizers.DefaultTokenizer(use_stemmer=True)
+    assert isinstance(default, our_tokenizers.Tokenizer)
+    ours = rouge_scorer.RougeScorer(TYPES, tokenizer=default)
+    theirs = oracle_scorer.RougeScorer(TYPES, tokenizer=tokenizers.DefaultTokenizer(True))
+    assert ours.score(target, prediction) == theirs.score(target, prediction)
+    assert rouge_scorer.tokenizers is our_tokenizers  # rouge_scorer.tokenizers, as theirs
 
 
 def test_score_batch_shapes():

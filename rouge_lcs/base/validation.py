@@ -139,29 +139,36 @@ def plain(text: str) -> str:
     return text if type(text) is str else str.__str__(text)
 
 
-def check_texts(predictions: object, references: object) -> TextBatch:
+def check_texts(
+    predictions: object,
+    references: object,
+    *,
+    names: tuple[str, str] = ("predictions", "references"),
+) -> TextBatch:
     """Validate a batch of predictions and references.
 
     References may be one string per prediction or a list of strings per prediction; both
     shapes may be mixed in one batch, and the count may vary (each list needs at least one).
+    ``names``: the two arguments as the caller calls them, for the messages.
     """
+    pname, rname = names
     if isinstance(predictions, TextBatch):
-        raise fail_type("predictions", "a list of str", predictions)
-    preds = _as_list(predictions, "predictions")
-    refs = _as_list(references, "references")
+        raise fail_type(pname, "a list of str", predictions)
+    preds = _as_list(predictions, pname)
+    refs = _as_list(references, rname)
     if not preds:
-        raise fail_value("predictions", "at least one prediction", predictions)
+        raise fail_value(pname, "at least one prediction", predictions)
     if len(preds) != len(refs):
         raise ValueError(
-            f"predictions and references: expected lists of the same length, got "
-            f"{len(preds)} predictions and {len(refs)} references"
+            f"{pname} and {rname}: expected lists of the same length, got "
+            f"{len(preds)} {pname} and {len(refs)} {rname}"
         )
     # The common batch (every item exactly a str) is checked by one pass in C, map(type); the
     # per-item loops below only run otherwise, and they make the messages.
     if set(map(type, preds)) != {str}:
         for i, pred in enumerate(preds):
             if not isinstance(pred, str):
-                raise fail_type(f"predictions[{i}]", "str", pred)
+                raise fail_type(f"{pname}[{i}]", "str", pred)
         preds = [plain(pred) for pred in preds]
     if set(map(type, refs)) == {str}:
         return TextBatch(preds, [[ref] for ref in refs])
@@ -171,13 +178,13 @@ def check_texts(predictions: object, references: object) -> TextBatch:
             ref_lists.append([plain(ref)])
             continue
         if ref is None or isinstance(ref, bytes):
-            raise fail_type(f"references[{i}]", "str or a list of str", ref)
-        items = _as_list(ref, f"references[{i}]")
+            raise fail_type(f"{rname}[{i}]", "str or a list of str", ref)
+        items = _as_list(ref, f"{rname}[{i}]")
         if not items:
-            raise fail_value(f"references[{i}]", "at least one reference", ref)
+            raise fail_value(f"{rname}[{i}]", "at least one reference", ref)
         for j, item in enumerate(items):
             if not isinstance(item, str):
-                raise fail_type(f"references[{i}][{j}]", "str", item)
+                raise fail_type(f"{rname}[{i}][{j}]", "str", item)
         ref_lists.append([plain(item) for item in items])
     return TextBatch(preds, ref_lists)
 

@@ -1,7 +1,8 @@
 """Reading evaluation data: text files (one text a line), JSONL and CSV, and the bundled examples.
 
-Every failure is one ``InputError`` that names the file and what was wrong (missing, not UTF-8
-with the line number, mismatched line counts, missing columns, a malformed row).  The readers
+Every failure is one ``InputError`` that names the file, the line and what was wrong (missing,
+not UTF-8, mismatched line counts, missing columns, malformed JSON or CSV, a row with too many or
+too few fields).  The readers
 follow the formats' own rules: records of a JSONL file are separated by ``\\n`` only (U+2028 and
 friends are valid inside JSON strings), and CSV fields may hold quoted line breaks.
 """
@@ -24,6 +25,13 @@ if TYPE_CHECKING:
 #: Longest CSV field accepted (Python's csv stops at 131,072 characters by default, which a
 #: long document exceeds); past it a row is reported, not truncated.
 MAX_CSV_FIELD = 64 * 1024 * 1024
+
+# The csv module's field limit is one process-wide setting with no per-reader form.  Raising
+# and restoring it around each read raced between threads (the Space reads from two workers):
+# it is raised once, here, and never lowered, so every read sees at least this limit and no
+# read changes it.
+if csv.field_size_limit() < MAX_CSV_FIELD:
+    csv.field_size_limit(MAX_CSV_FIELD)
 
 
 class InputError(ValueError):
@@ -77,12 +85,16 @@ def read_parallel(
         (str(path), len(col)) for path, col in zip(references, ref_columns)
     ]
     if len({n for _, n in counts}) > 1:
-        detail = ", ".join(f"{name}: {n} lines" for name, n in counts)
+        detail = ", ".join(f"{name}: {n} line{'' if n == 1 else 's'}" for name, n in counts)
         raise InputError(f"files have different line counts ({detail})")
     return preds, [list(refs) for refs in zip(*ref_columns)] if ref_columns else []
 
 
-def _records_from_jsonl(name: str, text: str) -> list[dict[str, Any]]:
+#: ``(line, record)``: a record of a data file and the line it starts on.
+Record = tuple[int, dict[str, Any]]
+
+
+def _records_from_jsonl(name: str, text: str) -> list[Record]:
     records = []
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
@@ -93,44 +105,72 @@ def _records_from_jsonl(name: str, text: str) -> list[dict[str, Any]]:
             raise InputError(f"{name}: line {number} is not valid JSON ({error.msg})") from None
         except RecursionError:
             raise InputError(f"{name}: line {number} is nested too deeply") from None
+        except ValueError as error:  # e.g. an integer past Python's 4,300-digit limit
+            raise InputError(f"{name}: line {number} is not usable JSON ({error})") from None
         if not isinstance(record, dict):
             raise InputError(f"{name}: line {number} is not a JSON object")
-        records.append(record)
+        records.append((number, record))
     return records
 
 
-def _records_from_csv(name: str, text: str, dialect: str) -> list[dict[str, Any]]:
-    limit = csv.field_size_limit()
-    csv.field_size_limit(max(limit, MAX_CSV_FIELD))
-    try:
-        # newline="" lets the csv module see the file's own line breaks, so a quoted field
-        # keeps its newlines.
-        reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect)
-        return list(reader)
-    except csv.Error as error:
-        raise InputError(f"{name}: CSV row {reader.line_num}: {error}") from None
-    finally:
-        csv.field_size_limit(limit)
+def _records_from_csv(name: str, text: str, dialect: str) -> list[Record]:
+    """The rows of a CSV (or, with ``excel-tab``, TSV) file under its header, strictly.
+
+    ``strict``: a stray quote is an error, and a quote left open to the end of the file (which
+    would merge every row after it into one field) is reported at the line it opens on.  A
+    row with more or fewer fields than the header is an error, not padded or cut.
+    """
+    # newline="" lets the csv module see the file's own line breaks, so a quoted field keeps
+    # its newlines.
+    reader = csv.reader(io.StringIO(text, newline=""), dialect=dialect, strict=True)
+    records: list[Record] = []
+    header: list[str] | None = None
+    while True:
+        line = reader.line_num + 1  # where the next record starts
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            detail = str(error)
+            if detail == "unexpected end of data":
+                detail = "a quoted field opened here is never closed"
+            elif "field larger than field limit" in detail:
+                detail = f"a field is longer than {csv.field_size_limit():,} characters"
+            raise InputError(f"{name}: CSV line {line}: {detail}") from None
+        if not row:
+            continue  # blank line
+        if header is None:
+            header = row
+            continue
+        if len(row) != len(header):
+            raise InputError(
+                f"{name}: CSV line {line}: expected {len(header)} fields as in the header, "
+                f"got {len(row)} (quote a field that holds the delimiter)"
+            )
+        records.append((line, dict(zip(header, row))))
+    return records
 
 
 def _row_texts(name: str, number: int, record: dict[str, Any]) -> tuple[str, list[str]]:
     if "prediction" not in record or not ("reference" in record or "references" in record):
         raise InputError(
-            f"{name}: row {number} needs a 'prediction' column and a 'reference' or "
+            f"{name}: line {number} needs a 'prediction' column and a 'reference' or "
             f"'references' column; found {sorted(map(str, record))}"
         )
     prediction = record["prediction"]
     refs = record["references"] if "references" in record else record["reference"]
     if isinstance(refs, str) and "references" in record and refs.lstrip().startswith("["):
-        # In CSV, a list of references is written as a JSON list.
-        with contextlib.suppress(json.JSONDecodeError, RecursionError):
+        # In CSV, a list of references is written as a JSON list; a cell that only starts
+        # like one (or holds an integer past Python's digit limit) stays a text.
+        with contextlib.suppress(ValueError, RecursionError):
             refs = json.loads(refs)
     if isinstance(refs, str):
         refs = [refs]
     if not isinstance(prediction, str):
-        raise InputError(f"{name}: row {number}: 'prediction' must be a text")
+        raise InputError(f"{name}: line {number}: 'prediction' must be a text")
     if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
-        raise InputError(f"{name}: row {number}: references must be a text or a list of texts")
+        raise InputError(f"{name}: line {number}: references must be a text or a list of texts")
     return prediction, refs
 
 
@@ -170,12 +210,12 @@ def load_table(path: str | Path, text: str | None = None) -> Table:
     if not records:
         raise InputError(f"{path}: no rows")
     predictions, references = [], []
-    for number, record in enumerate(records, start=1):
+    for number, record in records:
         prediction, refs = _row_texts(name, number, record)
         predictions.append(prediction)
         references.append(refs)
-    has_ids = any("id" in record for record in records)
-    ids = [record.get("id", "") for record in records] if has_ids else None
+    has_ids = any("id" in record for _, record in records)
+    ids = [record.get("id", "") for _, record in records] if has_ids else None
     return Table(predictions, references, ids)
 
 

@@ -1,18 +1,18 @@
-"""Command line: ``rouge-lcs`` / ``python -m rouge_lcs``.
+"""The ``rouge-lcs`` command (also ``python -m rouge_lcs``): one function per subcommand.
 
-- no arguments: score the bundled example set and print per-example F and a P/R/F table;
-- ``score`` (or just ``--predictions F --references F…``): score files; intervals, signature,
-  JSON, per-example CSV;
-- ``compare``: two systems on the same references: paired bootstrap and approximate
-  randomization per rouge type;
-- ``l-f1`` / ``n-recall``: the seeds' exercise formats on stdin, byte for byte.
+``main`` dispatches on the first argument; no argument scores the bundled examples, and
+arguments that start with an option (``rouge-lcs --predictions F --references F``) mean
+``score``.  Every user error is one ``rouge-lcs: error: …`` line and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
 import json
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -39,9 +39,24 @@ from rouge_lcs.scores.statistics import compare
 #: Batches at least this large show a progress bar on stderr.
 PROGRESS_MIN_EXAMPLES = 5000
 
+#: ``compare`` warns below this many examples.  With n examples approximate randomization has
+#: 2**n sign patterns, so below 6 it cannot reach p < 0.05 at all; and the paired bootstrap
+#: resamples only the n differences it has, so below ~30 its spread understates the sampling
+#: error (variance scaled by (n - 1) / n, no t correction) and its p-value is far too small: one
+#: pair gives p = 1/(resamples + 1) beside 1.0 from randomization.  30 is the usual rule of
+#: thumb for a sample mean to be near-normal, which the percentile bootstrap relies on.
+COMPARE_MIN_EXAMPLES = 30
 
-def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
-    """The scoring options (and ``--num-proc``), from :data:`rouge_lcs.config.options.OPTIONS`."""
+
+def plural(count: int, word: str) -> str:
+    """``"1 example"``, ``"2 examples"``, ``"1,000 examples"``."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _add_scoring_options(parser: argparse.ArgumentParser, without: Sequence[str] = ()) -> None:
+    """The scoring options (and ``--num-proc``), from :data:`rouge_lcs.config.options.OPTIONS`;
+    ``without``: choices this command cannot honour (left out of its help; the command refuses
+    them with a pointer to what can)."""
     group = parser.add_argument_group("scoring options")
     for name in [*option_names("scoring"), *option_names("execution")]:
         option = OPTIONS[name]
@@ -59,7 +74,9 @@ def _add_scoring_options(parser: argparse.ArgumentParser) -> None:
             elif option.open_choices:  # other spellings too: the library checks them
                 extra = {}
             elif option.choices:
-                extra = {"choices": option.choices}
+                # The choices this command cannot honour are left out of its help.
+                shown = ",".join(c for c in option.choices if c not in without)
+                extra = {"choices": option.choices, "metavar": "{" + shown + "}"}
             else:
                 extra = {"type": float if isinstance(option.default, float) else int}
             group.add_argument(
@@ -124,14 +141,20 @@ def _score_parser() -> argparse.ArgumentParser:
 def _score_with_progress(
     scorer: Rouge, predictions: list[str], references: list[list[str]]
 ) -> Scores:
+    """Score, with a progress bar on a terminal; when stderr is captured (a file, a pipe, a
+    log), the redrawn bar would be many lines, so one final line is written instead."""
+    n = len(predictions)
+    if n < PROGRESS_MIN_EXAMPLES:
+        return scorer.score(predictions, references)
+    if not sys.stderr.isatty():
+        start = time.perf_counter()
+        scores = scorer.score(predictions, references)
+        seconds = time.perf_counter() - start
+        print(f"scored {plural(n, 'pair')} in {seconds:.2f} s", file=sys.stderr)
+        return scores
     from tqdm import tqdm
 
-    with tqdm(
-        total=len(predictions),
-        unit="pairs",
-        file=sys.stderr,
-        disable=len(predictions) < PROGRESS_MIN_EXAMPLES,
-    ) as bar:
+    with tqdm(total=n, unit="pairs", file=sys.stderr) as bar:
         return scorer.score(predictions, references, progress=bar.update)
 
 
@@ -170,7 +193,7 @@ def _print_result(scores: Scores, args: argparse.Namespace) -> None:
         print(table(["type", "precision", "recall", "F", f"F {level} CI"], rows))
     else:
         print(prf_table(means))
-    print(f"\n{len(scores)} examples")
+    print(f"\n{plural(len(scores), 'example')}")
     print(f"signature: {signature}")
 
 
@@ -193,10 +216,41 @@ def _read_inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> T
     raise AssertionError  # parser.error exits
 
 
+def _score_rouge155(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``score --compat rouge155``: the Perl script's report of the files, as
+    ``rouge(..., compat="rouge155")`` computes it (folders of summaries: ``rouge-lcs
+    rouge155``)."""
+    from rouge_lcs.rouge155.mode import rouge155_report
+
+    if args.csv:
+        parser.error("--csv: per-example CSV is not written with --compat rouge155 (use --json)")
+    if args.num_proc != 1 or args.num_threads is not None:
+        parser.error("--num-proc/--num-threads: not used with --compat rouge155")
+    options = {name: getattr(args, name) for name in option_names("scoring")}
+    options.update(confidence_level=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
+    data = _read_inputs(parser, args)
+    report, _, signature = rouge155_report(
+        data.predictions, data.references, options.pop("rouge_types"), options
+    )
+    n = len(data.predictions)
+    if args.json:
+        payload: dict[str, object] = dict(report.to_dict())
+        payload["n"] = n
+        payload["signature"] = signature
+        print(json.dumps(payload, indent=2, allow_nan=False))
+        return 0
+    sys.stdout.write(dataclasses.replace(report, details=False).text())  # the script without -d
+    print(f"\n{plural(n, 'example')}")
+    print(f"signature: {signature}")
+    return 0
+
+
 def cmd_score(argv: Sequence[str]) -> int:
     """``rouge-lcs score``."""
     parser = _score_parser()
     args = parser.parse_args(argv)
+    if args.compat == "rouge155":
+        return _score_rouge155(parser, args)
     scorer = _scorer(args)  # bad options: before reading
     _check_statistics(args)
     table = _read_inputs(parser, args)
@@ -222,12 +276,19 @@ def cmd_compare(argv: Sequence[str]) -> int:
     data.add_argument("--system-a", "-a", required=True, metavar="FILE")
     data.add_argument("--system-b", "-b", required=True, metavar="FILE")
     data.add_argument("--references", "-r", required=True, nargs="+", metavar="FILE")
-    _add_scoring_options(parser)
+    _add_scoring_options(parser, without=("rouge155",))
     _add_statistics_options(parser, confidence=0.95)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.confidence is None:
         parser.error("--confidence is needed for the interval of the difference")
+    if args.compat == "rouge155":
+        # the script's numbers are rounded averages of its own bootstrap, not per-example
+        # arrays that a paired test can resample
+        parser.error(
+            "--compat rouge155: not available in compare; for ROUGE-1.5.5's numbers use "
+            "'rouge-lcs score --compat rouge155' (text files) or 'rouge-lcs rouge155' (folders)"
+        )
     scorer = _scorer(args)
     _check_statistics(args)
     system_a, references = read_parallel(args.system_a, args.references)
@@ -236,6 +297,13 @@ def cmd_compare(argv: Sequence[str]) -> int:
     b = _score_with_progress(scorer, system_b, references)
     result = compare(a.fmeasure, b.fmeasure, args.confidence, args.n_resamples, args.seed)
     signature = _signature(a, args)
+    if len(a) < COMPARE_MIN_EXAMPLES:
+        print(
+            f"rouge-lcs compare: warning: {plural(len(a), 'example')}; below "
+            f"{COMPARE_MIN_EXAMPLES} the p-values and the interval are not reliable (the "
+            "bootstrap understates the sampling error): compare on more examples",
+            file=sys.stderr,
+        )
     names = a.rouge_types
     if args.json:
         payload: dict[str, object] = {
@@ -261,18 +329,39 @@ def cmd_compare(argv: Sequence[str]) -> int:
             float(result.mean_b[k]),
             f"{result.difference[k]:+.4f}",
             f"[{result.low[k]:+.4f}, {result.high[k]:+.4f}]",
-            f"{result.p_bootstrap[k]:.4f}",
-            f"{result.p_randomization[k]:.4f}",
+            p_value(float(result.p_bootstrap[k]), args.n_resamples),
+            p_value(float(result.p_randomization[k]), args.n_resamples),
         ]
         for k, name in enumerate(names)
     ]
     print(f"F of system B ({args.system_b}) against system A ({args.system_a}):\n")
     headers = ["type", "A", "B", "B - A", f"{level} CI", "p (bootstrap)", "p (rand.)"]
     print(table(headers, rows))
-    print(f"\n{len(a)} examples; paired bootstrap (Koehn 2004) and approximate randomization,")
-    print(f"{args.n_resamples} resamples each, seed {args.seed}; p-values are two-sided.")
+    print(
+        f"\n{plural(len(a), 'example')}; paired bootstrap (Koehn 2004) and approximate "
+        "randomization,"
+    )
+    print(
+        f"{plural(args.n_resamples, 'resample')} each, seed {args.seed}; p-values are two-sided, "
+        f"to the {1 / (args.n_resamples + 1):.2g} the resamples resolve."
+    )
     print(f"signature: {signature}")
     return 0
+
+
+def p_value(p: float, n_resamples: int) -> str:
+    """A resampled p-value at the resolution ``n_resamples`` allow.
+
+    p = (1 + k) / (1 + n_resamples) moves in steps of 1 / (1 + n_resamples), so it is printed
+    with the decimals of that step (1,000 resamples: 3), and the smallest value, which only
+    says that no resample was as extreme, as a bound: ``"< 0.001"``.
+    """
+    decimals = max(1, len(str(n_resamples)) - 1)
+    floor = 1 / (n_resamples + 1)
+    bound = 10.0**-decimals
+    if p <= floor * (1 + 1e-9) and floor < bound:
+        return f"< {bound:.{decimals}f}"
+    return f"{p:.{decimals}f}"
 
 
 def cmd_examples(argv: Sequence[str]) -> int:
@@ -343,26 +432,68 @@ COMMANDS = {
     **similarity_commands(),  # dedup, similar
 }
 
+#: One line of help per command, in the order of :data:`COMMANDS`.
+COMMAND_HELP = {
+    "score": "score predictions against references (text files, JSONL or CSV); intervals, "
+    "signature, JSON, per-example CSV",
+    "compare": "system B against system A on the same references: paired bootstrap and "
+    "approximate randomization",
+    "examples": "score the bundled example set (the default with no arguments)",
+    "l-f1": "exercise format: reference and candidate lines on stdin -> ROUGE-L F1",
+    "n-recall": "exercise format: N, generated and reference lines on stdin -> ROUGE-N recall",
+    "rouge155": "the Perl ROUGE-1.5.5 report for a folder of system summaries and a folder of "
+    "model summaries, matched as pyrouge matches them",
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The top-level parser: its help and usage line (each command parses its own arguments)."""
+    parser = argparse.ArgumentParser(
+        prog="rouge-lcs",
+        description="ROUGE-N, ROUGE-L and ROUGE-Lsum: exact, Unicode-aware, fast.",
+        epilog="Each command has --help. With no command, 'rouge-lcs --predictions F "
+        "--references F' means 'rouge-lcs score …'; with no argument at all, 'examples'.",
+    )
+    parser.add_argument("--version", action="version", version=f"rouge-lcs {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+    for name, text in COMMAND_HELP.items():
+        commands.add_parser(name, help=text, add_help=False)
+    return parser
+
+
+def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
+    close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    parser.print_usage(sys.stderr)
+    print(
+        f"rouge-lcs: error: unknown command {word!r}{hint}; commands: {', '.join(COMMANDS)}",
+        file=sys.stderr,
+    )
+    return 2
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rouge-lcs`` and ``python -m rouge_lcs``."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
     if not argv:
         command, rest = "examples", []
     elif argv[0] in COMMANDS:
         command, rest = argv[0], argv[1:]
-    elif argv[0] == "--version":
-        print(f"rouge-lcs {__version__}")
+    elif argv[0] in ("-h", "--help", "--version"):
+        try:
+            parser.parse_args(argv[:1])  # prints the help or the version
+        except SystemExit as done:
+            return int(done.code or 0)
         return 0
-    elif argv[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        print(f"\ncommands: {', '.join(COMMANDS)} (each has --help)")
-        return 0
+    elif not argv[0].startswith("-"):
+        return _unknown_command(parser, argv[0])
     else:
         command, rest = "score", argv
     try:
         return COMMANDS[command](rest)
-    except (InputError, ValueError, TypeError) as error:  # bad input: one line, exit 2
+    # Bad input, or an optional extra (jieba, pythainlp, …) not installed: one line, exit 2.
+    except (InputError, ValueError, TypeError, ImportError) as error:
         print(f"rouge-lcs: error: {error}", file=sys.stderr)
         return 2
     except MemoryError:

@@ -48,16 +48,16 @@ def _read(path: str, field: str) -> tuple[list[str], list[dict[str, Any]]]:
         lines = split_lines(text)
         return lines, [{field: line} for line in lines]
     if kind == "jsonl":
-        records: list[dict[str, Any]] = _records_from_jsonl(path, text)
+        numbered = _records_from_jsonl(path, text)
     else:
-        records = _records_from_csv(path, text, "excel-tab" if kind == "tsv" else "excel")
+        numbered = _records_from_csv(path, text, "excel-tab" if kind == "tsv" else "excel")
     texts = []
-    for number, record in enumerate(records, start=1):
+    for number, record in numbered:
         value = record.get(field)
         if not isinstance(value, str):
-            raise InputError(f"{path}: record {number} has no text field {field!r} (--field)")
+            raise InputError(f"{path}: line {number} has no text field {field!r} (--field)")
         texts.append(value)
-    return texts, records
+    return texts, [record for _, record in numbered]
 
 
 def _write(handle: TextIO, kind: str, records: list[dict[str, Any]], texts: list[str]) -> None:

@@ -6,12 +6,21 @@ over references, rounding and the bootstrap average are arithmetic on them (:mod
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
 
+from rouge_lcs.base.validation import (
+    MAX_INT,
+    check_bool,
+    check_choice,
+    check_int,
+    check_number,
+    fail_value,
+)
 from rouge_lcs.rouge155.counts import (
     Batch,
     Metric,
@@ -21,7 +30,9 @@ from rouge_lcs.rouge155.counts import (
     prepare,
 )
 from rouge_lcs.rouge155.report import Report, bootstrap_averages, combine_arrays, prf_arrays
-from rouge_lcs.rouge155.tokenize import Terms, flat_terms, lines_of
+from rouge_lcs.rouge155.tokenize import Terms, flat_terms, lines_of, script_bytes
+from rouge_lcs.scores.statistics import MAX_RESAMPLES
+from rouge_lcs.text.rouge_types import MAX_N
 
 __all__ = ["Options", "score", "score_lines", "metrics_for"]
 
@@ -54,29 +65,75 @@ class Options:
     resamples: int = 1000  # -r
 
     def validate(self) -> None:
-        """Reject what the script rejects (it dies) plus what it silently misreads."""
-        if self.n < 0:
-            raise ValueError(f"n must be >= 0, got {self.n}")
-        if self.length_limit and self.byte_limit:
-            raise ValueError("length_limit (-l) and byte_limit (-b) are exclusive")
-        for name in ("length_limit", "byte_limit"):
+        """Reject what the script rejects (it dies), what it silently misreads, and what no
+        summary evaluation needs but would exhaust time, memory or floating point.
+
+        Bounds, as the library's: ``n`` up to 1,000 (each N is one more pass over every
+        pair), ``resamples`` up to 10**6 (the bootstrap holds resamples × metrics numbers),
+        ``-l``/``-b``/``-2`` below 2**63.  ``weight`` from 1 to 10: below 1 the weighted LCS
+        rewards gaps and the script's recall exceeds 1 (``-w 0.5``: R 3.04721 on a six-word
+        pair); above 10, ``k ** w`` leaves the doubles for sentences of ~1,000 tokens and
+        more (``-w 100``) and the script prints NaN.
+        """
+        check_int(self.n, "n (-n)", 0, MAX_N)
+        check_bool(self.rouge_l, "rouge_l (-x)")
+        check_bool(self.stem, "stem (-m)")
+        check_bool(self.stopwords, "stopwords (-s)")
+        for name, flag in (("length_limit", "-l"), ("byte_limit", "-b")):
             value = getattr(self, name)
-            if value is not None and value < 0:
-                raise ValueError(f"{name} must be >= 0, got {value}")
-        if self.multi_ref not in ("A", "B"):
-            raise ValueError(f"multi_ref (-f) must be 'A' or 'B', got {self.multi_ref!r}")
-        if not 0 <= self.alpha <= 1:
-            raise ValueError(f"alpha (-p) must be in [0, 1], got {self.alpha}")
-        if self.weight is not None and float(self.weight) <= 0:
-            raise ValueError(f"weight (-w) must be > 0, got {self.weight}")
-        if not 0 <= float(self.confidence) <= 100:
-            raise ValueError(f"confidence (-c) must be in [0, 100], got {self.confidence}")
-        if self.resamples < 1:
-            raise ValueError(f"resamples (-r) must be >= 1, got {self.resamples}")
+            if value is not None:
+                check_int(value, f"{name} ({flag})", 0)
+        if self.length_limit and self.byte_limit:
+            raise ValueError(
+                "length_limit (-l) and byte_limit (-b): expected one of them (they are exclusive), "
+                "got both"
+            )
+        check_choice(self.multi_ref, "multi_ref (-f)", ("A", "B"))
+        alpha = check_number(self.alpha, "alpha (-p)")
+        if not 0 <= alpha <= 1:
+            raise fail_value("alpha (-p)", "a number from 0 to 1", self.alpha)
+        if self.weight is not None:
+            weight = _flag_number(self.weight, "weight (-w)")
+            if not MIN_WEIGHT <= weight <= MAX_WEIGHT:
+                raise fail_value(
+                    "weight (-w)", f"a number from {MIN_WEIGHT:g} to {MAX_WEIGHT:g}", self.weight
+                )
+        if self.skip is not None:
+            skip = self.skip if isinstance(self.skip, int) else _flag_int(self.skip, "skip (-2)")
+            check_int(skip, "skip (-2)", -MAX_INT, MAX_INT)
+        confidence = _flag_number(self.confidence, "confidence (-c)")
+        if not 0 <= confidence <= 100:
+            raise fail_value("confidence (-c)", "a number from 0 to 100", self.confidence)
+        check_int(self.resamples, "resamples (-r)", 1, MAX_RESAMPLES)
         if self.unigrams not in (False, True, "both"):
-            raise ValueError(f"unigrams must be False, True or 'both', got {self.unigrams!r}")
+            raise fail_value("unigrams (-u/-U)", "False, True or 'both'", self.unigrams)
         if not metrics_for(self):
             raise ValueError("no metric selected (n=0, rouge_l=False, no weight, no skip)")
+
+
+#: ``-w`` bounds (see :meth:`Options.validate`).
+MIN_WEIGHT, MAX_WEIGHT = 1.0, 10.0
+
+
+def _flag_number(value: object, name: str) -> float:
+    """A finite number given as a number or as the text the user typed (kept for printing)."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            raise fail_value(name, "a number", value) from None
+        if not math.isfinite(number):
+            raise fail_value(name, "a finite number", value)
+        return number
+    return check_number(value, name)
+
+
+def _flag_int(value: str, name: str) -> int:
+    """An integer given as the text the user typed."""
+    try:
+        return int(value)
+    except ValueError:
+        raise fail_value(name, "an integer", value) from None
 
 
 def metrics_for(opts: Options) -> list[Metric]:
@@ -309,7 +366,7 @@ def score(
         terms = Terms(stem=stem, remove_stopwords=stopwords)
         if not length_limit and not byte_limit:
             # All texts as one: lines_of's lines, each text's own (empty ones never count).
-            blob = "\n".join(distinct).encode("utf-8", "surrogateescape")
+            blob = script_bytes("\n".join(distinct))
             line_counts = [text.count("\n") + 1 for text in distinct]
             flat = flat_terms(blob, line_counts, terms, lower=True)
             return flat_stats(flat, pair_peer, pair_model, metrics)

@@ -4,11 +4,13 @@
         --system-pattern 'summary.(\\d+).txt' --model-pattern 'summary.[A-Z].#ID#.txt' \\
         -n 2 -m -f A -d
 
-Files are matched as pyrouge matches them (see :mod:`rouge_lcs.rouge155.pyrouge`).  The
-script's flags follow the folder options, spelled as the script spells them; with no flag at all
-pyrouge's defaults are used (``-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a``).  The report goes to
-stdout in the script's format (``-d`` adds the per-example lines); ``--json`` prints pyrouge's
-``output_to_dict`` instead.
+Files are matched and read as pyrouge's ``convert_and_evaluate()`` reads them (one sentence a
+line, each cut at its first ``<``; see :mod:`rouge_lcs.rouge155.pyrouge`); ``--html``: the files
+are pyrouge's HTML already, read as its ``evaluate()`` does.  The script's flags follow the
+folder options, spelled as the script spells them, and are used as given; with no flag at all
+the run is pyrouge's own: its defaults and the ``-m`` it always appends (``-c 95 -2 -1 -U -r
+1000 -n 4 -w 1.2 -a -m``).  The report goes to stdout in the script's format (``-d`` adds the
+per-example lines); ``--json`` prints pyrouge's ``output_to_dict`` instead.
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ import json
 import sys
 from collections.abc import Sequence
 
-from rouge_lcs.rouge155.pyrouge import PYROUGE_DEFAULT_ARGS, evaluate_dirs, parse_args
+from rouge_lcs.rouge155.pyrouge import evaluate_dirs, parse_args, pyrouge_args
 
 USAGE = (
     "usage: rouge-lcs rouge155 --system-dir DIR --model-dir DIR --system-pattern REGEX "
-    "--model-pattern REGEX [--json] [ROUGE-1.5.5 flags: -n N -m -s -l N -b N -f A|B -p A "
+    "--model-pattern REGEX [--html] [--json] [ROUGE-1.5.5 flags: -n N -m -s -l N -b N -f A|B -p A "
     "-w W -2 D -u -U -d -x -c C -r R]"
 )
 
@@ -37,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE)
         return 0
     folders: dict[str, str] = {}
-    as_json = False
+    as_json = html = False
     flags: list[str] = []
     i = 0
     # A hand-rolled split: argparse would read "-2 -1" (unlimited skip distance) as two options.
@@ -53,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             folders[name] = value
         elif arg == "--json":
             as_json = True
+        elif arg == "--html":
+            html = True
         else:
             flags.append(arg)
         i += 1
@@ -60,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missing:
         return _fail(f"missing {', '.join(missing)}")
     try:
-        opts, details = parse_args(flags if flags else PYROUGE_DEFAULT_ARGS)
+        opts, details = parse_args(flags if flags else pyrouge_args())
         report = evaluate_dirs(
             folders["--system-dir"],
             folders["--system-pattern"],
@@ -68,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             folders["--model-pattern"],
             opts,
             details=details,
+            html=html,
         )
     except (ValueError, OSError, UnicodeError) as error:
         return _fail(str(error))

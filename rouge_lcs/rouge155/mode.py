@@ -25,6 +25,7 @@ from typing import Any
 from rouge_lcs.base.validation import check_beta, check_bool, check_choice, check_texts
 from rouge_lcs.config.options import OPTIONS, names
 from rouge_lcs.rouge155.api import score
+from rouge_lcs.rouge155.report import Report
 from rouge_lcs.scores.output import OutputOptions
 from rouge_lcs.text.rouge_types import parse_rouge_types
 
@@ -32,13 +33,14 @@ _MULTI_REF = {"pooled": "A", "max_f": "A", "max_recall": "B"}
 _FIXED = ("tokenizer", "language", "lsum_split", "seed")
 
 
-def rouge155_output(
+def rouge155_report(
     predictions: object,
     references: object,
     rouge_types: Sequence[str] | str | None,
     options: dict[str, Any],
-) -> dict[str, object]:
-    """The output of ``rouge(..., compat="rouge155", **options)`` (see the module docstring)."""
+) -> tuple[Report, OutputOptions, str]:
+    """The script's report for ``rouge(..., compat="rouge155", **options)``, the checked output
+    options, and the signature (see the module docstring)."""
     for name in _FIXED:
         if options.get(name, OPTIONS[name].default) != OPTIONS[name].default:
             raise ValueError(
@@ -49,6 +51,7 @@ def rouge155_output(
     types = parse_rouge_types(rouge_types)
     n = max((t.n for t in types if t.kind == "n"), default=0)
     beta = check_beta(options.get("beta", 1.0))
+    stem = check_bool(options.get("use_stemmer", False), "use_stemmer")
     # The report options are the library's own, checked by the same class.
     output = OutputOptions(**{k: v for k, v in options.items() if k in names("output")})
     level = output.confidence_level
@@ -58,12 +61,29 @@ def rouge155_output(
         batch.references,
         n=n,
         rouge_l=any(t.kind in ("L", "Lsum") for t in types),
-        stem=check_bool(options.get("use_stemmer", False), "use_stemmer"),
+        stem=stem,
         multi_ref=_MULTI_REF[multi_ref],
         alpha=1.0 / (1.0 + beta * beta),
         confidence=95 if level is None else level * 100,
         resamples=output.n_resamples,
     )
+    from rouge_lcs.base.version import __version__
+
+    flags = f"-n {n}{' -m' if stem else ''} -f {_MULTI_REF[multi_ref]}"
+    signature = (
+        f"rouge_lcs:v{__version__}|compat:rouge155|flags:{flags} -p {1 / (1 + beta * beta):g}"
+    )
+    return report, output, signature
+
+
+def rouge155_output(
+    predictions: object,
+    references: object,
+    rouge_types: Sequence[str] | str | None,
+    options: dict[str, Any],
+) -> dict[str, object]:
+    """The output of ``rouge(..., compat="rouge155", **options)`` (see the module docstring)."""
+    report, output, signature = rouge155_report(predictions, references, rouge_types, options)
     out: dict[str, object]
     if output.use_aggregator:
         out = dict(report.to_dict())
@@ -71,10 +91,5 @@ def rouge155_output(
         rows = report.per_example_dicts()
         out = {key: [row[key] for row in rows] for key in rows[0]}
     if output.return_signature:
-        from rouge_lcs.base.version import __version__
-
-        flags = f"-n {n}{' -m' if options.get('use_stemmer') else ''} -f {_MULTI_REF[multi_ref]}"
-        out["signature"] = (
-            f"rouge_lcs:v{__version__}|compat:rouge155|flags:{flags} -p {1 / (1 + beta * beta):g}"
-        )
+        out["signature"] = signature
     return out

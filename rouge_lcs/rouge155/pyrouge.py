@@ -8,15 +8,21 @@
     output = r.convert_and_evaluate()      # the script's report text
     r.output_to_dict(output)               # {"rouge_1_recall": …, "rouge_su*_f_score": …}
 
-Files are matched as pyrouge matches them: the system files in sorted name order whose name
-matches ``system_filename_pattern`` (``re.match``); the first group is the id that replaces
-``#ID#`` in ``model_filename_pattern``; the matching model files are taken in sorted order.
-Examples are numbered 1, 2, … in that order and the system id is 1, as in pyrouge's config.
+The numbers are those of pyrouge 0.1.3 running the script (checked against it):
 
-pyrouge writes each line of a plain-text summary as one sentence of an HTML ("SEE") file and the
-script reads a sentence as the text up to its first ``<``: so a line is cut at ``<`` and empty
-lines are dropped.  Files that already are pyrouge's HTML are read the same way the script reads
-them.  pyrouge's default arguments are ``-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a``.
+- **Flags.** pyrouge passes ``rouge_args`` of the constructor if given, else those of the
+  call, else its defaults ``-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a``, split at whitespace; and
+  it always appends ``-m`` (stemming) before the config file, so every pyrouge run stems.
+- **Files.** The system files in sorted name order whose name matches
+  ``system_filename_pattern`` (``re.match``); its first group is the id that replaces ``#ID#``
+  in ``model_filename_pattern``; the matching model files in sorted order.  Examples are
+  numbered 1, 2, … in that order; the system id is ``system_id`` (1 when not given or falsy).
+- **Text.** ``convert_and_evaluate()`` writes each line of every file as one sentence of an
+  HTML ("SEE") file, which the script reads up to the sentence's first ``<``: a line is cut at
+  ``<`` and empty lines are dropped — and a line that already is pyrouge's HTML
+  (``<a name="1">[1]</a> <a href="#1" id=1>…</a>``) starts with ``<``, so it is dropped too.
+  ``evaluate()`` hands the files over as they are, as SEE files: only lines in that HTML form
+  are read.
 """
 
 from __future__ import annotations
@@ -29,7 +35,14 @@ from collections.abc import Sequence
 from rouge_lcs.rouge155.api import Options, score_lines
 from rouge_lcs.rouge155.report import Report
 
-__all__ = ["Rouge155", "read_summary", "match_files", "parse_args", "PYROUGE_DEFAULT_ARGS"]
+__all__ = [
+    "PYROUGE_DEFAULT_ARGS",
+    "Rouge155",
+    "match_files",
+    "parse_args",
+    "pyrouge_args",
+    "read_summary",
+]
 
 PYROUGE_DEFAULT_ARGS = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a"
 
@@ -54,17 +67,17 @@ def _see_lines(data: bytes) -> list[bytes]:
     return out
 
 
-def read_summary(path: str | os.PathLike) -> list[bytes]:
-    """The sentences the script reads from a summary file, as pyrouge would hand it over.
+def read_summary(path: str | os.PathLike, *, html: bool = False) -> list[bytes]:
+    """The sentences the script reads from a summary file, as pyrouge hands it over.
 
-    An HTML file in pyrouge's format is read as the script reads it; any other file is first
-    converted the way pyrouge's ``convert_summaries_to_rouge_format`` does (one sentence a
-    line), which amounts to the same rule on each line: text up to the first ``<``, empty
-    sentences dropped.
+    ``html=False`` (``convert_and_evaluate``): the file is converted as pyrouge's
+    ``convert_summaries_to_rouge_format`` does (each line one sentence), so each line is read
+    up to its first ``<`` and empty ones are dropped.  ``html=True`` (``evaluate``): the file
+    is a SEE file already, and only its lines in pyrouge's HTML form are read.
     """
     with open(path, "rb") as handle:
         data = handle.read()
-    if any(p.match(line) for line in data.split(b"\n") for p in _SEE):
+    if html:
         return _see_lines(data)
     lines = []
     for line in data.split(b"\n"):
@@ -160,6 +173,7 @@ def parse_args(args: str | Sequence[str]) -> tuple[Options, bool]:
 
     unigrams: bool | str = "both" if "-U" in switches and "-u" not in switches else "-u" in switches
     alpha = real("-p")
+    resamples = integer("-r")  # -r 0 is refused, not read as "not given"
     opts = Options(
         n=integer("-n") or 0,
         rouge_l="-x" not in switches,
@@ -173,7 +187,7 @@ def parse_args(args: str | Sequence[str]) -> tuple[Options, bool]:
         multi_ref=values.get("-f", "A"),
         alpha=0.5 if alpha is None else alpha,
         confidence=values["-c"] if number("-c", float) is not None else 95,
-        resamples=integer("-r") or 1000,
+        resamples=1000 if resamples is None else resamples,
     )
     opts.validate()
     return opts, "-d" in switches
@@ -188,12 +202,29 @@ def evaluate_dirs(
     *,
     details: bool = False,
     system_id: str = "1",
+    html: bool = False,
 ) -> Report:
-    """Score a system folder against a model folder, matched as pyrouge matches them."""
+    """Score a system folder against a model folder, matched as pyrouge matches them
+    (``html``: the files are pyrouge's HTML already, see :func:`read_summary`)."""
     pairs = match_files(system_dir, system_pattern, model_dir, model_pattern)
-    peers = [read_summary(os.path.join(system_dir, s)) for s, _ in pairs]
-    models = [[read_summary(os.path.join(model_dir, m)) for m in ms] for _, ms in pairs]
+    peers = [read_summary(os.path.join(system_dir, s), html=html) for s, _ in pairs]
+    models = [[read_summary(os.path.join(model_dir, m), html=html) for m in ms] for _, ms in pairs]
     return score_lines(peers, models, opts, peer_id=system_id, details=details)
+
+
+def pyrouge_args(rouge_args: str | None = None) -> list[str]:
+    """The flags pyrouge 0.1.3 passes to the script: ``rouge_args`` split at whitespace (or
+    its defaults), then the ``-m`` it always appends."""
+    args = rouge_args.split() if rouge_args else PYROUGE_DEFAULT_ARGS.split()
+    return [*args, "-m"]
+
+
+def _clean_rouge_args(rouge_args: str | None) -> str | None:
+    """pyrouge's ``__clean_rouge_args``: enclosing double quotes are removed."""
+    if not rouge_args:
+        return rouge_args
+    quoted = re.match('"(.+)"', rouge_args)
+    return quoted.group(1) if quoted else rouge_args
 
 
 class Rouge155:
@@ -207,12 +238,12 @@ class Rouge155:
         self.model_dir: str | None = None
         self.system_filename_pattern: str | None = None
         self.model_filename_pattern: str | None = None
-        self.args = rouge_args
+        self.args = _clean_rouge_args(rouge_args)
         self.report: Report | None = None
 
-    def _run(self, system_id, rouge_args: str | None) -> str:
-        args = rouge_args or self.args or PYROUGE_DEFAULT_ARGS
-        opts, details = parse_args(args)
+    def _run(self, system_id, rouge_args: str | None, *, html: bool) -> str:
+        # pyrouge's precedence: the constructor's arguments win over the call's.
+        opts, details = parse_args(pyrouge_args(self.args or rouge_args))
         required = ("system_dir", "model_dir", "system_filename_pattern", "model_filename_pattern")
         for name in required:
             if getattr(self, name) is None:
@@ -224,23 +255,24 @@ class Rouge155:
             self.model_filename_pattern,  # type: ignore[arg-type]
             opts,
             details=details,
-            system_id=str(1 if system_id is None else system_id),
+            system_id=str(system_id or 1),  # pyrouge: "if not system_id: system_id = 1"
+            html=html,
         )
         return self.report.text()
 
     def convert_and_evaluate(
         self, system_id: int | str = 1, split_sentences: bool = False, rouge_args: str | None = None
     ) -> str:
-        """Score the folders and return the script's report text (pyrouge's return value)."""
+        """Score plain-text summaries (one sentence a line) and return the script's report."""
         if split_sentences:
             raise ValueError(
                 "split_sentences=True is not supported: write one sentence a line instead"
             )
-        return self._run(system_id, rouge_args)
+        return self._run(system_id, rouge_args, html=False)
 
     def evaluate(self, system_id: int | str = 1, rouge_args: str | None = None) -> str:
-        """Same as :meth:`convert_and_evaluate` (files in pyrouge's HTML or plain text)."""
-        return self._run(system_id, rouge_args)
+        """Score summaries already in pyrouge's HTML format and return the script's report."""
+        return self._run(system_id, rouge_args, html=True)
 
     @staticmethod
     def output_to_dict(output: str) -> dict[str, float]:

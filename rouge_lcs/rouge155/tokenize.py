@@ -36,6 +36,7 @@ from rouge_lcs.rouge155.stem import morph_stem
 
 __all__ = [
     "lines_of",
+    "script_bytes",
     "read_text",
     "read_text_lcs",
     "raw_tokens",
@@ -51,16 +52,39 @@ _TOKEN_BYTES = ROUGE155_TOKEN_BYTES
 _UPPER = ASCII_LOWER
 
 
+# Lone surrogates that surrogateescape cannot write back as the byte they stand for.
+_OTHER_SURROGATE = re.compile("([\ud800-\udc7f\udd00-\udfff])")
+
+
+def script_bytes(text: str) -> bytes:
+    """The bytes of a file holding ``text``, as the script reads them.
+
+    UTF-8; ``U+DC80``-``U+DCFF`` are the bytes ``0x80``-``0xFF`` they stand for (Python's
+    ``surrogateescape``, so text read with it is scored as its file); any other lone surrogate
+    (``"\\ud800"``) is written as its three-byte form (``surrogatepass``: ``ED A0 80``), as a
+    file holding it would be.  Every such byte is non-ASCII, so it separates tokens as in the
+    other modes, and ``-b`` counts it as that file's bytes.
+    """
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        parts = _OTHER_SURROGATE.split(text)  # odd items: one such surrogate each
+        return b"".join(
+            part.encode("utf-8", "surrogatepass" if k % 2 else "surrogateescape")
+            for k, part in enumerate(parts)
+        )
+
+
 def lines_of(text: str | Sequence[str]) -> list[bytes]:
     """The lines the script reads from a summary file holding ``text``.
 
     A string is the file's content (sentences separated by ``\\n``); a list holds one sentence
     per item and is written one per line.  Lines are UTF-8 bytes, lower-cased A-Z only, and
-    empty lines are dropped as the script's SPL reader does.
+    empty lines are dropped as the script's SPL reader does (bytes: :func:`script_bytes`).
     """
     if not isinstance(text, str):
         text = "\n".join(text)
-    data = text.encode("utf-8", "surrogateescape").translate(_UPPER)
+    data = script_bytes(text).translate(_UPPER)
     return [line for line in data.split(b"\n") if line]
 
 
