@@ -14,7 +14,7 @@ is on ``sys.path`` as a plain path, not a site directory.)
 Then, each from an empty folder holding only the published files, with the Hub offline:
 ``evaluate.load`` of ``rouge_lcs_metric.py`` copied alone (as a file, and as a folder named
 ``rouge_lcs_metric``) gives the Korean example's 0.4286 / 0.1667 / 0.2857 / 0.2857, and the
-Space's ``app.py`` + ``requirements.txt`` install and score the same example.
+Space's ``app.py``, ``space/`` and ``requirements.txt`` install and score the same example.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def test_requirements_pin_the_released_package_at_this_version():
         for line in (ROOT / "requirements.txt").read_text("utf-8").splitlines()
         if line.strip() and not line.startswith("#")
     ]
-    assert f"rouge-lcs=={rouge_lcs.__version__}" in lines
+    # With the language extras, so that every segmenter the Space's menus offer can run.
+    assert f"rouge-lcs[languages]=={rouge_lcs.__version__}" in lines
     assert not any(line.startswith(("-e", ".")) for line in lines)  # no local path
     assert "-e .[app]" in (ROOT / "requirements-dev.txt").read_text("utf-8")
     # The Space's gradio is the README header's sdk_version.
@@ -172,7 +173,9 @@ def test_wheel_contents(dist):
     assert "rouge_lcs/rouge155/data/README.md" in names or any(
         n.startswith("rouge_lcs/rouge155/data/") for n in names
     )
-    assert not any(n.startswith(("tests/", "app.py", "rouge_lcs_metric.py")) for n in names)
+    assert not any(
+        n.startswith(("tests/", "app.py", "space/", "rouge_lcs_metric.py")) for n in names
+    )
 
 
 _LOAD = """
@@ -222,25 +225,33 @@ def test_a_folder_not_named_like_the_script_does_not_load(clean_python, tmp_path
 
 _SPACE = """
 import json, app
-result = app.score_pair(app.KO_PREDICTION, app.KO_REFERENCE,
+from space.examples import KO_PREDICTION, KO_REFERENCE
+from space.scoring import score_pair
+result = score_pair(KO_PREDICTION, KO_REFERENCE,
     ["rouge1", "rouge2", "rougeL", "rougeLsum"], "", "unicode", False, "auto", 1.0, "max_f")
 assert app.demo is not None  # the Blocks the Space serves were built
 print(json.dumps({k: v.fmeasure for k, v in result.scores.mean().items()}))
 """
+
+#: The files a Space repository needs from this one to run (docs/RELEASING.md lists them).
+SPACE_FILES = ("app.py", "requirements.txt", "space")
 
 
 @pytest.mark.slow
 def test_space_files_run_with_the_installed_package(clean_python, tmp_path):
     space = tmp_path / "space"
     space.mkdir()
-    for name in ("app.py", "requirements.txt"):
-        shutil.copy(ROOT / name, space)
+    for name in SPACE_FILES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, space / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(ROOT / name, space)
     env = _offline_env(tmp_path)
     # What the Space does first: every requirement is met (the pinned rouge-lcs by the wheel).
     out = _run(
         [clean_python, "-m", "pip", "install", "--no-index", "-r", "requirements.txt"], space, env
     )
-    assert "rouge-lcs==" in out and "already satisfied" in out
+    assert "rouge-lcs[languages]==" in out and "already satisfied" in out
     result = json.loads(_run([clean_python, "-c", _SPACE], space, env).splitlines()[-1])
     assert {k: round(v, 4) for k, v in result.items()} == KOREAN_ROUNDED
 
