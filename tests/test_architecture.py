@@ -140,6 +140,20 @@ def test_library_imports_no_application_frameworks():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_space_parsing_and_rendering_import_no_gradio():
+    """The Space's package (beside app.py, outside the library's layers): only space/ui.py
+    imports gradio, so parsing, scoring and rendering are tested without it."""
+    space = Path(__file__).resolve().parent.parent / "space"
+    plain = sorted(p.stem for p in space.glob("*.py") if p.stem not in ("ui", "__init__"))
+    assert {"parsing", "render", "scoring", "sessions"} <= set(plain)
+    code = (
+        "import sys;"
+        + "".join(f"import space.{name};" for name in plain)
+        + "assert 'gradio' not in sys.modules, 'gradio imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=space.parent)
+
+
 def test_import_does_not_load_nltk():
     # NLTK costs 0.3-3 s to import (it imports SciPy when installed); it is loaded only when
     # the Python engine's Porter stemmer is first used, never for sentence splitting.

@@ -14,7 +14,7 @@ is on ``sys.path`` as a plain path, not a site directory.)
 Then, each from an empty folder holding only the published files, with the Hub offline:
 ``evaluate.load`` of ``rouge_lcs_metric.py`` copied alone (as a file, and as a folder named
 ``rouge_lcs_metric``) gives the Korean example's 0.4286 / 0.1667 / 0.2857 / 0.2857, and the
-Space's ``app.py`` + ``requirements.txt`` install and score the same example.
+Space's ``app.py``, ``space/`` and ``requirements.txt`` install and score the same example.
 """
 
 from __future__ import annotations
@@ -205,7 +205,9 @@ def test_wheel_contents(dist):
     assert "rouge_lcs/rouge155/data/README.md" in names or any(
         n.startswith("rouge_lcs/rouge155/data/") for n in names
     )
-    assert not any(n.startswith(("tests/", "app.py", "rouge_lcs_metric.py")) for n in names)
+    assert not any(
+        n.startswith(("tests/", "app.py", "space/", "rouge_lcs_metric.py")) for n in names
+    )
 
 
 _LOAD = """
@@ -255,11 +257,16 @@ def test_a_folder_not_named_like_the_script_does_not_load(clean_python, tmp_path
 
 _SPACE = """
 import json, app
-result = app.score_pair(app.KO_PREDICTION, app.KO_REFERENCE,
+from space.examples import KO_PREDICTION, KO_REFERENCE
+from space.scoring import score_pair
+result = score_pair(KO_PREDICTION, KO_REFERENCE,
     ["rouge1", "rouge2", "rougeL", "rougeLsum"], "", "unicode", False, "auto", 1.0, "max_f")
 assert app.demo is not None  # the Blocks the Space serves were built
 print(json.dumps({k: v.fmeasure for k, v in result.scores.mean().items()}))
 """
+
+#: The files a Space repository needs from this one to run (docs/RELEASING.md lists them).
+SPACE_FILES = ("app.py", "requirements.txt", "space")
 
 
 @pytest.mark.slow

@@ -189,6 +189,21 @@ def check_texts(
     return TextBatch(preds, ref_lists)
 
 
+def check_unicode(text: str, name: str, note: str = "") -> None:
+    """``text`` is encodable as UTF-8: a lone surrogate (``"\\ud800"``) is a ``ValueError`` naming
+    ``name``, the code point and its (0-based) position, followed by ``note``."""
+    if text.isascii():  # the common case: nothing can fail
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        code = ord(text[error.start])
+        raise ValueError(
+            f"{name}: expected valid Unicode text, got a lone surrogate U+{code:04X} at "
+            f"character {error.start}{note}"
+        ) from None
+
+
 def check_utf8(batch: TextBatch) -> TextBatch:
     """Every text is encodable as UTF-8 (no lone surrogates such as ``"\\ud800"``).
 
@@ -197,16 +212,11 @@ def check_utf8(batch: TextBatch) -> TextBatch:
     """
 
     def check(text: str, name: str, *index: int) -> None:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as error:
-            code = ord(text[error.start])
-            where = name + "".join(f"[{k}]" for k in index)
-            raise ValueError(
-                f"{where}: expected valid Unicode text, got a lone surrogate U+{code:04X} at "
-                f"character {error.start} (rouge_lcs.rouge() scores it; evaluate cannot "
-                "store it)"
-            ) from None
+        check_unicode(
+            text,
+            name + "".join(f"[{k}]" for k in index),
+            " (rouge_lcs.rouge() scores it; evaluate cannot store it)",
+        )
 
     # ASCII texts cannot fail; names are formatted only for a text that does.
     for i, text in enumerate(batch.predictions):

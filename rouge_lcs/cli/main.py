@@ -306,17 +306,7 @@ def cmd_compare(argv: Sequence[str]) -> int:
         )
     names = a.rouge_types
     if args.json:
-        payload: dict[str, object] = {
-            name: {
-                "mean_a": float(result.mean_a[k]),
-                "mean_b": float(result.mean_b[k]),
-                "difference": float(result.difference[k]),
-                "interval": [float(result.low[k]), float(result.high[k])],
-                "p_bootstrap": float(result.p_bootstrap[k]),
-                "p_randomization": float(result.p_randomization[k]),
-            }
-            for k, name in enumerate(names)
-        }
+        payload: dict[str, object] = dict(result.to_dict(names))
         payload["n"] = len(a)
         payload["signature"] = signature
         print(json.dumps(payload, indent=2, allow_nan=False))

@@ -14,8 +14,9 @@ per-example scores the mean is computed from — so nothing is rescored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import check_confidence_level, check_int, check_seed
@@ -90,6 +91,22 @@ class Comparison:
     high: np.ndarray
     p_bootstrap: np.ndarray
     p_randomization: np.ndarray
+
+    def to_dict(self, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Per column name: ``mean_a``, ``mean_b``, ``difference`` (B − A), ``interval`` (its
+        CI) and both p-values, as plain floats — the one schema of a comparison, printed by
+        ``rouge-lcs compare --json`` and answered by the Space's ``compare`` endpoint."""
+        return {
+            name: {
+                "mean_a": float(self.mean_a[k]),
+                "mean_b": float(self.mean_b[k]),
+                "difference": float(self.difference[k]),
+                "interval": [float(self.low[k]), float(self.high[k])],
+                "p_bootstrap": float(self.p_bootstrap[k]),
+                "p_randomization": float(self.p_randomization[k]),
+            }
+            for k, name in enumerate(names)
+        }
 
 
 def _paired(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,55 @@
+"""The option widgets' choices and defaults, from the library's one declaration (OPTIONS).
+
+A choice that needs packages this install lacks is left out of the menus: a visitor must never
+pick an option that can only fail (the Space's requirements install the language extras, so
+normally every choice is offered).
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+from rouge_lcs.config.options import OPTIONS
+from rouge_lcs.text.languages import LANGUAGES
+from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES
+from rouge_lcs.text.tokenizers import TOKENIZERS as TOKENIZER_RECORDS
+
+
+def _installed(packages: tuple[str, ...]) -> bool:
+    """Whether every distribution in ``packages`` is installed (looked up, not imported: some
+    load a dictionary of tens of MB)."""
+    for package in packages:
+        try:
+            metadata.distribution(package)
+        except metadata.PackageNotFoundError:
+            return False
+    return True
+
+
+def _runs(tokenizer: str) -> bool:
+    record = TOKENIZER_RECORDS.get(tokenizer)
+    return record is None or _installed(record.packages)
+
+
+STANDARD_TYPES = list(DEFAULT_ROUGE_TYPES)
+TOKENIZERS = [t for t in OPTIONS["tokenizer"].choices if _runs(str(t))]
+SPLITS = list(OPTIONS["lsum_split"].choices)
+MULTI_REF_MODES = list(OPTIONS["multi_ref"].choices)
+#: Every ISO 639-1 code the library knows whose default tokenizer this install runs.
+LANGUAGE_CODES = [c for c in OPTIONS["language"].choices if _runs(LANGUAGES[str(c)].tokenizer)]
+NO_LANGUAGE = "No language (the defaults)"
+#: The language menu's (label, value) pairs: "" = no language, then "Korean (ko)" ….
+LANGUAGE_CHOICES = [(NO_LANGUAGE, "")] + sorted(
+    (f"{LANGUAGES[c].name.capitalize()} ({c})", c) for c in LANGUAGE_CODES
+)
+# The tokenizer's default is None, which the library resolves to its first (unicode) tokenizer.
+DEFAULT_TOKENIZER = str(OPTIONS["tokenizer"].default or TOKENIZERS[0])
+DEFAULT_STEMMER = bool(OPTIONS["use_stemmer"].default)
+DEFAULT_SPLIT = str(OPTIONS["lsum_split"].default)
+DEFAULT_BETA = float(OPTIONS["beta"].default)  # type: ignore[arg-type]
+DEFAULT_MULTI_REF = str(OPTIONS["multi_ref"].default)
+
+
+def language_label(code: str) -> str:
+    """A language as the page names it: "Korean (ko)"."""
+    return f"{LANGUAGES[code].name.capitalize()} ({code})" if code in LANGUAGES else code

@@ -1,0 +1,574 @@
+"""Results to HTML (no gradio): tables that turn into cards on a phone, the highlighted
+explanation of a pair, the pages of the per-example table, the comparison.
+
+Every text from the visitor goes through :func:`esc`; numbers have four decimals (p-values
+the resolution their resamples allow).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from rouge_lcs.config.settings import Settings
+from rouge_lcs.scores.explain import CLIPPED, MATCHED, Explanation, explain_with
+from rouge_lcs.scores.multiref import prf
+from rouge_lcs.scores.results import Scores
+from rouge_lcs.scores.scorer import Rouge
+from space import limits
+from space.scoring import BatchResult, ComparisonResult, PairResult
+
+
+def fmt(value: float) -> str:
+    """A score as the page shows it: four decimals (``n/a`` if not a number)."""
+    return f"{value:.4f}" if math.isfinite(value) else "n/a"
+
+
+def fmt_p(p: float, resamples: int) -> str:
+    """A resampled p-value at the resolution its resamples allow: ``(1 + k) / (1 + R)`` moves
+    in steps of about ``1/R``, so 1,000 resamples give three decimals, and the smallest value
+    reads ``< 0.001`` (the true p may be anything below it)."""
+    decimals = max(1, math.ceil(math.log10(resamples)))
+    step = 10.0**-decimals
+    return f"< {step:.{decimals}f}" if p < step else f"{p:.{decimals}f}"
+
+
+def esc(text: str) -> str:
+    """HTML-escaped text."""
+    return html.escape(text, quote=True)
+
+
+def plural(count: int, singular: str, many: str | None = None) -> str:
+    """``1 example``, ``2 examples`` (with the count, thousands separated)."""
+    return f"{count:,} {singular if count == 1 else (many or singular + 's')}"
+
+
+def message_html(text: str, kind: str = "error") -> str:
+    """The one message area of a tab: an error (or a note) replaces whatever was there."""
+    role = "alert" if kind == "error" else "status"
+    return f'<div class="msg msg-{kind}" role="{role}">{esc(text)}</div>'
+
+
+_CLASS = {MATCHED: "tok hit", CLIPPED: "tok clipped"}
+
+
+def render_side(label: str, sentences: list[list[str]], marks: list[list[int]]) -> str:
+    """One text as tokens; counted tokens highlighted, one line per sentence."""
+    lines = []
+    for k, (tokens, token_marks) in enumerate(zip(sentences, marks), start=1):
+        # Unmatched tokens are plain text: the HTML of a long text stays small.
+        spans = [
+            f'<span class="{_CLASS[mark]}">{esc(token)}</span>' if mark in _CLASS else esc(token)
+            for token, mark in zip(tokens, token_marks)
+        ]
+        prefix = f'<small class="sent">s{k}</small> ' if len(sentences) > 1 else ""
+        lines.append(f"<div>{prefix}{' '.join(spans) or '<i>(no tokens)</i>'}</div>")
+    return f'<div class="side"><b>{esc(label)}</b>{"".join(lines)}</div>'
+
+
+def _unit(unit: str, count: int) -> str:
+    """The explanation's unit for ``count`` hits: "1 matched 1-gram", "3 matched 1-grams"."""
+    if count != 1:
+        return unit
+    first, _, rest = unit.partition(" ")
+    return " ".join(filter(None, [first.removesuffix("s"), rest]))
+
+
+def render_explanation(item: Explanation) -> str:
+    """One rouge type: the counts, the formula with numbers, both sides highlighted."""
+    summary = (
+        f"<b>{esc(item.rouge_type)}</b>: {item.hits} matched {esc(_unit(item.unit, item.hits))}; "
+        f"P = {item.hits}/{item.prediction_total} = {fmt(item.precision)}, "
+        f"R = {item.hits}/{item.reference_total} = {fmt(item.recall)}, "
+        f"F = {fmt(item.fmeasure)}"
+    )
+    return (
+        f'<div class="explanation" data-type="{esc(item.rouge_type)}">'
+        f'<div class="formula">{summary}</div>'
+        f"{render_side('Prediction', item.prediction.sentences, item.prediction.marks)}"
+        f"{render_side('Reference', item.reference.sentences, item.reference.marks)}</div>"
+    )
+
+
+LEGEND = (
+    '<p class="legend"><span class="tok hit">matched</span> counted · '
+    '<span class="tok clipped">clipped</span> in the union LCS but beyond the prediction\'s '
+    "count of that token (ROUGE-Lsum only). Texts are shown as the scorer sees them: "
+    "normalized, lowercased, stemmed if asked, punctuation dropped.</p>"
+)
+
+MODE_WORDS = {
+    "max_f": "the reference with the best F",
+    "max_recall": "the reference with the best recall",
+    "pooled": "all references pooled (hits and lengths summed)",
+    "mean": "the mean over references",
+}
+
+
+def trace(counts: np.ndarray, chosen: int, mode: str, n_refs: int, beta: float = 1.0) -> str:
+    """How one type's headline numbers arise from counts, for one example.
+
+    ``counts`` is ``(references, 3)``: hits, prediction total, reference total per reference;
+    ``chosen`` the reference used (``-1``: all of them)."""
+
+    def ratio(h: int, total: int) -> str:
+        return f"{h}/{total}"
+
+    if n_refs == 1 or chosen >= 0:
+        k = max(chosen, 0)
+        h, p, r = (int(x) for x in counts[k])
+        where = (
+            f"reference {k + 1} of {n_refs} ({'best F' if mode == 'max_f' else 'best recall'}) · "
+            if n_refs > 1
+            else ""
+        )
+        return f"{where}P = {ratio(h, p)} · R = {ratio(h, r)}"
+    hits, preds, refs = (counts[:, m].astype(int).tolist() for m in range(3))
+    if mode == "pooled":
+        return (
+            f"{n_refs} references pooled · P = ({'+'.join(map(str, hits))})/"
+            f"({'+'.join(map(str, preds))}) = {ratio(sum(hits), sum(preds))} · "
+            f"R = ({'+'.join(map(str, hits))})/({'+'.join(map(str, refs))}) = "
+            f"{ratio(sum(hits), sum(refs))}"
+        )
+    f_values = prf(counts, beta)[2]
+    parts_p = " + ".join(ratio(h, p) for h, p in zip(hits, preds))
+    parts_r = " + ".join(ratio(h, r) for h, r in zip(hits, refs))
+    parts_f = " + ".join(fmt(float(f)) for f in f_values)
+    return (
+        f"mean of {n_refs} references · P = ({parts_p})/{n_refs} · R = ({parts_r})/{n_refs} · "
+        f"F = ({parts_f})/{n_refs}"
+    )
+
+
+TEXT_COLUMNS = ("prediction", "references", "reference(s)")
+
+
+def _table(
+    headers: list[str],
+    body: str,
+    css_class: str,
+    elem_id: str = "",
+    caption: str = "",
+    texts: tuple[str, ...] = TEXT_COLUMNS,
+) -> str:
+    """A responsive table: on a phone each row of a ``wide`` table becomes a card whose cells
+    carry their header (``data-label``), so no number needs horizontal scrolling."""
+    # Number columns' headers sit right, over their right-aligned numbers.
+    head = "".join(
+        f'<th scope="col">{esc(h)}</th>'
+        if k == 0 or h in texts
+        else f'<th scope="col" class="num">{esc(h)}</th>'
+        for k, h in enumerate(headers)
+    )
+    ident = f' id="{elem_id}"' if elem_id else ""
+    cap = f'<div class="caption">{esc(caption)}</div>' if caption else ""
+    return (
+        f'{cap}<table class="rt {css_class}"{ident}><thead><tr>{head}</tr></thead>'
+        f"{body if body.startswith('<tbody') else f'<tbody>{body}</tbody>'}</table>"
+    )
+
+
+def _cells(labels: list[str], values: list[str], header: str) -> str:
+    """A row whose first cell names it (a row header) and whose other cells are numbers."""
+    tds = "".join(
+        f'<td class="num" data-label="{esc(label)}">{value}</td>'
+        for label, value in zip(labels, values)
+    )
+    return f'<th scope="row" data-label="type">{esc(header)}</th>{tds}'
+
+
+def _pair_table(
+    scores: Scores, settings: Settings, n_refs: int, elem_id: str = "", caption: bool = True
+) -> str:
+    """The P/R/F table of one pair with, under each type, where its numbers come from."""
+    chosen = scores.chosen_references()[0]
+    counts = scores.stats.counts
+    rows = []
+    labels = ["precision", "recall", "F"]
+    for k, (name, score) in enumerate(scores.mean().items()):
+        values = [fmt(score.precision), fmt(score.recall), fmt(score.fmeasure)]
+        rows.append(
+            f'<tr class="score-row" data-type="{esc(name)}">{_cells(labels, values, name)}</tr>'
+        )
+        how = trace(counts[:, k, :], int(chosen[k]), settings.multi_ref, n_refs, settings.beta)
+        rows.append(
+            f'<tr class="trace-row" data-type="{esc(name)}"><td colspan="4">{esc(how)}</td></tr>'
+        )
+    title = "Scores"
+    if n_refs > 1:
+        title += f" — {n_refs} references, each type from {MODE_WORDS[settings.multi_ref]}"
+    if settings.beta != 1.0:
+        title += f"; F with β = {settings.beta:g}"
+    return _table(["type", *labels], "".join(rows), "scores", elem_id, title if caption else "")
+
+
+WHY_STOCK_DIFFERS = (
+    "Why they can differ: rouge_score keeps only ASCII letters and digits (Korean, Chinese, "
+    "accented words vanish or split), cuts ROUGE-Lsum sentences at newlines only, knows no "
+    "multi-reference mode but best F and no β, and evaluate's default aggregation reports the "
+    "median of an unseeded bootstrap instead of the exact mean."
+)
+
+
+def render_stock(ours: Scores, stock: Scores, batch: bool = False) -> str:
+    """Our F beside the stock metric's (``evaluate.load("rouge")``) for the same input, with one
+    line on why they differ."""
+    rows = []
+    labels = ["our F", "evaluate's rouge F"]
+    mine, theirs = ours.mean(), stock.mean()
+    agree = True
+    for name, score in mine.items():
+        other = theirs[name].fmeasure
+        agree = agree and math.isclose(score.fmeasure, other, abs_tol=5e-5)
+        values = [fmt(score.fmeasure), fmt(other)]
+        rows.append(f'<tr data-type="{esc(name)}">{_cells(labels, values, name)}</tr>')
+    what = "mean F over the examples" if batch else "F"
+    title = f'What the stock metric says: evaluate.load("rouge") ({what}, compat="rouge_score")'
+    note = "Here they agree to four decimals. " + WHY_STOCK_DIFFERS if agree else WHY_STOCK_DIFFERS
+    return (
+        '<div class="stock">'
+        + _table(["type", *labels], "".join(rows), "scores", "stock-table", title)
+        + f'<p class="note">{esc(note)}</p></div>'
+    )
+
+
+def render_pair_scores(result: PairResult) -> str:
+    """The One pair tab's results: the P/R/F table with its traces, the stock metric's F."""
+    return _pair_table(
+        result.scores, result.settings, len(result.references), "pair-scores-table"
+    ) + render_stock(result.scores, result.stock)
+
+
+def explanation_for(
+    prediction: str,
+    references: list[str],
+    settings: Settings,
+    chosen: np.ndarray,
+    deadline: float,
+    budget_chars: int | None = None,
+) -> str:
+    """Highlighted tokens per reference and type, within a size and time budget; references
+    past the budget are named, not drawn (their scores are complete)."""
+    budget = limits.MAX_EXPLANATION_CHARS if budget_chars is None else budget_chars
+    parts = [LEGEND]
+    size = len(LEGEND)
+    n_refs = len(references)
+    for k, reference in enumerate(references):
+        if k and (size > budget or time.monotonic() > deadline):
+            rest = f"{k + 1}–{n_refs}" if k + 1 < n_refs else f"{k + 1}"
+            parts.append(
+                '<p class="note">'
+                f"Reference {rest}: not drawn (this demo's explanation budget of "
+                f"{budget // 1000:,} kB / {limits.EXPLAIN_BUDGET_S:.0f} s is spent); "
+                "their scores are complete.</p>"
+            )
+            break
+        used = [name for t, name in enumerate(settings.names) if chosen[t] == k]
+        title = f"Reference {k + 1} of {n_refs}" if n_refs > 1 else "Reference"
+        if n_refs > 1 and chosen.max() >= 0:
+            title += f" — used for {', '.join(used)}" if used else " — not used by any type"
+        block = f"<h4>{esc(title)}</h4>" + "".join(
+            render_explanation(item) for item in explain_with(prediction, reference, settings)
+        )
+        if k == 0 and len(block) > budget:
+            block = (
+                f"<h4>{esc(title)}</h4><p class='note'>The highlighted texts would take "
+                f"{len(block) // 1000:,} kB, more than this demo draws; the scores are "
+                "complete.</p>"
+            )
+        parts.append(block)
+        size += len(block)
+    return "".join(parts)
+
+
+def pair_explanation(result: PairResult) -> str:
+    """The One pair tab's explanation, within its budget."""
+    return explanation_for(
+        result.prediction,
+        result.references,
+        result.settings,
+        result.scores.chosen_references()[0],
+        time.monotonic() + limits.EXPLAIN_BUDGET_S,
+    )
+
+
+def histogram_html(values: np.ndarray, name: str, bins: int | None = None) -> str:
+    """Per-example F in equal-width bins over [0, 1], as horizontal bars: labels never overlap,
+    whatever the width of the screen."""
+    bins = bins or limits.HISTOGRAM_BINS
+    counts, edges = np.histogram(values, bins=bins, range=(0.0, 1.0))
+    top = max(int(counts.max()), 1)
+    rows = []
+    for k, count in enumerate(counts.astype(int)):
+        closing = "]" if k == bins - 1 else ")"
+        label = f"[{edges[k]:.1f}, {edges[k + 1]:.1f}{closing}"
+        rows.append(
+            f'<div class="hist-row"><span class="hist-label">{label}</span>'
+            f'<span class="hist-bar"><span style="width:{100 * count / top:.1f}%"></span></span>'
+            f'<span class="hist-count">{count}</span></div>'
+        )
+    return (
+        f'<div class="hist" data-type="{esc(name)}"><div class="caption">Per-example {esc(name)} '
+        f"F: examples per bin (n = {len(values):,})</div>{''.join(rows)}</div>"
+    )
+
+
+def _short(text: str) -> str:
+    return esc(text if len(text) <= limits.SHOWN_CHARS else text[: limits.SHOWN_CHARS] + "…")
+
+
+def _refs_html(refs: list[str]) -> str:
+    if len(refs) == 1:
+        return _short(refs[0])
+    return "<ol>" + "".join(f"<li>{_short(r)}</li>" for r in refs) + "</ol>"
+
+
+def render_aggregate(result: BatchResult) -> str:
+    """Mean P/R/F over examples with the bootstrap CI of F, and the stock metric's mean F."""
+    labels = ["precision", "recall", "F", "F 95% CI"]
+    rows = []
+    for name, s in result.scores.mean().items():
+        ci = result.intervals[name].fmeasure
+        values = [
+            fmt(s.precision),
+            fmt(s.recall),
+            fmt(s.fmeasure),
+            f"[{fmt(ci.low)}, {fmt(ci.high)}]",
+        ]
+        rows.append(f'<tr data-type="{esc(name)}">{_cells(labels, values, name)}</tr>')
+    n = len(result.predictions)
+    mode = result.settings.multi_ref
+    caption = (
+        f"Mean over {plural(n, 'example')} of each example's P, R and F "
+        f"(several references: {MODE_WORDS[mode]}); 95% CI: percentile bootstrap, "
+        f"{limits.RESAMPLES:,} resamples, seed {limits.SEED}"
+    )
+    return _table(
+        ["type", *labels], "".join(rows), "scores wide", "aggregate-table", caption
+    ) + render_stock(result.scores, result.stock, batch=True)
+
+
+# --- the per-example table: sorted, filtered, paged; each row opens its explanation ---------
+
+INPUT_ORDER = "input order"
+
+
+def sort_choices(names: list[str]) -> list[str]:
+    """The sort menu: input order, then each type's F lowest first (the worst examples), then
+    highest first."""
+    return (
+        [INPUT_ORDER]
+        + [f"{n} F, lowest first" for n in names]
+        + [f"{n} F, highest first" for n in names]
+    )
+
+
+@dataclass
+class ExamplesView:
+    """One page of the per-example table, as chosen by the visitor."""
+
+    sort: str = INPUT_ORDER
+    query: str = ""
+    page: int = 1
+
+
+def select_rows(
+    predictions: list[str],
+    references: list[list[str]],
+    f: np.ndarray,
+    names: list[str],
+    view: ExamplesView,
+) -> list[int]:
+    """The examples' indices in the chosen order, keeping those whose prediction or a
+    reference contains the query (case-insensitive)."""
+    order = list(range(len(predictions)))
+    query = view.query.strip().casefold()
+    if query:
+        order = [
+            e
+            for e in order
+            if query in predictions[e].casefold()
+            or any(query in r.casefold() for r in references[e])
+        ]
+    for k, name in enumerate(names):
+        if view.sort.startswith(f"{name} F, "):
+            sign = 1.0 if view.sort.endswith("lowest first") else -1.0
+            # A stable sort: equal F keep their input order.
+            order.sort(key=lambda e: sign * float(f[e, k]))
+            break
+    return order
+
+
+def examples_page(
+    predictions: list[str],
+    references: list[list[str]],
+    f: np.ndarray,
+    settings: Settings,
+    view: ExamplesView,
+) -> tuple[str, int]:
+    """One page of the per-example table and the page number it shows (clamped to the pages
+    there are).  Each example's row is followed by a disclosure that opens, in place, the
+    pair's scores with their traces and its highlighted explanation."""
+    names = list(settings.names)
+    order = select_rows(predictions, references, f, names, view)
+    size = limits.PAGE_ROWS
+    pages = max(1, math.ceil(len(order) / size))
+    page = min(max(1, view.page), pages)
+    shown = order[(page - 1) * size : page * size]
+    scorer = Rouge.from_settings(settings)
+    deadline = time.monotonic() + limits.EXPLAIN_BUDGET_S
+    bodies = []
+    columns = 3 + len(names)
+    for e in shown:
+        cells = "".join(
+            f'<td class="num" data-label="{esc(n)} F">{fmt(float(f[e, k]))}</td>'
+            for k, n in enumerate(names)
+        )
+        scores = scorer.score([predictions[e]], [references[e]])
+        details = _pair_table(scores, settings, len(references[e]), caption=False)
+        details += explanation_for(
+            predictions[e],
+            references[e],
+            settings,
+            scores.chosen_references()[0],
+            deadline,
+            limits.MAX_EXPLANATION_CHARS // size,
+        )
+        bodies.append(
+            f'<tbody class="example" data-index="{e + 1}"><tr>'
+            f'<th scope="row" data-label="#">{e + 1}</th>{cells}'
+            f'<td class="text" data-label="prediction">{_short(predictions[e])}</td>'
+            f'<td class="text" data-label="references">{_refs_html(references[e])}</td></tr>'
+            f'<tr class="explain-row"><td colspan="{columns}"><details>'
+            f"<summary>How example {e + 1} was scored</summary>{details}</details></td></tr>"
+            "</tbody>"
+        )
+    total = len(predictions)
+    if not order:
+        status = f"No example of {plural(total, 'example')} contains “{view.query.strip()}”."
+    else:
+        first, last = (page - 1) * size + 1, (page - 1) * size + len(shown)
+        kept = (
+            f" ({plural(len(order), 'example')} of {total:,} "
+            f"{'contains' if len(order) == 1 else 'contain'} “{view.query.strip()}”)"
+            if view.query.strip()
+            else ""
+        )
+        status = f"Page {page} of {pages}: examples {first}–{last} of {len(order):,}{kept}."
+    table = (
+        _table(
+            ["#", *(f"{n} F" for n in names), "prediction", "references"],
+            "".join(bodies),
+            "examples wide",
+            "examples-table",
+        )
+        if shown
+        else ""
+    )
+    return f'<p class="note" id="examples-status" role="status">{esc(status)}</p>' + table, page
+
+
+# --- the comparison -------------------------------------------------------------------------
+
+
+def _small_n_note(n: int) -> str:
+    if n >= limits.MIN_PAIRS_FOR_TEST:
+        return ""
+    smallest = 2.0 ** (1 - n)
+    return (
+        f"Only {plural(n, 'example')}: below {limits.MIN_PAIRS_FOR_TEST} examples these tests "
+        f"have little power and their p-values are not evidence. Swapping the systems' scores "
+        f"of {plural(n, 'example')} gives {2**n:,} patterns, so randomization's exact p cannot "
+        f"be below {smallest:.4g} (the value shown is estimated from random swaps, so it can "
+        f"fall a little under); the bootstrap resamples the same few examples, which makes its "
+        "spread — and its p — far too small. Compare more examples."
+    )
+
+
+def render_comparison(result: ComparisonResult) -> str:
+    """Per type: both means, B − A with its CI, the two p-values, per-example wins/ties/losses;
+    then the examples where the systems differ most."""
+    c = result.comparison
+    name_a, name_b = result.systems
+    labels = [
+        f"mean F of {name_a}",
+        f"mean F of {name_b}",
+        "B − A",
+        "95% CI of B − A",
+        "p (bootstrap)",
+        "p (randomization)",
+        "B higher · tie · A higher",
+    ]
+    rows = []
+    outcomes = result.outcomes()
+    for k, name in enumerate(result.names):
+        wins, ties, losses = (int(x) for x in outcomes[k])
+        values = [
+            fmt(c.mean_a[k]),
+            fmt(c.mean_b[k]),
+            f"{c.difference[k]:+.4f}",
+            f"[{c.low[k]:+.4f}, {c.high[k]:+.4f}]",
+            fmt_p(float(c.p_bootstrap[k]), limits.RESAMPLES),
+            fmt_p(float(c.p_randomization[k]), limits.RESAMPLES),
+            f"{wins:,} · {ties:,} · {losses:,}",
+        ]
+        rows.append(f'<tr data-type="{esc(name)}">{_cells(labels, values, name)}</tr>')
+    n = result.pairs
+    caption = (
+        ("" if (name_a, name_b) == ("A", "B") else f"A: {name_a}, B: {name_b}; ")
+        + f"{plural(n, 'example')}, the same references for both "
+        f"systems; B − A > 0 means B scores higher. CI: paired bootstrap "
+        f"({limits.RESAMPLES:,} resamples, seed {limits.SEED}); p-values: paired bootstrap and "
+        "approximate randomization, two-sided"
+    )
+    caption += (
+        "."
+        if n < limits.MIN_PAIRS_FOR_TEST
+        else " — below 0.05, a difference this large is unlikely if the systems were equally good."
+    )
+    warning = _small_n_note(n)
+    out = (
+        f'<div class="msg msg-warn" role="note" id="small-n">{esc(warning)}</div>'
+        if warning
+        else ""
+    )
+    out += _table(["type", *labels], "".join(rows), "scores wide", "compare-table", caption)
+    return out + render_largest_differences(result)
+
+
+def render_largest_differences(result: ComparisonResult) -> str:
+    """The examples where the two systems' F differ most (rougeL's, else the first type's)."""
+    names = result.names
+    k = names.index("rougeL") if "rougeL" in names else 0
+    diff = result.f_b[:, k] - result.f_a[:, k]
+    # Largest |B − A| first; a stable sort keeps input order among equals.
+    order = sorted(range(len(diff)), key=lambda e: -abs(float(diff[e])))
+    order = [e for e in order if diff[e] != 0][: limits.LARGEST_DIFFERENCES]
+    name_a, name_b = result.systems
+    if not order:
+        return (
+            f'<p class="note">The two systems have the same {esc(names[k])} F on every example.</p>'
+        )
+    preds_a, preds_b = result.predictions
+    rows = [
+        f'<tr><th scope="row" data-label="#">{e + 1}</th>'
+        f'<td class="num" data-label="{esc(name_a)} F">{fmt(float(result.f_a[e, k]))}</td>'
+        f'<td class="num" data-label="{esc(name_b)} F">{fmt(float(result.f_b[e, k]))}</td>'
+        f'<td class="num" data-label="B − A">{float(diff[e]):+.4f}</td>'
+        f'<td class="text" data-label="{esc(name_a)}">{_short(preds_a[e])}</td>'
+        f'<td class="text" data-label="{esc(name_b)}">{_short(preds_b[e])}</td>'
+        f'<td class="text" data-label="references">{_refs_html(result.references[e])}</td></tr>'
+        for e in order
+    ]
+    caption = (
+        f"Where the systems differ most: the {plural(len(order), 'example')} with the largest "
+        f"|B − A| of {names[k]} F"
+    )
+    headers = ["#", f"{name_a} F", f"{name_b} F", "B − A", name_a, name_b, "references"]
+    texts = (name_a, name_b, "references")
+    return _table(headers, "".join(rows), "examples wide", "differences-table", caption, texts)

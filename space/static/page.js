@@ -1,0 +1,49 @@
+// The page's script, run once when the page loads.  LIMITS (the upload limits of
+// space/limits.py) is defined by the line the server puts before this file.
+
+// After an action, bring the results into view when they are not (on a phone they sit
+// below the inputs; on a laptop beside them, so nothing moves).
+window.rougeScroll = (id) => {
+  const el = document.getElementById(id);
+  if (!el) return;
+  const top = el.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight * 0.6) el.scrollIntoView({block: "start"});
+};
+
+// A file the demo cannot take (too large, or not a table) is stopped here, before it is
+// sent: the server would refuse it with a passing notice, and the old results would stay.
+// Instead its name and size go to the tab's handler, which shows the reason in the tab's
+// message area and clears the results.
+const GUARDED = {
+  "upload": ["batch", "Upload"],
+  "file-a": ["compare", "System A file"],
+  "file-b": ["compare", "System B file"],
+};
+
+function refuse(tab, payload) {
+  const box = document.querySelector(`#${tab}-refused textarea, #${tab}-refused input`);
+  const go = document.getElementById(`${tab}-refused-go`);
+  if (!box || !go) return;
+  box.value = JSON.stringify(payload);
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+  setTimeout(() => go.click(), 50);  // after the box's new value has reached Gradio
+}
+
+function guard(event, files) {
+  const holder = event.target.closest && event.target.closest("#upload, #file-a, #file-b");
+  if (!holder || !files || !files.length) return;
+  const file = files[0];
+  const name = file.name.toLowerCase();
+  const ok = LIMITS.suffixes.some((s) => name.endsWith(s)) && file.size <= LIMITS.maxBytes;
+  if (ok) return;
+  event.stopImmediatePropagation();
+  event.preventDefault();
+  if (event.type === "change") event.target.value = "";
+  const [tab, what] = GUARDED[holder.id];
+  refuse(tab, {what: what, name: file.name, size: file.size});
+}
+
+window.addEventListener("change", (e) => {
+  if (e.target && e.target.type === "file") guard(e, e.target.files);
+}, true);
+window.addEventListener("drop", (e) => guard(e, e.dataTransfer && e.dataTransfer.files), true);

@@ -1,0 +1,652 @@
+"""The page and the API (the one module that imports gradio): the handlers wire the plain
+functions of :mod:`space.scoring` and :mod:`space.render` to components.
+
+The buttons of the page use private events that render HTML and show one message at a time
+(old results cleared) instead of raising toasts; three public API endpoints (``score``,
+``score_batch``, ``compare``) return JSON-like dicts and give every parameter a default.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import os
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+from gradio import processing_utils
+
+from rouge_lcs.cli.io import write_scores_csv
+from space import limits, render
+from space.choices import (
+    DEFAULT_BETA,
+    DEFAULT_MULTI_REF,
+    DEFAULT_SPLIT,
+    DEFAULT_STEMMER,
+    DEFAULT_TOKENIZER,
+    LANGUAGE_CHOICES,
+    MULTI_REF_MODES,
+    SPLITS,
+    STANDARD_TYPES,
+    TOKENIZERS,
+)
+from space.examples import EXAMPLES, example_card, load_example
+from space.parsing import UserError, upload_problem
+from space.render import ExamplesView, examples_page, message_html, sort_choices
+from space.scoring import BatchResult, compare_systems, score_batch, score_pair
+from space.sessions import SessionFiles
+
+log = logging.getLogger("rouge_space")
+STATIC = Path(__file__).with_name("static")
+
+#: Each visitor's files (the per-example CSV, their uploads): removed when they leave, all of
+#: them when the server stops.
+SESSIONS = SessionFiles()
+atexit.register(SESSIONS.close)
+
+INTERNAL = (
+    "Something went wrong on our side ({}). Your input was not stored; please report it with "
+    "the input that caused it."
+)
+
+
+def _guard(what: str, call: Callable[[], Any]) -> tuple[Any, str]:
+    """Run ``call``; return ``(result, "")`` or ``(None, message html)`` — a user error as is,
+    anything else as a short internal-error note.  The server log gets the error's type and
+    where it arose, never its message or the input (both may hold the visitor's text)."""
+    try:
+        return call(), ""
+    except UserError as error:
+        return None, message_html(str(error))
+    except Exception as error:  # the page must never show a raw exception
+        where = "".join(traceback.format_tb(error.__traceback__))
+        log.error("%s failed: %s\n%s", what, type(error).__name__, where)
+        return None, message_html(INTERNAL.format(type(error).__name__))
+
+
+def _session(request: gr.Request | None) -> str:
+    return str(getattr(request, "session_hash", None) or "")
+
+
+def _keep(request: gr.Request | None, *paths: str | None) -> None:
+    """Delete these files (the visitor's uploads) when the visitor leaves."""
+    session = _session(request)
+    for path in paths:
+        if session and path:
+            SESSIONS.register(session, path)
+
+
+# --- One pair --------------------------------------------------------------------------------
+
+PAIR_PLACEHOLDER = '<p class="placeholder">Scores appear here after <b>Score</b>.</p>'
+
+
+def pair_page(*inputs: Any) -> tuple[str, str, str, str]:
+    """The One pair tab (prediction, references, the options): message, score table,
+    signature, explanation."""
+    result, message = _guard("score", lambda: score_pair(*inputs))
+    if result is None:
+        return message, "", "", ""
+    explanation = render.pair_explanation(result)
+    return "", render.render_pair_scores(result), result.signature, explanation
+
+
+# --- A batch ---------------------------------------------------------------------------------
+
+
+def write_csv(result: BatchResult, session: str) -> Path:
+    """All per-example scores with their texts, in this session's own folder; the copy the
+    server makes to serve it is deleted with the session too."""
+    path = SESSIONS.folder(session) / "rouge_per_example.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        write_scores_csv(handle, result.scores, result.predictions, result.references)
+    # Gradio serves an output file from a copy in its cache, in a folder named by a hash of
+    # the content: register that copy as well, so nothing of the visitor outlives the visit.
+    cache = Path(processing_utils.get_upload_folder())
+    SESSIONS.register(session, cache / processing_utils.hash_file(path) / path.name)
+    return path
+
+
+def _examples_state(result: BatchResult) -> dict[str, Any]:
+    """What the per-example table, the histogram and its chooser need, kept per session."""
+    return {
+        "predictions": result.predictions,
+        "references": result.references,
+        "f": result.scores.fmeasure,
+        "names": list(result.scores.rouge_types),
+        "settings": result.settings,
+        "view": ExamplesView(),
+    }
+
+
+#: The A batch tab's outputs after an error (the message first): every result emptied.
+BATCH_CLEARED = ("", gr.update(choices=STANDARD_TYPES), "", gr.update(), "", None, "", None)
+
+
+# Gradio fills a gr.Request only into a parameter before ``*inputs``: the request comes first.
+def batch_page(request: gr.Request, *inputs: Any) -> tuple[Any, ...]:
+    """The A batch tab: message, aggregate, histogram chooser, histogram, sort menu,
+    per-example table, CSV, signature, and the session's state (for the histogram and the
+    table's pages).  ``inputs``: the upload, the pasted rows, the options, the histogram's
+    type."""
+    *scoring_inputs, histogram_type = inputs
+    _keep(request, scoring_inputs[0])
+    result, message = _guard("score_batch", lambda: score_batch(*scoring_inputs))
+    if result is None:
+        return (message, *BATCH_CLEARED)
+    names = result.scores.rouge_types
+    chosen = histogram_type if histogram_type and histogram_type in names else names[0]
+    state = _examples_state(result)
+    table, _ = examples_page(
+        result.predictions, result.references, state["f"], result.settings, state["view"]
+    )
+    note = f"{render.plural(len(result.predictions), 'pair')} scored."
+    csv_path = write_csv(result, _session(request))
+    sorts = sort_choices(names)
+    return (
+        message_html(note, "note"),
+        render.render_aggregate(result),
+        gr.update(choices=names, value=chosen),
+        render.histogram_html(result.scores.column(chosen), chosen),
+        gr.update(choices=sorts, value=sorts[0]),
+        table,
+        str(csv_path),
+        result.signature,
+        state,
+    )
+
+
+def histogram_page(histogram_type: str, state: dict[str, Any] | None) -> str:
+    """Redraw the histogram from the last batch (kept in gr.State): no re-scoring."""
+    if not state or histogram_type not in state["names"]:
+        return ""
+    column = state["f"][:, state["names"].index(histogram_type)]
+    return render.histogram_html(column, histogram_type)
+
+
+def _view_page(state: dict[str, Any] | None, view: ExamplesView) -> tuple[str, Any]:
+    if not state:
+        return "", state
+    table, page = examples_page(
+        state["predictions"], state["references"], state["f"], state["settings"], view
+    )
+    view.page = page
+    return table, {**state, "view": view}
+
+
+def examples_view(
+    sort: str | None, query: str | None, state: dict[str, Any] | None
+) -> tuple[str, Any]:
+    """Another order or filter of the per-example table: back to its first page."""
+    return _view_page(state, ExamplesView(sort or render.INPUT_ORDER, (query or "")[:200], 1))
+
+
+def examples_step(step: int) -> Callable[..., tuple[str, Any]]:
+    """The handler of the previous (-1) or next (+1) page button."""
+
+    def turn(state: dict[str, Any] | None) -> tuple[str, Any]:
+        if not state:
+            return "", state
+        view: ExamplesView = state["view"]
+        return _view_page(state, ExamplesView(view.sort, view.query, view.page + step))
+
+    return turn
+
+
+def refused_upload(payload: str | None, cleared: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A file the page stopped before sending (see static/page.js): its reason in the tab's
+    message area, the old results cleared."""
+    try:
+        data = json.loads(payload or "{}")
+        what = str(data.get("what", "Upload"))[:40]
+        name, size = str(data.get("name", "the file"))[:200], int(data.get("size", 0))
+    except (ValueError, TypeError, AttributeError):
+        what, name, size = "Upload", "the file", 0
+    reason = upload_problem(what, name, size) or f"{what}: {name} could not be taken."
+    return (message_html(reason), *cleared)
+
+
+# --- Compare ---------------------------------------------------------------------------------
+
+
+def compare_page(request: gr.Request, *inputs: Any) -> tuple[str, str, str]:
+    """The Compare tab (two files, pasted rows, the options, the two names): message,
+    comparison (with the largest differences), signature."""
+    *scoring_inputs, name_a, name_b = inputs
+    _keep(request, *scoring_inputs[:2])
+    result, message = _guard(
+        "compare", lambda: compare_systems(*scoring_inputs, name_a=name_a, name_b=name_b)
+    )
+    if result is None:
+        return message, "", ""
+    return "", render.render_comparison(result), result.signature
+
+
+def forget_session(request: gr.Request) -> None:
+    """When a visitor leaves, their files go too."""
+    session = _session(request)
+    if session:
+        SESSIONS.forget(session)
+
+
+# --- API endpoints: JSON answers; a user error is a gr.Error with the same message ----------
+
+
+def _api(call: Callable[[], Any]) -> dict[str, Any]:
+    try:
+        answer: dict[str, Any] = call().as_dict()
+    except UserError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+    return answer
+
+
+def score_api(
+    prediction: str,
+    references: str,
+    rouge_types: list[str] | None = None,
+    extra_types: str = "",
+    tokenizer: str = DEFAULT_TOKENIZER,
+    stemmer: bool = DEFAULT_STEMMER,
+    lsum_split: str = DEFAULT_SPLIT,
+    beta: float = DEFAULT_BETA,
+    multi_ref: str = DEFAULT_MULTI_REF,
+    language: str | None = None,
+) -> dict[str, Any]:
+    """Score one pair: ``{"scores": {type: {precision, recall, fmeasure, reference, counts}},
+    "stock_fmeasure", "signature"}``; several references are separated by a blank line."""
+    types = STANDARD_TYPES if rouge_types is None else rouge_types
+    options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
+    return _api(lambda: score_pair(prediction, references, types, *options))
+
+
+def score_batch_api(
+    file: str | None = None,
+    pasted: str = "",
+    rouge_types: list[str] | None = None,
+    extra_types: str = "",
+    tokenizer: str = DEFAULT_TOKENIZER,
+    stemmer: bool = DEFAULT_STEMMER,
+    lsum_split: str = DEFAULT_SPLIT,
+    beta: float = DEFAULT_BETA,
+    multi_ref: str = DEFAULT_MULTI_REF,
+    language: str | None = None,
+) -> dict[str, Any]:
+    """Score a CSV/JSONL file or pasted ``prediction<TAB>reference`` rows."""
+    types = STANDARD_TYPES if rouge_types is None else rouge_types
+    options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
+    return _api(lambda: score_batch(file, pasted, types, *options))
+
+
+def compare_api(
+    file_a: str | None = None,
+    file_b: str | None = None,
+    pasted: str = "",
+    rouge_types: list[str] | None = None,
+    extra_types: str = "",
+    tokenizer: str = DEFAULT_TOKENIZER,
+    stemmer: bool = DEFAULT_STEMMER,
+    lsum_split: str = DEFAULT_SPLIT,
+    beta: float = DEFAULT_BETA,
+    multi_ref: str = DEFAULT_MULTI_REF,
+    language: str | None = None,
+    name_a: str = "",
+    name_b: str = "",
+) -> dict[str, Any]:
+    """Compare systems A and B (two files, or pasted ``A<TAB>B<TAB>reference`` rows); per type
+    the keys of ``rouge-lcs compare --json``."""
+    types = STANDARD_TYPES if rouge_types is None else rouge_types
+    options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
+    return _api(
+        lambda: compare_systems(
+            file_a, file_b, pasted, types, *options, name_a=name_a, name_b=name_b
+        )
+    )
+
+
+# --- the page --------------------------------------------------------------------------------
+
+
+def _scroll(elem_id: str) -> str:
+    return f"() => window.rougeScroll && window.rougeScroll({elem_id!r})"
+
+
+def _options(prefix: str) -> list[Any]:
+    """The scoring options (choices and defaults from :data:`rouge_lcs.config.options.OPTIONS`)."""
+    with gr.Accordion("Options", open=False, elem_id=f"{prefix}-options"):
+        types = gr.CheckboxGroup(
+            STANDARD_TYPES, value=STANDARD_TYPES, label="ROUGE types", elem_id=f"{prefix}-types"
+        )
+        extra = gr.Textbox(
+            value="",
+            label=f"More types (up to {limits.MAX_TYPES} in all; rougeN with N ≤ {limits.MAX_N})",
+            placeholder="e.g. rouge3, rouge4",
+            elem_id=f"{prefix}-extra",
+        )
+        with gr.Row():
+            tokenizer = gr.Dropdown(
+                TOKENIZERS, value=DEFAULT_TOKENIZER, label="Tokenizer", min_width=140
+            )
+            stemmer = gr.Checkbox(value=DEFAULT_STEMMER, label="Porter stemmer", min_width=140)
+            lsum_split = gr.Dropdown(
+                SPLITS, value=DEFAULT_SPLIT, label="ROUGE-Lsum sentences", min_width=140
+            )
+        with gr.Row():
+            # No minimum on the box: a bad β must reach the app, which names the field.
+            beta = gr.Number(
+                value=DEFAULT_BETA, label="β (F-measure)", min_width=140, elem_id=f"{prefix}-beta"
+            )
+            multi_ref = gr.Dropdown(
+                MULTI_REF_MODES, value=DEFAULT_MULTI_REF, label="Several references", min_width=140
+            )
+            language = gr.Dropdown(
+                LANGUAGE_CHOICES,
+                value="",
+                label="Language (tokens, stemmer, sentence ends)",
+                min_width=140,
+                elem_id=f"{prefix}-language",
+            )
+    return [types, extra, tokenizer, stemmer, lsum_split, beta, multi_ref, language]
+
+
+def _refusal(prefix: str) -> tuple[gr.Textbox, gr.Button]:
+    """The hidden hand-off through which the page script reports a refused upload."""
+    box = gr.Textbox(elem_id=f"{prefix}-refused", elem_classes="offscreen", show_label=False)
+    button = gr.Button("refused", elem_id=f"{prefix}-refused-go", elem_classes="offscreen")
+    return box, button
+
+
+LIMITS = (
+    f"Limits of this demo: {limits.MAX_TEXT_CHARS:,} characters per text, "
+    f"{limits.MAX_REFERENCES} references, {limits.MAX_TYPES} types, {limits.MAX_SENTENCES} "
+    f"sentences per text for ROUGE-Lsum, {limits.MAX_UPLOAD_BYTES // 2**20} MB per file "
+    f"({', '.join(limits.UPLOAD_SUFFIXES)}), {limits.MAX_PAIRS:,} pairs, "
+    f"{limits.TIME_BUDGET_S:.0f} s per request. The library and CLI have none of these."
+)
+PRIVATE: dict[str, Any] = {"api_visibility": "private"}
+PAIR_QUEUE: dict[str, Any] = {"concurrency_id": "pair", "concurrency_limit": 4}
+HEAVY_QUEUE: dict[str, Any] = {"concurrency_id": "heavy", "concurrency_limit": 2}
+
+
+def build_demo() -> gr.Blocks:
+    """The Blocks of the Space: three tabs, their private events, the three API endpoints."""
+    with gr.Blocks(
+        title="ROUGE, explained",
+        analytics_enabled=False,
+        # Gradio's own cache (uploads, served CSVs) is swept hourly of files older than an
+        # hour; a visitor's files go sooner, when the visitor leaves.
+        delete_cache=(3600, 3600),
+    ) as demo:
+        gr.Markdown(
+            "# ROUGE, explained\n"
+            "ROUGE-N, ROUGE-L and ROUGE-Lsum with the tokens that counted highlighted. "
+            "Unicode-aware (Korean, Chinese, Japanese score correctly), exact mean, same "
+            "numbers as `rouge_score` with the `rouge_score` tokenizer — and, beside ours, "
+            'what the stock `evaluate.load("rouge")` says. Library and evaluate module: see '
+            "the README."
+        )
+        pair_inputs = _pair_tab()
+        batch_inputs = _batch_tab()
+        compare_inputs = _compare_tab()
+        # The API: hidden triggers whose inputs are the widgets above (so every parameter has
+        # the widget's initial value as its default, and uploads go through Gradio's checks).
+        api_out = gr.JSON(visible=False)
+        with gr.Row(visible=False):
+            api_score = gr.Button("api score")
+            api_batch = gr.Button("api score_batch")
+            api_compare = gr.Button("api compare")
+        api_score.click(score_api, pair_inputs, api_out, api_name="score", **PAIR_QUEUE)
+        api_batch.click(
+            score_batch_api, batch_inputs, api_out, api_name="score_batch", **HEAVY_QUEUE
+        )
+        api_compare.click(compare_api, compare_inputs, api_out, api_name="compare", **HEAVY_QUEUE)
+        demo.unload(forget_session)
+    # A bounded queue: a flood of requests is turned away instead of piling up.
+    demo.queue(max_size=64, default_concurrency_limit=2)
+    return demo
+
+
+def _pair_tab() -> list[Any]:
+    with gr.Tab("One pair", id="pair"), gr.Row(equal_height=False):
+        with gr.Column(scale=1, min_width=320):
+            prediction = gr.Textbox(label="Prediction", lines=4, value="", elem_id="prediction")
+            references = gr.Textbox(
+                label="Reference(s) — separate several references with a blank line; "
+                "newlines inside one reference mark its sentences",
+                lines=4,
+                value="",
+                elem_id="references",
+            )
+            options = _options("pair")
+            score_button = gr.Button("Score", variant="primary", elem_id="score")
+            examples = gr.Dataset(
+                components=["html"],
+                samples=[[example_card(e)] for e in EXAMPLES],
+                type="index",
+                label="Examples — click one to score it",
+                elem_id="examples",
+                samples_per_page=len(EXAMPLES),
+            )
+        with gr.Column(scale=1, min_width=320, elem_id="pair-results", elem_classes="results"):
+            message = gr.HTML(elem_id="pair-message")
+            scores = gr.HTML(PAIR_PLACEHOLDER, elem_id="pair-scores")
+            signature = gr.Textbox(
+                label="Reproducibility (paste into your paper)",
+                lines=3,
+                elem_id="signature",
+                interactive=False,
+                buttons=["copy"],
+            )
+            explanation = gr.HTML(elem_id="explanation")
+    inputs = [prediction, references, *options]
+    outputs = [message, scores, signature, explanation]
+    score_button.click(pair_page, inputs, outputs, **PRIVATE, **PAIR_QUEUE).then(
+        None, js=_scroll("pair-results")
+    )
+    examples.click(load_example, examples, [prediction, references], **PRIVATE, **PAIR_QUEUE).then(
+        pair_page, inputs, outputs, **PRIVATE, **PAIR_QUEUE
+    ).then(None, js=_scroll("pair-results"))
+    return inputs
+
+
+def _batch_tab() -> list[Any]:
+    with gr.Tab("A batch", id="batch"):
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=1, min_width=320):
+                gr.Markdown(
+                    "Upload a **CSV** or **JSONL** with columns `prediction` and `reference` "
+                    "(one text) or `references` (a list), or paste two columns (tab-separated, "
+                    f"e.g. from a spreadsheet). {LIMITS}"
+                )
+                upload = gr.File(
+                    label="CSV or JSONL", file_types=list(limits.UPLOAD_SUFFIXES), elem_id="upload"
+                )
+                pasted = gr.Textbox(
+                    label="…or paste prediction<TAB>reference rows",
+                    lines=5,
+                    value="",
+                    elem_id="pasted",
+                )
+                options = _options("batch")
+                button = gr.Button("Score batch", variant="primary", elem_id="score-batch")
+            with gr.Column(scale=1, min_width=320, elem_id="batch-results", elem_classes="results"):
+                message = gr.HTML(elem_id="batch-message")
+                aggregate = gr.HTML(
+                    '<p class="placeholder">Means appear here after <b>Score batch</b>.</p>',
+                    elem_id="aggregate",
+                )
+                histogram_type = gr.Dropdown(
+                    STANDARD_TYPES,
+                    value="rougeL",
+                    label="Histogram of per-example F for",
+                    elem_id="histogram-type",
+                )
+                histogram = gr.HTML(elem_id="histogram")
+                download = gr.File(label="Per-example scores (CSV)", elem_id="download")
+                signature = gr.Textbox(
+                    label="Reproducibility signature",
+                    elem_id="batch-signature",
+                    interactive=False,
+                    buttons=["copy"],
+                )
+        with gr.Column(elem_id="examples-area", elem_classes="results"):
+            gr.Markdown("### Every example — find the worst ones")
+            with gr.Row(equal_height=True):
+                sort = gr.Dropdown(
+                    [render.INPUT_ORDER],
+                    value=render.INPUT_ORDER,
+                    label="Sort by",
+                    elem_id="examples-sort",
+                    min_width=200,
+                )
+                query = gr.Textbox(
+                    label="Only examples containing (press Enter)",
+                    elem_id="examples-filter",
+                    min_width=200,
+                )
+            with gr.Row():
+                previous = gr.Button("← Previous page", elem_id="examples-previous", min_width=120)
+                following = gr.Button("Next page →", elem_id="examples-next", min_width=120)
+            per_example = gr.HTML(elem_id="per-example")
+        refused, refused_go = _refusal("batch")
+    state = gr.State()
+    inputs = [upload, pasted, *options]
+    outputs = [
+        message,
+        aggregate,
+        histogram_type,
+        histogram,
+        sort,
+        per_example,
+        download,
+        signature,
+        state,
+    ]
+    button.click(batch_page, [*inputs, histogram_type], outputs, **PRIVATE, **HEAVY_QUEUE).then(
+        None, js=_scroll("batch-results")
+    )
+    refused_go.click(
+        lambda payload: refused_upload(payload, BATCH_CLEARED), refused, outputs, **PRIVATE
+    ).then(None, js=_scroll("batch-results"))
+    histogram_type.input(histogram_page, [histogram_type, state], histogram, **PRIVATE)
+    sort.input(examples_view, [sort, query, state], [per_example, state], **PRIVATE)
+    query.submit(examples_view, [sort, query, state], [per_example, state], **PRIVATE)
+    previous.click(examples_step(-1), state, [per_example, state], **PRIVATE)
+    following.click(examples_step(+1), state, [per_example, state], **PRIVATE)
+    return inputs
+
+
+def _compare_tab() -> list[Any]:
+    with gr.Tab("Compare", id="compare"):
+        # Inputs above, results below at full width: the comparison has eight columns.
+        gr.Markdown(
+            "### Compare two systems\n"
+            "Two systems' outputs on the same examples: upload one file per system in the batch "
+            "format (same rows, same references), or paste three columns "
+            "`A<TAB>B<TAB>reference` (more reference columns may follow). Per type: both mean "
+            "F, the difference B − A with its 95% CI, paired bootstrap and approximate "
+            "randomization p-values, and on how many examples each system scores higher; then "
+            f"the examples where they differ most. {LIMITS}"
+        )
+        with gr.Row(equal_height=False):
+            file_a = gr.File(
+                label="System A (CSV or JSONL)",
+                file_types=list(limits.UPLOAD_SUFFIXES),
+                elem_id="file-a",
+                min_width=240,
+            )
+            file_b = gr.File(
+                label="System B (CSV or JSONL)",
+                file_types=list(limits.UPLOAD_SUFFIXES),
+                elem_id="file-b",
+                min_width=240,
+            )
+            pasted = gr.Textbox(
+                label="…or paste A<TAB>B<TAB>reference rows",
+                lines=5,
+                value="",
+                elem_id="compare-pasted",
+                min_width=240,
+            )
+        with gr.Row():
+            name_a = gr.Textbox(
+                value="",
+                label="Name of system A (default: its file's name, or A)",
+                elem_id="name-a",
+                min_width=200,
+            )
+            name_b = gr.Textbox(
+                value="",
+                label="Name of system B (default: its file's name, or B)",
+                elem_id="name-b",
+                min_width=200,
+            )
+        options = _options("compare")
+        button = gr.Button("Compare", variant="primary", elem_id="compare")
+        with gr.Column(elem_id="compare-results", elem_classes="results"):
+            message = gr.HTML(elem_id="compare-message")
+            comparison = gr.HTML(
+                '<p class="placeholder">The comparison appears here after <b>Compare</b>.</p>',
+                elem_id="comparison",
+            )
+            signature = gr.Textbox(
+                label="Reproducibility signature",
+                elem_id="compare-signature",
+                interactive=False,
+                buttons=["copy"],
+            )
+        refused, refused_go = _refusal("compare")
+    inputs = [file_a, file_b, pasted, *options, name_a, name_b]
+    outputs = [message, comparison, signature]
+    button.click(compare_page, inputs, outputs, **PRIVATE, **HEAVY_QUEUE).then(
+        None, js=_scroll("compare-results")
+    )
+    refused_go.click(
+        lambda payload: refused_upload(payload, ("", "")), refused, outputs, **PRIVATE
+    ).then(None, js=_scroll("compare-results"))
+    return inputs
+
+
+def _theme() -> gr.themes.Base:
+    # System fonts: the default theme fetches web fonts, which an offline machine cannot.
+    system = ["ui-sans-serif", "system-ui", "sans-serif"]
+    theme = gr.themes.Default(font=system, font_mono=["ui-monospace", "monospace"])
+    # The stock orange fails WCAG AA contrast (white on #f97316 is 2.8:1, the selected tab's
+    # orange text on white too): a darker orange (5.2:1 with white) in both schemes; the
+    # selected tab's colour is in static/style.css.
+    return theme.set(
+        button_primary_background_fill="#c2410c",
+        button_primary_background_fill_dark="#c2410c",
+        button_primary_background_fill_hover="#9a3412",
+        button_primary_background_fill_hover_dark="#9a3412",
+        button_primary_text_color="#ffffff",
+        button_primary_text_color_dark="#ffffff",
+    )
+
+
+def page_script() -> str:
+    """static/page.js as the function Gradio runs on load, with the upload limits it checks."""
+    config = {"maxBytes": limits.MAX_UPLOAD_BYTES, "suffixes": list(limits.UPLOAD_SUFFIXES)}
+    body = (STATIC / "page.js").read_text("utf-8")
+    return f"() => {{\nconst LIMITS = {json.dumps(config)};\n{body}\n}}"
+
+
+def launch_options() -> dict[str, Any]:
+    """``demo.launch`` arguments: the server refuses uploads over the limit before they land
+    (``max_file_size``); run history is off (it would keep every result in the browser); the
+    sessions whose state is kept are capped."""
+    return {
+        "server_name": os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
+        "theme": _theme(),
+        "css": (STATIC / "style.css").read_text("utf-8"),
+        "js": page_script(),
+        "max_file_size": limits.MAX_UPLOAD_BYTES,
+        "run_history": False,
+        # Each session's last batch (texts and per-example F, up to 5,000 pairs) is kept for
+        # the histogram and the table's pages; cap how many sessions are remembered.
+        "state_session_capacity": 500,
+        "show_error": False,
+    }
