@@ -80,7 +80,18 @@ def main(argv: list[str]) -> int:
     _sh(PYTHON, "-m", "ruff", "check", ".")
     _sh(PYTHON, "-m", "ruff", "format", "--check", ".")
     _sh(PYTHON, "-m", "mypy")
-    return subprocess.run([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT).returncode
+    code = subprocess.run([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT).returncode
+    if code or rest:  # a failure, or a chosen subset: that run is the answer
+        return code
+    # Every test again on the reference engine (as rapidfuzz runs each test on each backend):
+    # most modules choose an engine per test, the rest follow this variable.  Slow, browser and
+    # Perl tests compare engines or tools that the first run already covered.
+    print("+ the same tests on the pure-Python engine (ROUGE_LCS_IMPLEMENTATION=python)")
+    env = {**os.environ, "ROUGE_LCS_IMPLEMENTATION": "python"}
+    marker = "not slow and not browser and not perl"
+    return subprocess.run(
+        [str(PYTHON), "-m", "pytest", "-q", "-m", marker], cwd=ROOT, env=env
+    ).returncode
 
 
 if __name__ == "__main__":

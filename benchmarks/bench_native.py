@@ -47,8 +47,9 @@ from corpora import concatenated_pairs, load_pairs  # noqa: E402
 from rouge_score_rs import rouge_scorer as rs_scorer  # noqa: E402
 from rouge_score_rs import tokenizers as rs_tokenizers  # noqa: E402
 
-from rouge_lcs import score, stemming  # noqa: E402
+from rouge_lcs import score  # noqa: E402
 from rouge_lcs.engine import native  # noqa: E402
+from rouge_lcs.text import stemming  # noqa: E402
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 

@@ -440,6 +440,83 @@ def test_threads_give_identical_counts(corpora, monkeypatch):
         native.default_num_threads()
 
 
+def _first_seen(ids: bytes) -> list[int]:
+    """Token ids renumbered by first appearance: which tokens share an id, nothing else."""
+    seen: dict[int, int] = {}
+    return [seen.setdefault(i, len(seen)) for i in np.frombuffer(ids, np.int32).tolist()]
+
+
+class _Text(str):
+    """A str subclass whose own methods must take no part."""
+
+    def lower(self) -> str:  # type: ignore[override]
+        return "SUBCLASS"
+
+
+def _mixed_texts(corpora) -> list[str]:
+    """English, Korean and every path of the native tokenizers: ASCII, Latin-1 (one byte a
+    character but not ASCII), two- and four-byte characters, NFKC forms, characters whose
+    lower() is ASCII (KELVIN SIGN) or longer (İ), Hangul with and without A-Z, subclasses."""
+    rows = corpora.rows("en_cnndm_realsumm")[:300]
+    texts = ["\n".join(r["prediction_sents"]) for r in rows]
+    texts += [r["prediction"] for r in corpora.rows("ko_korsts")[:1500]]
+    odd = [
+        "Ｆｕｌｌ ｗｉｄｔｈ ﬁne Ⅻ",
+        "KELVIN \u212a 5\u212a",
+        "İstanbul İİ",
+        "𝐁old 😀 emoji 中文字 かな",
+        "Straße CAFÉ café naïve",
+        "한국어 ABC 한국",
+        "déjà vu. Encore?\nUne ligne",
+        "x\u200dy zero\u200cwidth",
+    ]
+    texts += [f"{t} {k}" for k in range(150) for t in odd]
+    texts += [_Text(t) for t in odd]
+    return texts
+
+
+@needs_native
+@pytest.mark.parametrize("tokenizer", ["rouge_score", "unicode"])
+@pytest.mark.parametrize("stem", [False, True])
+def test_text_stage_on_threads_gives_the_same_tokens(corpora, tokenizer, stem):
+    # The native tokenizers cut and look up tokens on shards without the GIL, then merge: on
+    # 1, 2 or 3 threads, cold and with a vocabulary from the last call, the same tokens share
+    # an id (ids themselves may be given in another order) and the offsets are the same.
+    settings = make_settings(TYPES, tokenizer=tokenizer, use_stemmer=stem)
+    texts = _mixed_texts(corpora)
+    split = native._punkt_split()
+    want = None
+    for threads in (1, 2, 3):
+        encoder = native._encoder_for(settings)
+        ids, offsets = encoder.encode(texts, threads)
+        assert encoder.last_threads == threads  # the real thread count ran
+        sent = encoder.encode_sentences(texts, 1, split, threads)
+        again = encoder.encode(texts, threads)  # warm: ids from the vocabulary
+        assert again == (ids, offsets)
+        got = (_first_seen(ids), offsets, _first_seen(sent[0]), sent[1:], encoder.vocab_size)
+        if want is None:
+            want = got
+        assert got == want
+
+
+@needs_native
+@pytest.mark.parametrize("how", ["argument", "variable"])
+def test_text_stage_threads_reach_the_encoder(corpora, monkeypatch, how):
+    # Through the public call: num_threads=2 or ROUGE_LCS_NUM_THREADS=2 tokenizes on two
+    # threads, with the one-thread numbers.
+    rows = corpora.rows("en_cnndm_realsumm")[:400]
+    preds = ["\n".join(r["prediction_sents"]) for r in rows]
+    refs = ["\n".join(r["references_sents"][0]) for r in rows]
+    monkeypatch.setenv(native.ENV, "native")
+    monkeypatch.delenv(native.THREADS_ENV, raising=False)
+    one = Rouge(TYPES, use_stemmer=True, num_threads=1).score(preds, refs).fmeasure
+    if how == "variable":
+        monkeypatch.setenv(native.THREADS_ENV, "2")
+    scorer = Rouge(TYPES, use_stemmer=True, num_threads=2 if how == "argument" else None)
+    np.testing.assert_array_equal(scorer.score(preds, refs).fmeasure, one)
+    assert scorer._stores.store._encoder.last_threads == 2
+
+
 @needs_native
 def test_chunk_counts_seam_equals_batch_counts():
     from rouge_lcs.engine.counts import batch_counts
@@ -647,7 +724,7 @@ def test_ascii_fast_path_and_other_texts_share_token_ids():
 
 CSRC = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc"
 #: The stages that run without the GIL, or need no Python: they must not see Python.h at all.
-PYTHON_FREE = ["kernels.h", "porter.h", "rouge155.h", "similarity.h"]
+PYTHON_FREE = ["kernels.h", "porter.h", "rouge155.h", "similarity.h", "tokens.h"]
 
 
 def _compiler() -> str | None:

@@ -40,7 +40,10 @@ def test_shard_bounds_cover_in_order():
 
 
 @pytest.mark.slow
-def test_num_proc_gives_identical_results(pairs):
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_num_proc_gives_identical_results(pairs, monkeypatch, engine):
+    # The Python engine uses the pool; the native one steps aside for threads (below).
+    monkeypatch.setenv("ROUGE_LCS_IMPLEMENTATION", engine)
     preds, refs = pairs()
     assert len(preds) >= 2000  # large enough to really use the pool
     one = score(preds, refs, use_stemmer=True)
@@ -48,6 +51,32 @@ def test_num_proc_gives_identical_results(pairs):
     for measure in ("precision", "recall", "fmeasure"):
         assert np.array_equal(getattr(one, measure), getattr(two, measure))
     assert rouge(preds, refs, num_proc=2) == rouge(preds, refs)
+
+
+@pytest.mark.slow
+def test_num_proc_steps_aside_for_threads(pairs, monkeypatch):
+    # With the native engine and a built-in tokenizer, num_proc=2 is two threads here (the
+    # text stage and the kernel run without the GIL): no pool, the same numbers.
+    from rouge_lcs import Rouge
+    from rouge_lcs.engine import native, parallel
+
+    if not native.available():
+        pytest.skip("rouge_lcs._native not built")
+    monkeypatch.setenv("ROUGE_LCS_IMPLEMENTATION", "native")
+    monkeypatch.delenv("ROUGE_LCS_NUM_THREADS", raising=False)
+    preds, refs = pairs()
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a process pool was started")
+
+    monkeypatch.setattr("rouge_lcs.scores.scorer.parallel_stats", no_pool)
+    scorer = Rouge(use_stemmer=True, num_proc=2)
+    got = scorer.score(preds, refs)
+    assert scorer._stores.store.num_threads == 2  # the wiring below it: tests/test_native.py
+    one = Rouge(use_stemmer=True).score(preds, refs)
+    assert np.array_equal(got.fmeasure, one.fmeasure)
+    tokenizer = str.split  # a Python tokenizer holds the GIL: processes
+    assert not parallel.threads_serve(Rouge(tokenizer=tokenizer).settings)
 
 
 @pytest.mark.slow

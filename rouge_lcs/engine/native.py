@@ -265,8 +265,9 @@ class NativeStore:
         self._always_concatenate = self._splitter.kind != "custom" and all(
             self._splitter.cuts(probe) <= self._separators for probe in ("", "\n")
         )
-        #: Threads for the counting kernel (the GIL is released there; pairs are split into
-        #: contiguous shards, so the counts do not depend on it).
+        #: Threads for cutting and looking up the native tokenizers' tokens and for the counting
+        #: kernel (the GIL is released for both; texts and pairs are split into contiguous
+        #: shards, so the counts do not depend on it).
         self.num_threads = default_num_threads() if num_threads is None else num_threads
 
     #: The vocabulary may serve the next call of the same scorer (token ids only need to be
@@ -282,7 +283,7 @@ class NativeStore:
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The texts' token ids (int32, concatenated) and their offsets (int64, one more than
         the texts); ids stay the same across calls on this store."""
-        return _ids(self._encoder.encode(texts))
+        return _ids(self._encoder.encode(texts, self.num_threads))
 
     def _concatenates(self, text: str) -> bool:
         return self._always_concatenate or self._splitter.cuts(text) <= self._separators
@@ -291,10 +292,11 @@ class NativeStore:
         self, texts: Sequence[str]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Token ids of each text and, for ROUGE-Lsum, of each of its sentences."""
+        threads = self.num_threads
         encode = self._encoder.encode
         encode_sentences = self._encoder.encode_sentences
         if not self._sentences:
-            ids, starts = _ids(encode(texts))
+            ids, starts = _ids(encode(texts, threads))
             no_ids, no_starts = np.zeros(0, np.int32), np.zeros(1, np.int64)
             return ids, starts, no_ids, no_starts, np.zeros(len(texts) + 1, np.int64)
         splitter = self._settings.splitter
@@ -304,7 +306,7 @@ class NativeStore:
             # tokens.  The encoder calls the splitter only for texts without newlines that
             # Punkt may cut, where auto_split and nltk_split are both Punkt.
             punkt = _punkt_split() if split_mode else splitter
-            sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, punkt)
+            sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, punkt, threads)
             sent_ids = np.frombuffer(sent_ids, dtype=np.int32)
             sent_starts = np.frombuffer(sent_starts, dtype=np.int64)
             doc_sent = np.frombuffer(doc_sent, dtype=np.int64)
@@ -324,7 +326,7 @@ class NativeStore:
         strings.update((texts[k], None) for k in separate)
         unique = list(strings)
         position = {s: k for k, s in enumerate(unique)}
-        all_ids, all_starts = _ids(encode(unique))
+        all_ids, all_starts = _ids(encode(unique, threads))
         sent_ids, sent_starts = _gather(all_ids, all_starts, [position[s] for s in sentence_texts])
         doc_sent = np.zeros(len(texts) + 1, dtype=np.int64)
         np.cumsum(n_sentences, out=doc_sent[1:])

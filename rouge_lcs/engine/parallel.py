@@ -6,6 +6,11 @@ per-pair statistics are concatenated in order, so ``num_proc=N`` gives bit-ident
 ``num_proc=1``.  Where the platform can fork, workers inherit the inputs (nothing is pickled but
 the shard bounds and the results, and custom tokenizers such as lambdas work); elsewhere the
 shards are sent to spawned workers.
+
+Processes step aside where threads do the same work: the native engine with a built-in
+tokenizer cuts, looks up, stems and counts on threads without the GIL, so ``num_proc=N`` runs
+in this process on ``N`` threads (:func:`threads_serve`), without a pool's start-up and the
+pickling of its results.  Python tokenizers hold the GIL, and keep the processes.
 """
 
 from __future__ import annotations
@@ -16,11 +21,24 @@ import threading
 
 from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.settings import Settings
+from rouge_lcs.engine.backend import backend
 from rouge_lcs.engine.compute import Progress, compute_stats
 from rouge_lcs.engine.stats import PairStats
 
 #: Below this many examples a process pool costs more than it saves.
 PARALLEL_MIN_EXAMPLES = 2000
+
+
+def threads_serve(settings: Settings) -> bool:
+    """Whether ``num_proc > 1`` is better served by as many threads in this process: the engine
+    in use is the native one and the settings' tokenizer runs in C (its text stage and the
+    counting kernel both run without the GIL)."""
+    if backend().name != "native":
+        return False
+    from rouge_lcs.engine.native import supports
+
+    return settings.tokenizer.native in ("rouge_score", "unicode") and supports(settings)
+
 
 # Inputs inherited by forked workers, one entry per running call: concurrent calls from
 # several threads each fork their pool with their own key, so none reads another's batch.

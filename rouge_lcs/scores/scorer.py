@@ -26,7 +26,7 @@ from rouge_lcs.base.validation import (
 from rouge_lcs.config.settings import Settings, make_settings
 from rouge_lcs.engine.backend import default_num_threads
 from rouge_lcs.engine.compute import Progress, StoreCache, compute_stats
-from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats
+from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.output import Output, OutputOptions, to_output
 from rouge_lcs.scores.results import Scores
@@ -120,9 +120,12 @@ class Rouge:
 
     def stats_of(self, batch: TextBatch, *, progress: Progress | None = None) -> PairStats:
         """Per-pair counts of an already checked :class:`TextBatch`."""
-        if self.num_proc > 1 and len(batch) >= PARALLEL_MIN_EXAMPLES:
-            return parallel_stats(batch, self.settings, self.num_proc, progress)
         threads = default_num_threads() if self.num_threads is None else self.num_threads
+        if self.num_proc > 1:
+            if threads_serve(self.settings):  # the same work on threads, no pool to start
+                threads = max(threads, self.num_proc)
+            elif len(batch) >= PARALLEL_MIN_EXAMPLES:
+                return parallel_stats(batch, self.settings, self.num_proc, progress)
         return compute_stats(batch, self.settings, progress, threads, self._stores)
 
     def score(

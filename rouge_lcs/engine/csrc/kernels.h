@@ -640,6 +640,7 @@ static void *task_thread(void *arg) {
 
 /* Run fn on each of the n (<= MAX_THREADS) tasks of `size` bytes at `tasks`, in parallel. */
 static void run_parallel(TaskFn fn, void *tasks, size_t size, int n) {
+    if (n < 1) return; /* nothing to run (and task 0 would be unset) */
 #ifdef _WIN32
     HANDLE handles[MAX_THREADS];
 #else

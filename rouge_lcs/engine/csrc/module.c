@@ -25,6 +25,7 @@
 #include "rouge155.h"
 #include "similarity.h"
 #include "unicode_table.h"
+#include "tokens.h"
 #include "text.h"
 #include "punkt.h"
 
@@ -235,10 +236,12 @@ static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
 /* The Encoder type                                                                             */
 
 PyDoc_STRVAR(encode_doc,
-"encode(texts) -> (ids: bytes, offsets: bytes)\n"
+"encode(texts, num_threads=1) -> (ids: bytes, offsets: bytes)\n"
 "--\n\n"
 "Token ids of every text, concatenated (int32), and the int64 offsets of each text's ids\n"
-"(len(texts) + 1 of them).  Ids are stable for the life of the encoder.");
+"(len(texts) + 1 of them).  Ids are stable for the life of the encoder (which ids tokens get\n"
+"may depend on num_threads, which tokens share one never does).  The native tokenizers cut\n"
+"and look up tokens on up to num_threads threads without the GIL.");
 
 /* Encoder methods run Python code (tokenizers, splitters, the stemmer): one call at a time per
  * encoder, on texts held in a tuple of the method's own (nothing they do to the caller's list
@@ -267,27 +270,50 @@ static PyObject *encoder_enter(Encoder *e, PyObject *texts) {
     return seq;
 }
 
-static PyObject *encoder_encode(Encoder *e, PyObject *texts) {
+/* Whether this encoder's calls collect pieces for the threads (tokens.h): its tokenizer is
+ * native.  A Python tokenizer holds the GIL for most of its time; its tokens are interned
+ * as they come. */
+static int encoder_collects(const Encoder *e) {
+    return e->mode != MODE_PYTHON;
+}
+
+/* Offsets counted in pieces -> token offsets, once collect_run has cut the pieces. */
+static int offsets_to_tokens(Encoder *e, int threads, int64_t *off, Py_ssize_t n) {
+    int64_t *ends;
+    if (!collect_run(e, threads, &ends)) return 0;
+    for (Py_ssize_t k = 0; k < n; k++) off[k] = ends[off[k]];
+    free(ends);
+    return 1;
+}
+
+static PyObject *encoder_encode(Encoder *e, PyObject *args) {
+    PyObject *texts;
+    int threads = 1;
+    if (!PyArg_ParseTuple(args, "O|i:encode", &texts, &threads)) return NULL;
     PyObject *seq = encoder_enter(e, texts);
     if (seq == NULL) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     PyObject **items = &PyTuple_GET_ITEM(seq, 0);
     PyObject *offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
     PyObject *result = NULL;
-    if (offsets == NULL) goto done;
+    int collect = encoder_collects(e);
+    if (offsets == NULL || (collect && !collect_begin(e))) goto done;
     int64_t *off = (int64_t *)PyBytes_AS_STRING(offsets);
     e->out_len = 0;
     off[0] = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
+        e->held = items[k];
         if (!encode_text(e, items[k])) goto done;
-        off[k + 1] = e->out_len;
+        off[k + 1] = collect ? e->n_pieces : e->out_len;
     }
+    if (collect && !offsets_to_tokens(e, threads, off, n + 1)) goto done;
     PyObject *ids = PyBytes_FromStringAndSize((const char *)e->out,
                                               (Py_ssize_t)(e->out_len * sizeof(int32_t)));
     if (ids == NULL) goto done;
     result = PyTuple_Pack(2, ids, offsets);
     Py_DECREF(ids);
 done:
+    if (collect) collect_end(e);
     Py_XDECREF(offsets);
     Py_DECREF(seq);
     e->busy = 0;
@@ -301,16 +327,19 @@ done:
 }
 
 PyDoc_STRVAR(encode_sentences_doc,
-"encode_sentences(texts, split_mode, splitter) -> (ids, sentence_offsets, doc_sentences)\n"
+"encode_sentences(texts, split_mode, splitter, num_threads=1) -> (ids, sentence_offsets, doc_sentences)\n"
 "--\n\n"
 "Split each text into sentences (split_mode 0: newline_split, 1: auto_split, 2: nltk_split;\n"
 "Punkt itself is ``splitter``, called only when the text needs it) and encode them: int32 ids,\n"
-"int64 offsets of each sentence's ids, int64 offsets of each text's sentences.");
+"int64 offsets of each sentence's ids, int64 offsets of each text's sentences (threads as\n"
+"in encode).");
 
 static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
     PyObject *texts, *splitter;
-    int split_mode;
-    if (!PyArg_ParseTuple(args, "OiO", &texts, &split_mode, &splitter)) return NULL;
+    int split_mode, threads = 1;
+    if (!PyArg_ParseTuple(args, "OiO|i:encode_sentences", &texts, &split_mode, &splitter,
+                          &threads))
+        return NULL;
     if (split_mode < SPLIT_NEWLINE || split_mode > SPLIT_NLTK) {
         PyErr_SetString(PyExc_ValueError, "encode_sentences: unknown split_mode");
         return NULL;
@@ -325,7 +354,8 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
     PyObject **items = &PyTuple_GET_ITEM(seq, 0);
     PyObject *docs = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
     PyObject *result = NULL;
-    if (docs == NULL) goto done;
+    int collect = encoder_collects(e);
+    if (docs == NULL || (collect && !collect_begin(e))) goto done;
     int64_t *doc_sent = (int64_t *)PyBytes_AS_STRING(docs);
     e->out_len = 0;
     e->soff_len = 0;
@@ -338,11 +368,16 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
         }
         PyObject *text = as_exact_str(items[k], "text"); /* a subclass as the str it is */
         if (text == NULL) goto done;
-        int ok = encode_text_sentences(e, text, split_mode, splitter);
+        /* the pieces may point into a subclass's copy: keep it for the call */
+        e->held = items[k];
+        int ok = !collect || text == items[k] || PyList_Append(e->keep, text) == 0;
+        e->held = text;
+        ok = ok && encode_text_sentences(e, text, split_mode, splitter);
         Py_DECREF(text);
         if (!ok) goto done;
         doc_sent[k + 1] = e->soff_len - 1;
     }
+    if (collect && !offsets_to_tokens(e, threads, e->soff, e->soff_len)) goto done;
     PyObject *ids = PyBytes_FromStringAndSize((const char *)e->out,
                                               (Py_ssize_t)(e->out_len * sizeof(int32_t)));
     PyObject *offs = PyBytes_FromStringAndSize((const char *)e->soff,
@@ -351,6 +386,7 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
     Py_XDECREF(ids);
     Py_XDECREF(offs);
 done:
+    if (collect) collect_end(e);
     Py_XDECREF(docs);
     Py_DECREF(seq);
     e->busy = 0;
@@ -359,6 +395,10 @@ done:
 
 static PyObject *encoder_vocab_size(Encoder *e, void *closure) {
     return PyLong_FromLongLong(e->n_ids);
+}
+
+static PyObject *encoder_last_threads(Encoder *e, void *closure) {
+    return PyLong_FromLong(e->last_threads);
 }
 
 static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
@@ -397,18 +437,18 @@ static void encoder_dealloc(Encoder *e) {
     Py_XDECREF(e->split);
     Py_XDECREF(e->stem);
     Py_XDECREF(e->normalize);
-    free(e->uni_buf);
     free(e->soff);
+    free(e->pieces);
+    Py_XDECREF(e->keep);
     map_free(&e->raw);
     map_free(&e->forms);
     free(e->out);
-    free(e->scratch);
     free(e->stem_buf);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
 static PyMethodDef encoder_methods[] = {
-    {"encode", (PyCFunction)encoder_encode, METH_O, encode_doc},
+    {"encode", (PyCFunction)encoder_encode, METH_VARARGS, encode_doc},
     {"encode_sentences", (PyCFunction)encoder_encode_sentences, METH_VARARGS,
      encode_sentences_doc},
     {NULL, NULL, 0, NULL},
@@ -416,6 +456,8 @@ static PyMethodDef encoder_methods[] = {
 
 static PyGetSetDef encoder_getset[] = {
     {"vocab_size", (getter)encoder_vocab_size, NULL, "number of distinct ids so far", NULL},
+    {"last_threads", (getter)encoder_last_threads, NULL,
+     "threads the last call cut its tokens on (0: none, a Python tokenizer's encoder)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -603,6 +645,30 @@ PyDoc_STRVAR(unicode_tokens_doc,
 "--\n\n"
 "The native ``unicode`` tokenizer (``normalize`` is unicodedata.normalize); for tests.");
 
+/* The one piece tokenize_unicode leaves for the shards, and the string it points into. */
+typedef struct {
+    TextPiece piece;
+    PyObject *owner;
+} OnePiece;
+
+static int one_piece(OnePiece *o, PyObject *s, int scan) {
+    Py_XSETREF(o->owner, Py_NewRef(s));
+    o->piece.data = PyUnicode_DATA(s);
+    o->piece.kind = PyUnicode_KIND(s);
+    o->piece.start = 0;
+    o->piece.end = PyUnicode_GET_LENGTH(s);
+    o->piece.scan = scan;
+    return 1;
+}
+
+static int ascii_to_one(void *ctx, PyObject *s) {
+    return one_piece((OnePiece *)ctx, s, SCAN_ASCII);
+}
+
+static int scan_to_one(void *ctx, PyObject *s) {
+    return one_piece((OnePiece *)ctx, s, SCAN_UNICODE);
+}
+
 static PyObject *py_unicode_tokens(PyObject *self, PyObject *args) {
     PyObject *arg, *normalize;
     if (!PyArg_ParseTuple(args, "UO", &arg, &normalize)) return NULL;
@@ -610,21 +676,32 @@ static PyObject *py_unicode_tokens(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "unicode_tokens: normalize must be callable");
         return NULL;
     }
-    PyObject *text = as_exact_str(arg, "text"), *list = PyList_New(0);
-    if (text == NULL || list == NULL) {
-        Py_XDECREF(text);
-        Py_XDECREF(list);
-        return NULL;
-    }
-    char *buf = NULL;
-    int64_t cap = 0;
-    int ok = tokenize_unicode(text, normalize, emit_to_list, list, ascii_to_list, &buf, &cap);
-    free(buf);
+    PyObject *text = as_exact_str(arg, "text");
+    if (text == NULL) return NULL;
+    OnePiece one = {{NULL, 0, 0, 1, SCAN_ASCII}, NULL};
+    int ok = tokenize_unicode(text, normalize, &one, ascii_to_one, scan_to_one);
     Py_DECREF(text);
-    if (!ok) {
-        Py_DECREF(list);
+    PyObject *list = ok ? PyList_New(0) : NULL;
+    if (list == NULL) {
+        Py_XDECREF(one.owner);
         return NULL;
     }
+    /* the encoder's own cutting (tokens.h) on one thread, with an empty vocabulary: every
+     * token is new, and its key is its canonical representation */
+    TokenShard shard;
+    Map empty;
+    memset(&empty, 0, sizeof(empty));
+    run_token_shards(&shard, 1, &one.piece, one.owner != NULL, &empty, 0);
+    if (!shard_ok(&shard)) Py_CLEAR(list);
+    for (int64_t k = 0; list != NULL && k < shard.out_len; k++) {
+        int64_t j = -(int64_t)shard.out[k] - 1;
+        const char *key = shard.local.arena + shard.new_at[j];
+        PyObject *token = PyUnicode_FromKindAndData(key[0], key + 1, shard.new_len[j] / key[0]);
+        if (token == NULL || PyList_Append(list, token) < 0) Py_CLEAR(list);
+        Py_XDECREF(token);
+    }
+    token_shard_free(&shard);
+    Py_XDECREF(one.owner);
     return list;
 }
 

@@ -112,107 +112,18 @@ done:
 
 enum { MODE_ROUGE_SCORE = 0, MODE_UNICODE = 1, MODE_PYTHON = 2 };
 
-/* open-addressing map from (kind, bytes) to an id, keys kept in an arena */
-typedef struct {
-    uint64_t *hashes;
-    int64_t *key_at; /* offset of the key in the arena, -1 for an empty slot */
-    int32_t *key_len;
-    int32_t *ids;
-    int64_t cap, size;
-    char *arena;
-    int64_t arena_len, arena_cap;
-} Map;
-
-static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
-    /* FNV-1a then a finalizer: cheap for short tokens */
-    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)kind;
-    for (int64_t k = 0; k < n; k++) h = (h ^ (unsigned char)data[k]) * 0x100000001b3ULL;
-    return mix64(h);
-}
-
-static void map_free(Map *map) {
-    free(map->hashes);
-    free(map->key_at);
-    free(map->key_len);
-    free(map->ids);
-    free(map->arena);
-    memset(map, 0, sizeof(*map));
-}
-
-static int map_rehash(Map *map) {
-    int64_t cap = map->cap ? map->cap * 2 : 1024;
-    uint64_t *hashes = malloc((size_t)cap * sizeof(uint64_t));
-    int64_t *key_at = malloc((size_t)cap * sizeof(int64_t));
-    int32_t *key_len = malloc((size_t)cap * sizeof(int32_t));
-    int32_t *ids = malloc((size_t)cap * sizeof(int32_t));
-    if (!hashes || !key_at || !key_len || !ids) {
-        free(hashes);
-        free(key_at);
-        free(key_len);
-        free(ids);
-        PyErr_NoMemory();
-        return 0;
-    }
-    for (int64_t s = 0; s < cap; s++) key_at[s] = -1;
-    for (int64_t s = 0; s < map->cap; s++) {
-        if (map->key_at[s] < 0) continue;
-        uint64_t at = map->hashes[s] & (uint64_t)(cap - 1);
-        while (key_at[at] >= 0) at = (at + 1) & (uint64_t)(cap - 1);
-        hashes[at] = map->hashes[s];
-        key_at[at] = map->key_at[s];
-        key_len[at] = map->key_len[s];
-        ids[at] = map->ids[s];
-    }
-    free(map->hashes);
-    free(map->key_at);
-    free(map->key_len);
-    free(map->ids);
-    map->hashes = hashes;
-    map->key_at = key_at;
-    map->key_len = key_len;
-    map->ids = ids;
-    map->cap = cap;
-    return 1;
-}
-
-/* memcmp(a, b, n) == 0; inline, as keys are words of a few bytes (a libc call costs more). */
-static inline int same_bytes(const char *a, const char *b, int64_t n) {
-    if (n > 16) return memcmp(a, b, (size_t)n) == 0;
-    for (int64_t k = 0; k < n; k++)
-        if (a[k] != b[k]) return 0;
-    return 1;
-}
-
-/* The slot of the key: its id is map->ids[slot] when map->key_at[slot] >= 0, else the key is
- * absent and map_put(slot) adds it.  -1 on error (memory). */
+/* map_slot / map_add (tokens.h) with a MemoryError set on failure */
 static int64_t map_find(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
-    if (2 * (map->size + 1) > map->cap && !map_rehash(map)) return -1;
-    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask;
-    for (;;) {
-        int64_t at = map->key_at[s];
-        if (at < 0) return (int64_t)s;
-        if (map->hashes[s] == h && map->key_len[s] == nbytes + 1 && map->arena[at] == (char)kind &&
-            same_bytes(map->arena + at + 1, data, nbytes))
-            return (int64_t)s;
-        s = (s + 1) & mask;
-    }
+    int64_t slot = map_slot(map, kind, data, nbytes, h);
+    if (slot < 0) PyErr_NoMemory();
+    return slot;
 }
 
 static int map_put(Map *map, int64_t slot, int kind, const char *data, int64_t nbytes,
                    uint64_t h, int64_t id) {
-    if (!grow((void **)&map->arena, &map->arena_cap, map->arena_len + nbytes + 1, 1)) {
-        PyErr_NoMemory();
-        return 0;
-    }
-    map->arena[map->arena_len] = (char)kind;
-    memcpy(map->arena + map->arena_len + 1, data, (size_t)nbytes);
-    map->hashes[slot] = h;
-    map->key_at[slot] = map->arena_len;
-    map->key_len[slot] = (int32_t)(nbytes + 1);
-    map->ids[slot] = (int32_t)id;
-    map->arena_len += nbytes + 1;
-    map->size++;
-    return 1;
+    if (map_add(map, slot, kind, data, nbytes, h, id)) return 1;
+    PyErr_NoMemory();
+    return 0;
 }
 
 typedef struct {
@@ -227,20 +138,22 @@ typedef struct {
     /* output of the current call */
     int32_t *out;
     int64_t out_len, out_cap;
-    char *scratch;
-    int64_t scratch_cap;
     char *stem_buf;
     int64_t stem_cap;
-    char *uni_buf;
-    int64_t uni_cap;
     int64_t *soff; /* sentence offsets of the current call */
     int64_t soff_len, soff_cap;
+    /* Collecting (tokens.h): the call's texts are prepared with the GIL into pieces, cut and
+     * looked up on threads, then merged; offsets (soff, the encode offsets) count pieces until
+     * the merge turns them into token offsets. */
+    int collect;
+    TextPiece *pieces;
+    int64_t n_pieces, pieces_cap;
+    PyObject *keep;   /* strings the pieces point into, other than `held` */
+    PyObject *held;   /* the text being prepared, kept alive by the call's tuple */
+    int last_threads; /* threads the last call cut its pieces on (tests check the wiring) */
     int initialized; /* __init__ ran */
     int busy;        /* inside encode/encode_sentences (Python code they call must not re-enter) */
 } Encoder;
-
-/* rouge_score (and so rouge_lcs) stems only tokens longer than this many characters */
-#define MIN_STEM_LENGTH 3
 
 /* The id of a stemmed form; -1 on error. */
 static int64_t form_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
@@ -258,21 +171,13 @@ static int64_t new_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
     if (kind == PyUnicode_1BYTE_KIND) {
         int ascii = 1;
         for (int64_t k = 0; k < nbytes && ascii; k++) ascii = (unsigned char)data[k] < 128;
-        if (ascii) {
-            if (nbytes <= MIN_STEM_LENGTH) {
-                /* Too short to stem, but lowercased like every stemmed token
-                 * (rouge_lcs.text.stemming.stem: Porter is defined on lowercase words). */
-                char low[MIN_STEM_LENGTH];
-                for (int64_t k = 0; k < nbytes; k++)
-                    low[k] = (data[k] >= 'A' && data[k] <= 'Z') ? (char)(data[k] + 32) : data[k];
-                return form_id(e, kind, low, nbytes);
-            }
+        if (ascii) { /* lowercased, Porter from 4 characters on (tokens.h) */
             if (nbytes > INT32_MAX - 2 ||
                 !grow((void **)&e->stem_buf, &e->stem_cap, nbytes + 2, 1)) {
                 PyErr_NoMemory();
                 return -1;
             }
-            int len = porter_stem(data, (int)nbytes, e->stem_buf);
+            int len = ascii_form(data, (int)nbytes, e->stem_buf);
             return form_id(e, kind, e->stem_buf, len);
         }
     }
@@ -346,83 +251,37 @@ static int emit(Encoder *e, int kind, const char *data, int64_t nbytes) {
     return emit_hashed(e, kind, data, nbytes, bytes_hash(kind, data, nbytes));
 }
 
-static inline int ascii_alnum_lower(unsigned c, char *out) {
-    if (c >= 'a' && c <= 'z') {
-        *out = (char)c;
-        return 1;
-    }
-    if (c >= '0' && c <= '9') {
-        *out = (char)c;
-        return 1;
-    }
-    if (c >= 'A' && c <= 'Z') {
-        *out = (char)(c + 32);
-        return 1;
-    }
-    return 0;
-}
-
-/* ASCII byte -> itself lowered if it is [A-Za-z0-9], else 0 (filled at module init). */
-static char ASCII_ALNUM_LOWER[256];
-
-static void init_ascii_table(void) {
-    for (unsigned c = 0; c < 128; c++) {
-        char out;
-        ASCII_ALNUM_LOWER[c] = ascii_alnum_lower(c, &out) ? out : 0;
-    }
-}
-
-/* rouge_score's tokens: the maximal [a-z0-9] runs of text.lower(). */
-static int encode_ascii_runs(Encoder *e, PyObject *text) {
-    PyObject *lowered = NULL;
-    if (!PyUnicode_IS_ASCII(text)) {
-        /* str.lower() itself: it maps a few non-ASCII characters to ASCII letters (KELVIN SIGN
-         * -> "k", LATIN CAPITAL LETTER I WITH DOT ABOVE -> "i" + U+0307), as rouge_score sees. */
-        lowered = str_lower(text);
-        if (lowered == NULL) return 0;
-        text = lowered;
-    }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    if (!grow((void **)&e->scratch, &e->scratch_cap, n + 1, 1)) {
-        Py_XDECREF(lowered);
+/* Record code units [a, b) of the str `obj` as a piece cut by `scan` on the shards (collecting
+ * mode); obj is kept alive for the call unless it is the text held by the call's tuple. */
+static int add_piece(Encoder *e, PyObject *obj, Py_ssize_t a, Py_ssize_t b, int scan) {
+    if (e->n_pieces == e->pieces_cap &&
+        !grow((void **)&e->pieces, &e->pieces_cap, e->n_pieces + 1, sizeof(TextPiece))) {
         PyErr_NoMemory();
         return 0;
     }
-    char *buf = e->scratch;
-    int64_t run = 0;
-    int ok = 1;
-    if (PyUnicode_IS_ASCII(text)) {
-        /* The common case, one pass over the bytes: a table lowers and classifies each one and
-         * the token's hash (bytes_hash's FNV-1a) is built as it is read.  In RL rewards and
-         * torchmetrics updates tokenizing is most of the time of a call. */
-        const unsigned char *s = (const unsigned char *)data;
-        const uint64_t seed = 0xcbf29ce484222325ULL ^ (uint64_t)PyUnicode_1BYTE_KIND;
-        uint64_t h = seed;
-        for (Py_ssize_t k = 0; k < n; k++) {
-            char c = ASCII_ALNUM_LOWER[s[k]];
-            if (c) {
-                buf[run++] = c;
-                h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
-            } else if (run) {
-                if (!emit_hashed(e, PyUnicode_1BYTE_KIND, buf, run, mix64(h))) return 0;
-                run = 0;
-                h = seed;
-            }
-        }
-        return run ? emit_hashed(e, PyUnicode_1BYTE_KIND, buf, run, mix64(h)) : 1;
-    }
-    for (Py_ssize_t k = 0; k <= n && ok; k++) {
-        Py_UCS4 c = k < n ? PyUnicode_READ(kind, data, k) : 0;
-        if (c < 128 && k < n && ascii_alnum_lower(c, buf + run)) {
-            run++;
-        } else if (run) {
-            ok = emit(e, PyUnicode_1BYTE_KIND, buf, run);
-            run = 0;
-        }
-    }
-    Py_XDECREF(lowered);
+    Py_ssize_t kept = PyList_GET_SIZE(e->keep);
+    if (obj != e->held && !(kept && PyList_GET_ITEM(e->keep, kept - 1) == obj) &&
+        PyList_Append(e->keep, obj) < 0)
+        return 0;
+    TextPiece *p = &e->pieces[e->n_pieces++];
+    p->data = PyUnicode_DATA(obj);
+    p->kind = PyUnicode_KIND(obj);
+    p->start = a;
+    p->end = b;
+    p->scan = scan;
+    return 1;
+}
+
+/* rouge_score's tokens: the maximal [a-z0-9] runs of text.lower(), as a piece the shards cut
+ * (tokens.h); str.lower() here, with the GIL, only where the text is not ASCII (it maps a few
+ * non-ASCII characters to ASCII letters, KELVIN SIGN -> "k", LATIN CAPITAL LETTER I WITH DOT
+ * ABOVE -> "i" + U+0307, as rouge_score sees). */
+static int encode_ascii_runs(Encoder *e, PyObject *text) {
+    if (PyUnicode_IS_ASCII(text)) return add_piece(e, text, 0, PyUnicode_GET_LENGTH(text), SCAN_ASCII);
+    PyObject *lowered = str_lower(text);
+    if (lowered == NULL) return 0;
+    int ok = add_piece(e, lowered, 0, PyUnicode_GET_LENGTH(lowered), SCAN_ASCII);
+    Py_DECREF(lowered);
     return ok;
 }
 
@@ -430,90 +289,14 @@ static int encode_ascii_runs(Encoder *e, PyObject *text) {
 /* ------------------------------------------------------------------------------------------ */
 /* The unicode tokenizer: classes from _unicode_table.h, NFKC and lower() from CPython          */
 
-/* The index of the range of `c` in a sorted (first, last, value) table, -1 if none. */
-static int range_index(const uint32_t (*r)[3], int count, Py_UCS4 c) {
-    int lo = 0, hi = count - 1, found = -1;
-    while (lo <= hi) { /* the last range starting at or before c */
-        int mid = (lo + hi) / 2;
-        if (r[mid][0] <= c) {
-            found = mid;
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return found >= 0 && c <= r[found][1] ? found : -1;
-}
-
-/* 0: separator, 1: word character, 2: a token by itself; `hint` caches the last range found */
-static inline int unicode_class(Py_UCS4 c, int *hint) {
-    if (c < 128)
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
-    const uint32_t(*r)[3] = UNICODE_RANGES;
-    if (*hint >= 0 && c >= r[*hint][0] && c <= r[*hint][1]) return (int)r[*hint][2];
-    int found = range_index(r, UNICODE_RANGE_COUNT, c);
-    if (found < 0) return 0;
-    *hint = found;
-    return (int)r[found][2];
-}
-
-typedef int (*EmitFn)(void *ctx, int kind, const char *data, int64_t nbytes);
-
-/* Emit s[a:b] in CPython's canonical representation (the smallest kind that holds it), so that
- * it is interned like the same token coming from Python. */
-static int emit_slice(EmitFn emit, void *ctx, PyObject *s, Py_ssize_t a, Py_ssize_t b,
-                      Py_UCS4 maxchar, char **buf, int64_t *cap) {
-    int kind = PyUnicode_KIND(s);
-    const void *data = PyUnicode_DATA(s);
-    int want = maxchar < 256 ? 1 : maxchar < 65536 ? 2 : 4;
-    if (want == kind)
-        return emit(ctx, kind, (const char *)data + a * kind, (int64_t)(b - a) * kind);
-    if (!grow((void **)buf, cap, (int64_t)(b - a) * want, 1)) {
-        PyErr_NoMemory();
-        return 0;
-    }
-    for (Py_ssize_t k = a; k < b; k++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, k);
-        if (want == 1) ((Py_UCS1 *)*buf)[k - a] = (Py_UCS1)c;
-        else if (want == 2) ((Py_UCS2 *)*buf)[k - a] = (Py_UCS2)c;
-        else ((Py_UCS4 *)*buf)[k - a] = c;
-    }
-    return emit(ctx, want, *buf, (int64_t)(b - a) * want);
-}
-
-/* Tokens of an already normalized and lowercased string: each class-2 character alone,
- * maximal runs of class-1 characters (the regex of rouge_lcs.text.tokenizers.unicode_tokenize). */
-static int scan_unicode(PyObject *s, EmitFn emit, void *ctx, char **buf, int64_t *cap) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s), start = -1;
-    int kind = PyUnicode_KIND(s), hint = -1;
-    const void *data = PyUnicode_DATA(s);
-    Py_UCS4 maxchar = 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, k);
-        int cls = unicode_class(c, &hint);
-        if (cls == 1) {
-            if (start < 0) {
-                start = k;
-                maxchar = 0;
-            }
-            if (c > maxchar) maxchar = c;
-            continue;
-        }
-        if (start >= 0) {
-            if (!emit_slice(emit, ctx, s, start, k, maxchar, buf, cap)) return 0;
-            start = -1;
-        }
-        if (cls == 2 && !emit_slice(emit, ctx, s, k, k + 1, c, buf, cap)) return 0;
-    }
-    if (start >= 0) return emit_slice(emit, ctx, s, start, n, maxchar, buf, cap);
-    return 1;
-}
-
 /* unicode_tokenize's steps: lower(); ASCII after lowering -> [a-z0-9]+ runs of that; else
  * NFKC, lower(), then the class scan.  `ascii` handles the ASCII case. */
-static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, void *ctx,
-                            int (*ascii)(void *ctx, PyObject *lowered), char **buf,
-                            int64_t *cap) {
+/* The last step of the unicode tokenizer: `s` (normalized, lowercased) to cut by the class
+ * scan, or (`ascii`) an ASCII string to cut into [a-z0-9] runs. */
+typedef int (*ScanFn)(void *ctx, PyObject *s);
+
+static int tokenize_unicode(PyObject *text, PyObject *normalize, void *ctx, ScanFn ascii,
+                            ScanFn scan) {
     /* Only KELVIN SIGN (U+212A) lowercases to ASCII (checked over all code points by
      * tests/test_native.py), so a text with another non-ASCII character cannot lower to
      * ASCII: skip that first lower() for it. */
@@ -534,10 +317,10 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, vo
     PyObject *lowered;
     if (nfkc_stable && !may_lower_to_ascii) {
         /* Hangul syllables have no case: without A-Z the text is its own lower() too. */
-        if (!upper) return scan_unicode(text, emit, ctx, buf, cap);
+        if (!upper) return scan(ctx, text);
         lowered = str_lower(text);
         if (lowered == NULL) return 0;
-        int ok = scan_unicode(lowered, emit, ctx, buf, cap);
+        int ok = scan(ctx, lowered);
         Py_DECREF(lowered);
         return ok;
     }
@@ -560,31 +343,9 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, EmitFn emit, vo
     lowered = str_lower(exact);
     Py_DECREF(exact);
     if (lowered == NULL) return 0;
-    int ok = scan_unicode(lowered, emit, ctx, buf, cap);
+    int ok = scan(ctx, lowered);
     Py_DECREF(lowered);
     return ok;
-}
-
-static int emit_to_list(void *ctx, int kind, const char *data, int64_t nbytes) {
-    PyObject *token = PyUnicode_FromKindAndData(kind, data, nbytes / kind);
-    if (token == NULL) return 0;
-    int ok = PyList_Append((PyObject *)ctx, token) == 0;
-    Py_DECREF(token);
-    return ok;
-}
-
-static int ascii_to_list(void *ctx, PyObject *lowered) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(lowered), start = -1;
-    const Py_UCS1 *data = PyUnicode_1BYTE_DATA(lowered);
-    for (Py_ssize_t k = 0; k <= n; k++) {
-        int word = k < n && ((data[k] >= 'a' && data[k] <= 'z') || (data[k] >= '0' && data[k] <= '9'));
-        if (word && start < 0) start = k;
-        if (!word && start >= 0) {
-            if (!emit_to_list(ctx, 1, (const char *)data + start, k - start)) return 0;
-            start = -1;
-        }
-    }
-    return 1;
 }
 
 static int encode_token_list(Encoder *e, PyObject *tokens) {
@@ -610,14 +371,16 @@ static int encode_token_list(Encoder *e, PyObject *tokens) {
             break;
         }
         int kind = PyUnicode_KIND(token);
-        ok = emit(e, kind, PyUnicode_DATA(token), (int64_t)PyUnicode_GET_LENGTH(token) * kind);
+        ok = e->collect ? add_piece(e, token, 0, PyUnicode_GET_LENGTH(token), SCAN_TOKEN)
+                        : emit(e, kind, PyUnicode_DATA(token),
+                               (int64_t)PyUnicode_GET_LENGTH(token) * kind);
     }
     Py_DECREF(seq);
     return ok;
 }
 
-static int emit_to_encoder(void *ctx, int kind, const char *data, int64_t nbytes) {
-    return emit((Encoder *)ctx, kind, data, nbytes);
+static int scan_to_piece(void *ctx, PyObject *s) {
+    return add_piece((Encoder *)ctx, s, 0, PyUnicode_GET_LENGTH(s), SCAN_UNICODE);
 }
 
 static int ascii_to_encoder(void *ctx, PyObject *lowered) {
@@ -644,8 +407,7 @@ static int encode_text_exact(Encoder *e, PyObject *text) {
     if (e->mode == MODE_ROUGE_SCORE || (e->mode == MODE_UNICODE && PyUnicode_IS_ASCII(text)))
         return encode_ascii_runs(e, text);
     if (e->mode == MODE_UNICODE && e->normalize != NULL)
-        return tokenize_unicode(text, e->normalize, emit_to_encoder, e, ascii_to_encoder,
-                                &e->uni_buf, &e->uni_cap);
+        return tokenize_unicode(text, e->normalize, e, ascii_to_encoder, scan_to_piece);
     PyObject *tokens = PyObject_CallOneArg(e->split, text);
     if (tokens == NULL) return 0;
     int ok = encode_token_list(e, tokens);
@@ -661,11 +423,15 @@ static int push_offset(Encoder *e) {
         PyErr_NoMemory();
         return 0;
     }
-    e->soff[e->soff_len++] = e->out_len;
+    e->soff[e->soff_len++] = e->collect ? e->n_pieces : e->out_len;
     return 1;
 }
 
 static int encode_sentence(Encoder *e, PyObject *text, Py_ssize_t a, Py_ssize_t b) {
+    /* Collecting, a line of an ASCII text is a piece of the text itself (no copy): its
+     * tokens are the substring's, which encode_ascii_runs would cut. */
+    if (e->collect && e->mode != MODE_PYTHON && PyUnicode_IS_ASCII(text))
+        return add_piece(e, text, a, b, SCAN_ASCII) && push_offset(e);
     if (a == 0 && b == PyUnicode_GET_LENGTH(text)) /* the whole text: no copy */
         return encode_text(e, text) && push_offset(e);
     PyObject *sub = PyUnicode_Substring(text, a, b);
@@ -775,6 +541,124 @@ static int encode_text_sentences(Encoder *e, PyObject *text, int split_mode, PyO
     if (lines) return split_lines(e, text);
     int shortcut = split_short(e, text);
     return !(shortcut < 0 || (shortcut == 0 && !split_python(e, splitter, text)));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Collecting: prepare with the GIL, cut on threads, merge                                      */
+
+/* Start collecting pieces for one call; 0 on error. */
+static int collect_begin(Encoder *e) {
+    e->keep = PyList_New(0);
+    if (e->keep == NULL) return 0;
+    e->collect = 1;
+    e->n_pieces = 0;
+    e->held = NULL;
+    return 1;
+}
+
+/* Stop collecting: drop the strings kept for the pieces (and a huge piece buffer). */
+static void collect_end(Encoder *e) {
+    e->collect = 0;
+    e->held = NULL;
+    Py_CLEAR(e->keep);
+    if (e->pieces_cap > ((int64_t)1 << 16)) {
+        free(e->pieces);
+        e->pieces = NULL;
+        e->pieces_cap = 0;
+    }
+}
+
+/* The shard's new tokens into the vocabulary, in the shard's order of first appearance
+ * (stemmed forms computed on the shard where it could), then its ids into e->out; `trans`
+ * is scratch for the shard's new-token ids.  0 with an exception on error. */
+static int merge_shard(Encoder *e, const TokenShard *s, int32_t **trans, int64_t *trans_cap) {
+    if (!grow((void **)trans, trans_cap, s->n_new, sizeof(int32_t))) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    int32_t *ids = *trans;
+    for (int64_t j = 0; j < s->n_new; j++) {
+        const char *key = s->local.arena + s->new_at[j];
+        int kind = key[0];
+        int64_t nbytes = s->new_len[j];
+        uint64_t h = s->new_hash[j];
+        int64_t slot = map_find(&e->raw, kind, key + 1, nbytes, h);
+        if (slot < 0) return 0;
+        if (e->raw.key_at[slot] >= 0) { /* an earlier shard added it */
+            ids[j] = e->raw.ids[slot];
+            continue;
+        }
+        int64_t id = s->form_at[j] >= 0
+                         ? form_id(e, PyUnicode_1BYTE_KIND, s->forms + s->form_at[j], s->form_len[j])
+                         : new_id(e, kind, key + 1, nbytes);
+        if (id < 0) return 0;
+        if (id > INT32_MAX - 1) {
+            PyErr_SetString(PyExc_OverflowError, "too many distinct tokens");
+            return 0;
+        }
+        /* forms may have changed, raw did not: the slot is still the key's */
+        if (!map_put(&e->raw, slot, kind, key + 1, nbytes, h, id)) return 0;
+        ids[j] = (int32_t)id;
+    }
+    if (!grow((void **)&e->out, &e->out_cap, e->out_len + s->out_len, sizeof(int32_t))) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    int32_t *out = e->out + e->out_len;
+    for (int64_t k = 0; k < s->out_len; k++) {
+        int32_t v = s->out[k];
+        out[k] = v >= 0 ? v : ids[-(int64_t)v - 1];
+    }
+    return 1;
+}
+
+/* Whether the shard succeeded; else 0 with the exception its status names. */
+static int shard_ok(const TokenShard *s) {
+    if (s->status == SHARD_OK) return 1;
+    if (s->status == SHARD_TOO_LONG) PyErr_SetString(PyExc_ValueError, "token too long");
+    else if (s->status == SHARD_TOO_MANY)
+        PyErr_SetString(PyExc_OverflowError, "too many distinct tokens");
+    else PyErr_NoMemory();
+    return 0;
+}
+
+/* Cut the collected pieces on up to `threads` threads (the GIL released), merge, and fill
+ * e->out; *piece_end gets n_pieces + 1 token offsets (the caller frees it).  0 with an
+ * exception on error. */
+static int collect_run(Encoder *e, int threads, int64_t **piece_end) {
+    TokenShard shards[MAX_THREADS];
+    int used;
+    Py_BEGIN_ALLOW_THREADS
+    used = run_token_shards(shards, threads, e->pieces, e->n_pieces, &e->raw, e->stem != NULL);
+    Py_END_ALLOW_THREADS
+    e->last_threads = used;
+    int ok = 1;
+    for (int t = 0; t < used && ok; t++) ok = shard_ok(&shards[t]);
+    int64_t *ends = ok ? malloc((size_t)(e->n_pieces + 1) * sizeof(int64_t)) : NULL;
+    if (ok && ends == NULL) {
+        PyErr_NoMemory();
+        ok = 0;
+    }
+    int32_t *trans = NULL;
+    int64_t trans_cap = 0;
+    e->out_len = 0;
+    if (ok) ends[0] = 0;
+    for (int t = 0; t < used && ok; t++) {
+        const TokenShard *s = &shards[t];
+        ok = merge_shard(e, s, &trans, &trans_cap);
+        if (!ok) break;
+        for (int64_t k = s->first; k < s->last; k++)
+            ends[k + 1] = e->out_len + s->piece_end[k - s->first];
+        e->out_len += s->out_len;
+    }
+    free(trans);
+    for (int t = 0; t < used; t++) token_shard_free(&shards[t]);
+    if (!ok) {
+        free(ends);
+        return 0;
+    }
+    *piece_end = ends;
+    return 1;
 }
 
 #endif /* ROUGE_LCS_TEXT_H */

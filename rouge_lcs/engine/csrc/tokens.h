@@ -1,0 +1,484 @@
+/*
+ * tokens.h: the part of texts -> token ids that needs no interpreter, run on several threads.
+ *
+ * text.h prepares each text with the GIL held (str.lower() and NFKC where CPython must do them,
+ * sentence splitting, Python tokenizers) and describes what is left as pieces: code units of a
+ * string kept alive by the caller, and how to cut them (rouge_score's [a-z0-9] runs, the
+ * unicode tokenizer's class scan, or one whole token).  The pieces are split into contiguous
+ * shards of about equal length; on each shard's thread the tokens are cut, hashed and looked up
+ * in the encoder's vocabulary (read only while the shards run), and the tokens it does not hold
+ * get shard-local ids in a map of the shard's own, with their stemmed form computed there for
+ * ASCII words (porter.h).  text.h then merges the shards' new tokens into the vocabulary in
+ * order, with the GIL held, so ids are given exactly once per distinct token.
+ *
+ * Like kernels.h this file includes no Python.h: "runs without the GIL" holds by construction.
+ * It also holds the vocabulary map and the code-point classes that text.h shares.
+ */
+#ifndef ROUGE_LCS_TOKENS_H
+#define ROUGE_LCS_TOKENS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h" /* grow, mix64, run_parallel, MAX_THREADS */
+#include "porter.h"
+#include "unicode_table.h"
+
+/* rouge_score (and so rouge_lcs) stems only tokens longer than this many characters */
+#define MIN_STEM_LENGTH 3
+
+/* ------------------------------------------------------------------------------------------ */
+/* The vocabulary map: (kind, code units) -> id, open addressing, keys kept in an arena.       */
+/*
+ * kind is CPython's representation width (1, 2 or 4 bytes a code unit).  Strings are
+ * canonical (the narrowest kind that holds them), so equal strings have equal keys.
+ */
+
+typedef struct {
+    uint64_t *hashes;
+    int64_t *key_at; /* offset of the key in the arena, -1 for an empty slot */
+    int32_t *key_len;
+    int32_t *ids;
+    int64_t cap, size;
+    char *arena;
+    int64_t arena_len, arena_cap;
+} Map;
+
+static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
+    /* FNV-1a then a finalizer: cheap for short tokens */
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)kind;
+    for (int64_t k = 0; k < n; k++) h = (h ^ (unsigned char)data[k]) * 0x100000001b3ULL;
+    return mix64(h);
+}
+
+static void map_free(Map *map) {
+    free(map->hashes);
+    free(map->key_at);
+    free(map->key_len);
+    free(map->ids);
+    free(map->arena);
+    memset(map, 0, sizeof(*map));
+}
+
+/* Double the table; 0 when out of memory (the map is unchanged then). */
+static int map_rehash(Map *map) {
+    int64_t cap = map->cap ? map->cap * 2 : 1024;
+    uint64_t *hashes = malloc((size_t)cap * sizeof(uint64_t));
+    int64_t *key_at = malloc((size_t)cap * sizeof(int64_t));
+    int32_t *key_len = malloc((size_t)cap * sizeof(int32_t));
+    int32_t *ids = malloc((size_t)cap * sizeof(int32_t));
+    if (!hashes || !key_at || !key_len || !ids) {
+        free(hashes);
+        free(key_at);
+        free(key_len);
+        free(ids);
+        return 0;
+    }
+    for (int64_t s = 0; s < cap; s++) key_at[s] = -1;
+    for (int64_t s = 0; s < map->cap; s++) {
+        if (map->key_at[s] < 0) continue;
+        uint64_t at = map->hashes[s] & (uint64_t)(cap - 1);
+        while (key_at[at] >= 0) at = (at + 1) & (uint64_t)(cap - 1);
+        hashes[at] = map->hashes[s];
+        key_at[at] = map->key_at[s];
+        key_len[at] = map->key_len[s];
+        ids[at] = map->ids[s];
+    }
+    free(map->hashes);
+    free(map->key_at);
+    free(map->key_len);
+    free(map->ids);
+    map->hashes = hashes;
+    map->key_at = key_at;
+    map->key_len = key_len;
+    map->ids = ids;
+    map->cap = cap;
+    return 1;
+}
+
+/* memcmp(a, b, n) == 0; inline, as keys are words of a few bytes (a libc call costs more). */
+static inline int same_bytes(const char *a, const char *b, int64_t n) {
+    if (n > 16) return memcmp(a, b, (size_t)n) == 0;
+    for (int64_t k = 0; k < n; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
+}
+
+/* The id of the key, or -1 when absent; never changes the map (safe from many threads while
+ * no thread writes it). */
+static int64_t map_lookup(const Map *map, int kind, const char *data, int64_t nbytes,
+                          uint64_t h) {
+    if (map->cap == 0) return -1;
+    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask;
+    for (;;) {
+        int64_t at = map->key_at[s];
+        if (at < 0) return -1;
+        if (map->hashes[s] == h && map->key_len[s] == nbytes + 1 && map->arena[at] == (char)kind &&
+            same_bytes(map->arena + at + 1, data, nbytes))
+            return map->ids[s];
+        s = (s + 1) & mask;
+    }
+}
+
+/* The slot of the key: its id is map->ids[slot] when map->key_at[slot] >= 0, else the key is
+ * absent and map_add(slot) adds it.  -1 when out of memory. */
+static int64_t map_slot(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
+    if (2 * (map->size + 1) > map->cap && !map_rehash(map)) return -1;
+    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask;
+    for (;;) {
+        int64_t at = map->key_at[s];
+        if (at < 0) return (int64_t)s;
+        if (map->hashes[s] == h && map->key_len[s] == nbytes + 1 && map->arena[at] == (char)kind &&
+            same_bytes(map->arena + at + 1, data, nbytes))
+            return (int64_t)s;
+        s = (s + 1) & mask;
+    }
+}
+
+/* Add the key at the free slot map_slot gave; 0 when out of memory. */
+static int map_add(Map *map, int64_t slot, int kind, const char *data, int64_t nbytes,
+                   uint64_t h, int64_t id) {
+    if (!grow((void **)&map->arena, &map->arena_cap, map->arena_len + nbytes + 1, 1)) return 0;
+    map->arena[map->arena_len] = (char)kind;
+    memcpy(map->arena + map->arena_len + 1, data, (size_t)nbytes);
+    map->hashes[slot] = h;
+    map->key_at[slot] = map->arena_len;
+    map->key_len[slot] = (int32_t)(nbytes + 1);
+    map->ids[slot] = (int32_t)id;
+    map->arena_len += nbytes + 1;
+    map->size++;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Character classes                                                                          */
+
+static inline int ascii_alnum_lower(unsigned c, char *out) {
+    if (c >= 'a' && c <= 'z') {
+        *out = (char)c;
+        return 1;
+    }
+    if (c >= '0' && c <= '9') {
+        *out = (char)c;
+        return 1;
+    }
+    if (c >= 'A' && c <= 'Z') {
+        *out = (char)(c + 32);
+        return 1;
+    }
+    return 0;
+}
+
+/* byte -> itself lowered if it is ASCII [A-Za-z0-9], else 0 (filled at module init). */
+static char ASCII_ALNUM_LOWER[256];
+
+static void init_ascii_table(void) {
+    for (unsigned c = 0; c < 128; c++) {
+        char out;
+        ASCII_ALNUM_LOWER[c] = ascii_alnum_lower(c, &out) ? out : 0;
+    }
+}
+
+/* The index of the range of `c` in a sorted (first, last, value) table, -1 if none. */
+static int range_index(const uint32_t (*r)[3], int count, uint32_t c) {
+    int lo = 0, hi = count - 1, found = -1;
+    while (lo <= hi) { /* the last range starting at or before c */
+        int mid = (lo + hi) / 2;
+        if (r[mid][0] <= c) {
+            found = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return found >= 0 && c <= r[found][1] ? found : -1;
+}
+
+/* 0: separator, 1: word character, 2: a token by itself; `hint` caches the last range found */
+static inline int unicode_class(uint32_t c, int *hint) {
+    if (c < 128)
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+    const uint32_t(*r)[3] = UNICODE_RANGES;
+    if (*hint >= 0 && c >= r[*hint][0] && c <= r[*hint][1]) return (int)r[*hint][2];
+    int found = range_index(r, UNICODE_RANGE_COUNT, c);
+    if (found < 0) return 0;
+    *hint = found;
+    return (int)r[found][2];
+}
+
+static inline uint32_t unit_at(int kind, const void *data, int64_t k) {
+    return kind == 1 ? ((const uint8_t *)data)[k]
+           : kind == 2 ? ((const uint16_t *)data)[k]
+                       : ((const uint32_t *)data)[k];
+}
+
+/* The stemmed form of an ASCII token (kind 1, every byte < 128) into `out` (n + 2 bytes):
+ * lowercased, and Porter from MIN_STEM_LENGTH + 1 characters on (rouge_lcs.text.stemming.stem,
+ * which text.h's new_id applies to the other tokens).  Returns its length. */
+static int ascii_form(const char *data, int n, char *out) {
+    if (n > MIN_STEM_LENGTH) return porter_stem(data, n, out);
+    for (int k = 0; k < n; k++)
+        out[k] = (data[k] >= 'A' && data[k] <= 'Z') ? (char)(data[k] + 32) : data[k];
+    return n;
+}
+
+static inline int ascii_bytes(const char *data, int64_t n) {
+    for (int64_t k = 0; k < n; k++)
+        if ((unsigned char)data[k] >= 128) return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Pieces and shards                                                                          */
+
+enum {
+    SCAN_ASCII = 0,   /* maximal ASCII [A-Za-z0-9] runs, lowered (rouge_score's tokens) */
+    SCAN_UNICODE = 1, /* the unicode tokenizer's class scan of a normalized, lowered string */
+    SCAN_TOKEN = 2,   /* the piece is one token (a custom tokenizer's) */
+};
+
+/* Code units [start, end) of a string the caller keeps alive, and how to cut them. */
+typedef struct {
+    const void *data;
+    int64_t start, end;
+    int kind, scan;
+} TextPiece;
+
+enum { SHARD_OK = 0, SHARD_NO_MEMORY = 1, SHARD_TOO_LONG = 2, SHARD_TOO_MANY = 3 };
+
+typedef struct {
+    /* in */
+    const TextPiece *pieces;
+    int64_t first, last;
+    const Map *vocab; /* the encoder's raw-token map: read only while shards run */
+    int stem;         /* compute the stemmed form of each new ASCII token */
+    /* out: one value per token, the vocabulary id (>= 0) or -(new + 1) for a new token */
+    int32_t *out;
+    int64_t out_len, out_cap;
+    int64_t *piece_end; /* tokens of the shard up to the end of each piece (last - first) */
+    /* new tokens, by shard-local id: key (kind byte + units) in local.arena, hash, form */
+    Map local;
+    int64_t n_new, new_cap;
+    int64_t *new_at;
+    int32_t *new_len;
+    uint64_t *new_hash;
+    int64_t *form_at; /* offset into forms, -1: no form computed here */
+    int32_t *form_len;
+    char *forms;
+    int64_t forms_len, forms_cap;
+    char *buf; /* a token's code units in canonical kind */
+    int64_t buf_cap;
+    int status;
+} TokenShard;
+
+static void token_shard_free(TokenShard *s) {
+    free(s->out);
+    free(s->piece_end);
+    map_free(&s->local);
+    free(s->new_at);
+    free(s->new_len);
+    free(s->new_hash);
+    free(s->form_at);
+    free(s->form_len);
+    free(s->forms);
+    free(s->buf);
+}
+
+static int shard_fail(TokenShard *s, int status) {
+    if (s->status == SHARD_OK) s->status = status;
+    return 0;
+}
+
+/* A token (kind, code units, h = bytes_hash of them) of the shard; 0 on failure. */
+static int shard_emit(TokenShard *s, int kind, const char *data, int64_t nbytes, uint64_t h) {
+    if (nbytes > INT32_MAX - 1) return shard_fail(s, SHARD_TOO_LONG);
+    if (s->out_len == s->out_cap &&
+        !grow((void **)&s->out, &s->out_cap, s->out_len + 1, sizeof(int32_t)))
+        return shard_fail(s, SHARD_NO_MEMORY);
+    int64_t id = map_lookup(s->vocab, kind, data, nbytes, h);
+    if (id >= 0) {
+        s->out[s->out_len++] = (int32_t)id;
+        return 1;
+    }
+    int64_t slot = map_slot(&s->local, kind, data, nbytes, h);
+    if (slot < 0) return shard_fail(s, SHARD_NO_MEMORY);
+    if (s->local.key_at[slot] >= 0) {
+        s->out[s->out_len++] = -(s->local.ids[slot] + 1);
+        return 1;
+    }
+    if (s->n_new >= INT32_MAX - 1) return shard_fail(s, SHARD_TOO_MANY);
+    int64_t j = s->n_new, need = j + 1;
+    if (need > s->new_cap) {
+        int64_t cap = s->new_cap;
+        if (!grow((void **)&s->new_at, &cap, need, sizeof(int64_t)) ||
+            (cap = s->new_cap, !grow((void **)&s->new_len, &cap, need, sizeof(int32_t))) ||
+            (cap = s->new_cap, !grow((void **)&s->new_hash, &cap, need, sizeof(uint64_t))) ||
+            (cap = s->new_cap, !grow((void **)&s->form_at, &cap, need, sizeof(int64_t))) ||
+            (cap = s->new_cap, !grow((void **)&s->form_len, &cap, need, sizeof(int32_t))))
+            return shard_fail(s, SHARD_NO_MEMORY);
+        s->new_cap = cap;
+    }
+    s->new_at[j] = s->local.arena_len; /* where map_add puts the key */
+    if (!map_add(&s->local, slot, kind, data, nbytes, h, j)) return shard_fail(s, SHARD_NO_MEMORY);
+    s->new_len[j] = (int32_t)nbytes;
+    s->new_hash[j] = h;
+    s->form_at[j] = -1;
+    s->form_len[j] = 0;
+    if (s->stem && kind == 1 && ascii_bytes(data, nbytes)) {
+        if (!grow((void **)&s->forms, &s->forms_cap, s->forms_len + nbytes + 2, 1))
+            return shard_fail(s, SHARD_NO_MEMORY);
+        s->form_at[j] = s->forms_len;
+        s->form_len[j] = ascii_form(data, (int)nbytes, s->forms + s->forms_len);
+        s->forms_len += s->form_len[j];
+    }
+    s->n_new++;
+    s->out[s->out_len++] = (int32_t)(-(j + 1));
+    return 1;
+}
+
+/* rouge_score's tokens of a piece: the maximal ASCII [A-Za-z0-9] runs, lowered.  The common
+ * case (one byte a code unit) is one pass: a table lowers and classifies each byte, and the
+ * token's hash (bytes_hash's FNV-1a) is built as it is read. */
+static int scan_ascii_runs(TokenShard *s, const TextPiece *p) {
+    int64_t n = p->end - p->start, run = 0;
+    if (!grow((void **)&s->buf, &s->buf_cap, n + 1, 1)) return shard_fail(s, SHARD_NO_MEMORY);
+    char *buf = s->buf;
+    const uint64_t seed = 0xcbf29ce484222325ULL ^ 1ULL;
+    uint64_t h = seed;
+    if (p->kind == 1) {
+        const unsigned char *t = (const unsigned char *)p->data + p->start;
+        for (int64_t k = 0; k < n; k++) {
+            char c = ASCII_ALNUM_LOWER[t[k]];
+            if (c) {
+                buf[run++] = c;
+                h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
+            } else if (run) {
+                if (!shard_emit(s, 1, buf, run, mix64(h))) return 0;
+                run = 0;
+                h = seed;
+            }
+        }
+        return run ? shard_emit(s, 1, buf, run, mix64(h)) : 1;
+    }
+    for (int64_t k = 0; k <= n; k++) {
+        uint32_t c = k < n ? unit_at(p->kind, p->data, p->start + k) : 0;
+        if (k < n && c < 128 && ascii_alnum_lower(c, buf + run)) {
+            run++;
+        } else if (run) {
+            if (!shard_emit(s, 1, buf, run, bytes_hash(1, buf, run))) return 0;
+            run = 0;
+        }
+    }
+    return 1;
+}
+
+/* Units [a, b) of the piece as a token in canonical representation (the narrowest kind that
+ * holds `maxchar`), so that it is interned like the same token coming from Python. */
+static int shard_emit_slice(TokenShard *s, const TextPiece *p, int64_t a, int64_t b,
+                            uint32_t maxchar) {
+    int want = maxchar < 256 ? 1 : maxchar < 65536 ? 2 : 4;
+    const char *data = (const char *)p->data + a * p->kind;
+    int64_t nbytes = (b - a) * want;
+    if (want != p->kind) {
+        if (!grow((void **)&s->buf, &s->buf_cap, nbytes, 1)) return shard_fail(s, SHARD_NO_MEMORY);
+        for (int64_t k = a; k < b; k++) {
+            uint32_t c = unit_at(p->kind, p->data, k);
+            if (want == 1) ((uint8_t *)s->buf)[k - a] = (uint8_t)c;
+            else if (want == 2) ((uint16_t *)s->buf)[k - a] = (uint16_t)c;
+            else ((uint32_t *)s->buf)[k - a] = c;
+        }
+        data = s->buf;
+    }
+    return shard_emit(s, want, data, nbytes, bytes_hash(want, data, nbytes));
+}
+
+/* The unicode tokenizer's tokens of a normalized, lowercased piece: each class-2 character
+ * alone, maximal runs of class-1 characters (text.h's scan_unicode, on raw code units). */
+static int scan_unicode_units(TokenShard *s, const TextPiece *p) {
+    int64_t start = -1;
+    int hint = -1;
+    uint32_t maxchar = 0;
+    for (int64_t k = p->start; k < p->end; k++) {
+        uint32_t c = unit_at(p->kind, p->data, k);
+        int cls = unicode_class(c, &hint);
+        if (cls == 1) {
+            if (start < 0) {
+                start = k;
+                maxchar = 0;
+            }
+            if (c > maxchar) maxchar = c;
+            continue;
+        }
+        if (start >= 0) {
+            if (!shard_emit_slice(s, p, start, k, maxchar)) return 0;
+            start = -1;
+        }
+        if (cls == 2 && !shard_emit_slice(s, p, k, k + 1, c)) return 0;
+    }
+    return start >= 0 ? shard_emit_slice(s, p, start, p->end, maxchar) : 1;
+}
+
+static void token_shard_task(void *arg) {
+    TokenShard *s = (TokenShard *)arg;
+    int64_t count = s->last - s->first;
+    s->piece_end = malloc((size_t)(count > 0 ? count : 1) * sizeof(int64_t));
+    if (s->piece_end == NULL) {
+        shard_fail(s, SHARD_NO_MEMORY);
+        return;
+    }
+    for (int64_t k = s->first; k < s->last; k++) {
+        const TextPiece *p = &s->pieces[k];
+        int ok;
+        if (p->scan == SCAN_ASCII) {
+            ok = scan_ascii_runs(s, p);
+        } else if (p->scan == SCAN_UNICODE) {
+            ok = scan_unicode_units(s, p);
+        } else {
+            const char *data = (const char *)p->data + p->start * p->kind;
+            int64_t nbytes = (p->end - p->start) * p->kind;
+            ok = shard_emit(s, p->kind, data, nbytes, bytes_hash(p->kind, data, nbytes));
+        }
+        if (!ok) return;
+        s->piece_end[k - s->first] = s->out_len;
+    }
+}
+
+/* Code units per thread below which another thread costs more than it saves (starting one
+ * is ~20-50 us; cutting 64k units takes ~100 us). */
+#define UNITS_PER_THREAD 65536
+
+/* Cut `n_pieces` pieces into at most `threads` shards of about equal length (in code units)
+ * and tokenize them in parallel.  `shards` holds MAX_THREADS entries; returns the shards
+ * used (each shard's status says whether it succeeded; the caller frees them). */
+static int run_token_shards(TokenShard *shards, int threads, const TextPiece *pieces,
+                            int64_t n_pieces, const Map *vocab, int stem) {
+    int64_t total = 0;
+    for (int64_t k = 0; k < n_pieces; k++) total += pieces[k].end - pieces[k].start;
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    if ((int64_t)threads > total / UNITS_PER_THREAD + 1) threads = (int)(total / UNITS_PER_THREAD + 1);
+    if (threads < 1) threads = 1;
+    int64_t k = 0, seen = 0;
+    for (int t = 0; t < threads; t++) {
+        TokenShard *s = &shards[t];
+        memset(s, 0, sizeof(*s));
+        s->pieces = pieces;
+        s->vocab = vocab;
+        s->stem = stem;
+        s->first = k;
+        int64_t goal = total * (t + 1) / threads;
+        while (k < n_pieces && (seen < goal || t == threads - 1)) {
+            seen += pieces[k].end - pieces[k].start;
+            k++;
+        }
+        s->last = k;
+    }
+    if (threads == 1) {
+        token_shard_task(&shards[0]); /* no thread to start */
+    } else {
+        run_parallel(token_shard_task, shards, sizeof(TokenShard), threads);
+    }
+    return threads;
+}
+
+#endif /* ROUGE_LCS_TOKENS_H */
