@@ -296,6 +296,7 @@ def test_error_clears_results_and_shows_one_message(page):
 
 def test_examples_named_readable_and_hangul_wraps_by_words(page):
     cards = page.locator("#examples .example-card")
+    cards.nth(5).wait_for()  # rendered after the Score button on a loaded machine
     assert cards.count() == 6
     assert cards.nth(0).locator("b").inner_text() == "Korean, one reference"
     news = cards.nth(5)
