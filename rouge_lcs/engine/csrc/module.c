@@ -99,6 +99,35 @@ static int check_index(const int64_t *index, Py_ssize_t count, int64_t bound, co
     return 1;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Ctrl-C during a long kernel                                                                  */
+
+/* The thread state that released the GIL: poll_signals re-takes the GIL with it. */
+typedef struct {
+    PyThreadState *ts;
+} SignalPoll;
+
+/* kernels.h's PollFn: run Python's pending signal handlers (Ctrl-C's raises KeyboardInterrupt,
+ * left set for the caller); nonzero stops the kernel.  Called only on the thread that released
+ * the GIL, between pieces of work, at most every POLL_MS. */
+static int poll_signals(void *arg) {
+    SignalPoll *p = arg;
+    PyEval_RestoreThread(p->ts);
+    int stop = PyErr_CheckSignals() < 0;
+    p->ts = PyEval_SaveThread();
+    return stop;
+}
+
+/* After a kernel that returned `status`: 1 when it ran to the end, else 0 with the exception
+ * set (the one a signal handler raised, or MemoryError).  The output is then half-filled and
+ * never returned. */
+static int kernel_done(int status) {
+    if (status == RUN_OK) return 1;
+    if (status == RUN_STOPPED && PyErr_Occurred()) return 0;
+    PyErr_NoMemory();
+    return 0;
+}
+
 PyDoc_STRVAR(counts_doc,
 "counts(tokens, doc_start, sent_tokens, sent_start, doc_sent, pair_pred, pair_ref, types,\n"
 "       vocab, out, num_threads)\n"
@@ -184,16 +213,16 @@ static PyObject *py_counts(PyObject *self, PyObject *args) {
         shards[k].job = &job;
         shards[k].first = n_pairs * k / num_threads;
         shards[k].last = n_pairs * (k + 1) / num_threads;
-        shards[k].failed = 0;
+        shards[k].status = RUN_OK;
     }
-    int ok;
-    Py_BEGIN_ALLOW_THREADS
-    ok = run_shards(shards, num_threads);
-    Py_END_ALLOW_THREADS
-    if (!ok) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    SignalPoll signals;
+    Control control;
+    control_init(&control, poll_signals, &signals);
+    job.ctl = &control;
+    signals.ts = PyEval_SaveThread();
+    int status = run_shards(shards, num_threads);
+    PyEval_RestoreThread(signals.ts);
+    if (!kernel_done(status)) goto done;
     result = PyLong_FromLong(num_threads); /* the threads that ran (tests check the wiring) */
 done:
     for (int k = 0; k < 9; k++)

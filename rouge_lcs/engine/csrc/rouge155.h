@@ -14,11 +14,11 @@
 #ifndef ROUGE_LCS_ROUGE155_H
 #define ROUGE_LCS_ROUGE155_H
 
+#include "kernels.h" /* first: it sets the POSIX feature macro; mix64, Control */
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "kernels.h"
 
 enum { R155_OK = 0, R155_NO_MEMORY = 1, R155_TOKEN_TOO_LONG = 2, R155_TOO_MANY_TOKENS = 3 };
 
