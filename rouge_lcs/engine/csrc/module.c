@@ -519,7 +519,6 @@ PyDoc_STRVAR(rouge155_skip_doc,
 "``unigrams``, t[i] alone for i < L - 1 (the script's loop stops one short).  Buffers: tokens\n"
 "int32 (>= 0), doc_start int64 offsets (documents + 1), pair_peer/pair_model int64.");
 
-/* the units of one document, as 64-bit keys: a << 32 | (b + 1), or a << 32 for a unigram */
 static PyObject *py_rouge155_skip(PyObject *self, PyObject *args) {
     Py_buffer b[5];
     Py_ssize_t skip;
@@ -553,15 +552,14 @@ static PyObject *py_rouge155_skip(PyObject *self, PyObject *args) {
         !check_index(pair_peer, n_pairs, n_docs, "pair_peer") ||
         !check_index(pair_model, n_pairs, n_docs, "pair_model"))
         goto done;
-    int ok;
-    Py_BEGIN_ALLOW_THREADS
-    ok = skip_counts(tokens, doc_start, n_docs, pair_peer, pair_model, n_pairs, skip, unigrams,
-                     out);
-    Py_END_ALLOW_THREADS
-    if (!ok) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    SignalPoll signals;
+    Control control;
+    control_init(&control, poll_signals, &signals);
+    signals.ts = PyEval_SaveThread();
+    int status = skip_counts(tokens, doc_start, n_docs, pair_peer, pair_model, n_pairs, skip,
+                             unigrams, &control, out);
+    PyEval_RestoreThread(signals.ts);
+    if (!kernel_done(status)) goto done;
     result = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < 5; k++)
