@@ -1,7 +1,10 @@
-"""Peak memory and time of one very long one-line pair (issue 15, defect 1).
+"""Peak memory and time of one very long one-line pair (issue 15, defect 1), of ROUGE-S/SU
+under pyrouge's default flags (issue 24), and of many threads over a large vocabulary.
 
     .venv/bin/python benchmarks/bench_memory.py                  # n = 100,000 and 200,000
     .venv/bin/python benchmarks/bench_memory.py 20000 50000      # other sizes
+    .venv/bin/python benchmarks/bench_memory.py skip             # ROUGE-S*/SU*: 10,000, 20,000
+    .venv/bin/python benchmarks/bench_memory.py skip 5000        # other sizes
 
 For each n, a fresh subprocess scores ``rouge([w(n)], [w(n)])`` with the four default types,
 where ``w = lambda n: " ".join(f"w{r.randrange(5000)}" for _ in range(n))`` and
@@ -15,6 +18,29 @@ too).  The numbers are then checked against ones computed independently of the l
 
 (The tokens ``w123`` are the same under the default Unicode tokenizer and ``str.split``.)
 Before the fix, 100,000 tokens a side peaked at 1.47 GB and 200,000 raised MemoryError.
+
+``skip``: for each n and each engine, a fresh subprocess runs ``rouge_lcs.rouge155.score`` on
+one pair of ``w(n)`` texts with pyrouge's default flags (``-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2``:
+ROUGE-S* and SU* count every pair of tokens, ~n²/2 units), and once more with every token the
+same word; the reports of the two engines must be equal.  Before issue 24, one 10,000-token
+pair took 1.9-2.9 GB and 20,000 tokens ran out of memory at 6 GB.
+
+Results (2 shared cores, the other busy; peak RSS of the whole process, 32 MB before the call;
+the engines' reports equal):
+
+     same       n  engine  seconds  peak RSS
+    False   10000  native     12.0    129 MB
+    False   10000  python     19.3    132 MB
+     True   10000  native     43.3    129 MB
+     True   10000  python     40.1    147 MB
+    False   20000  native     48.4    418 MB
+    False   20000  python     84.9    423 MB
+     True   20000  native    113.1    418 MB
+     True   20000  python    127.2    418 MB
+
+The skip-bigram counts themselves now take O(n) memory; what remains at 20,000 tokens
+(~n² bytes, the same on both engines and for any words) is the script's ROUGE-W (``-w 1.2``),
+which this benchmark's flags include and which still keeps its whole per-pair table.
 """
 
 from __future__ import annotations
@@ -81,10 +107,80 @@ def child(n: int) -> dict[str, object]:
     }
 
 
+def child_skip(n: int, same: bool) -> dict[str, object]:
+    """ROUGE-1.5.5 with pyrouge's default flags on one pair of ``n`` tokens, in this process."""
+    import random
+    import resource
+    import time
+
+    from rouge_lcs.engine.backend import backend
+    from rouge_lcs.rouge155 import score
+
+    r = random.Random(0)
+
+    def w(n: int) -> str:
+        if same:
+            return " ".join(["w1"] * n)
+        return " ".join(f"w{r.randrange(5000)}" for _ in range(n))
+
+    prediction, reference = w(n), w(n)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    start = time.perf_counter()
+    report = score([prediction], [[reference]], n=4, weight=1.2, skip=-1, unigrams=True)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "engine": backend().name,
+        "seconds": seconds,
+        "rss_before_mb": before,
+        "peak_rss_mb": peak,
+        "report": report.text(),
+    }
+
+
+def main_skip(sizes: list[int]) -> int:
+    """The ``skip`` benchmark (see the module docstring)."""
+    import os
+
+    ok = True
+    print(f"{'same':>5} {'n':>7} {'engine':>7} {'seconds':>8} {'RSS before':>11} {'peak RSS':>9}")
+    for n in sizes or [10_000, 20_000]:
+        for same in (False, True):
+            reports = {}
+            for engine in ("native", "python"):
+                run = subprocess.run(
+                    [sys.executable, str(Path(__file__).resolve()), "--skip-child", str(n)]
+                    + (["same"] if same else []),
+                    capture_output=True,
+                    text=True,
+                    cwd=HERE.parent,
+                    env={**os.environ, "ROUGE_LCS_IMPLEMENTATION": engine},
+                )
+                if run.returncode:
+                    print(f"{n:>7} {engine} failed:\n{run.stderr[-2000:]}")
+                    ok = False
+                    continue
+                m = json.loads(run.stdout)
+                reports[engine] = m["report"]
+                print(
+                    f"{same!s:>5} {n:>7} {m['engine']:>7} {m['seconds']:>8.1f}"
+                    f" {m['rss_before_mb']:>8.0f} MB {m['peak_rss_mb']:>6.0f} MB"
+                )
+            if len(set(reports.values())) != 1:
+                print("         the engines' reports differ")
+                ok = False
+    return 0 if ok else 1
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
         print(json.dumps(child(int(argv[1]))))
         return 0
+    if argv[:1] == ["--skip-child"]:
+        print(json.dumps(child_skip(int(argv[1]), argv[2:] == ["same"])))
+        return 0
+    if argv[:1] == ["skip"]:
+        return main_skip([int(a) for a in argv[1:]])
     sizes = [int(a) for a in argv] or [100_000, 200_000]
     ok = True
     print(f"{'n':>8} {'seconds':>8} {'RSS before':>11} {'peak RSS':>9}  LCS    Lsum==L  max|diff|")

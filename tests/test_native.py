@@ -212,6 +212,9 @@ print(int(status.split("VmHWM:")[1].split()[0]) // 1024)
 
 @needs_native
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@pytest.mark.skipif(
+    "ROUGE_LCS_SANITIZED" in os.environ, reason="ASan's shadow memory counts as RSS"
+)
 def test_200000_token_line_in_bounded_memory():
     # One 200,000-token line: the union LCS keeps sqrt-spaced checkpoint rows, not the 5 GB of
     # all bit rows.  Peak RSS of the whole interpreter stays far below 300 MB.
@@ -786,3 +789,86 @@ def test_every_c_file_is_built_and_shipped():
     )
     assert "recursive-include rouge_lcs/engine/csrc *.c *.h" in (root / "MANIFEST.in").read_text()
     assert '"rouge_lcs/engine/csrc"' in (root / "setup.py").read_text()
+
+
+# --- the char tokenizer in C (csrc/tokens.h, char_plain) ---------------------------------------
+
+#: The characters the C code cuts itself, stated here independently of it (csrc/tokens.h).
+CHAR_PLAIN = [
+    *range(0x80),
+    *range(0x4E00, 0x9FF0),
+    *range(0xAC00, 0xD7A4),
+    *range(0x3041, 0x3097),
+    *range(0x309D, 0x309F),
+    *range(0x30A1, 0x30FF),
+    *range(0x3400, 0x4DC0),
+    0x3001,
+    0x3002,
+    0x3005,
+    0x3006,
+    0x3007,
+    *range(0x300C, 0x3012),
+]
+
+
+def test_char_plain_characters_are_what_the_c_code_assumes():
+    # Each is its own NFKC form with combining class 0, lowercases only if A-Z, is a grapheme
+    # cluster on its own (GCB Other, or a control: CR LF is no token), and is a token exactly
+    # when it is a letter or digit: so the tokens of a text of them are its letters and digits.
+    import unicodedata
+
+    import regex
+
+    # Hangul syllables are LV / LVT: they join only a following conjoining jamo (not in the set)
+    other = regex.compile(
+        r"[\p{GCB=Other}\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}\p{GCB=LV}\p{GCB=LVT}]"
+    )
+    letter = regex.compile(r"[\p{L}\p{N}]")
+    for cp in CHAR_PLAIN:
+        c = chr(cp)
+        assert unicodedata.normalize("NFKC", c) == c and unicodedata.combining(c) == 0, hex(cp)
+        assert c.lower() == c or "A" <= c <= "Z", hex(cp)
+        assert other.match(c), hex(cp)
+        if cp >= 0x80:
+            assert bool(letter.match(c)) == (
+                cp not in (0x3001, 0x3002, 0x30FB, *range(0x300C, 0x3012))
+            ), hex(cp)
+
+
+def _check_char_tokens(texts: list[str]) -> None:
+    # Through the real encoder on one thread: ids are given in first-seen order, so equal
+    # partitions of the tokens into ids mean the same tokens as the Python tokenizer's.
+    from rouge_lcs import _native
+    from rouge_lcs.text.tokenizers import char_tokenize
+
+    ids, offsets = _native.Encoder(_native.MODE_CHAR, char_tokenize, None).encode(texts)
+    got = np.frombuffer(ids, dtype=np.int32).tolist()
+    starts = np.frombuffer(offsets, dtype=np.int64).tolist()
+    vocab: dict[str, int] = {}
+    expected = [vocab.setdefault(t, len(vocab)) for text in texts for t in char_tokenize(text)]
+    lengths = [len(char_tokenize(text)) for text in texts]
+    assert got == expected
+    assert np.diff(starts).tolist() == lengths
+
+
+_CHAR_ALPHABET = st.sampled_from(
+    "aZ9 .\n\t、。「」・ー々〇中国語日本語的一ひらがなカタカナ한국어가힣"
+    "\u3000\u3003\u3008\u3012\u3097\u3099\u309a\u30a0\u33ff\u4dc0\u9ff0\ua000\ud7a4"
+    "\uff21\uff71\uff9e\u0301\u200d\u00e9\u212a\u0130\U00020000\U0002ebf0\u309f\u30ff"
+)
+
+
+@needs_native
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(_CHAR_ALPHABET, max_size=30), min_size=1, max_size=6))
+def test_native_char_tokens_equal_python_on_mixed_texts(texts):
+    _check_char_tokens(texts)
+
+
+@needs_native
+def test_native_char_tokens_equal_python_on_the_corpora():
+    import json
+
+    for path in sorted(Path(DATA).glob("*/data.jsonl")):
+        rows = [json.loads(line) for line in path.open(encoding="utf-8")]
+        _check_char_tokens([t for row in rows for t in [row["prediction"], *row["references"]]])

@@ -128,3 +128,49 @@ def test_emulated_bootstrap_sums_add_left_to_right() -> None:
             expected = np.cumsum(values[draws[chosen]], axis=1)[:, -1] / n
             assert np.array_equal(_emulated_means(values, chosen, resamples), expected)
             assert np.array_equal(_emulated_means(values, chosen), expected)
+
+
+def _skip_counts_by_units(ids, starts, pair_peer, pair_model, skip, unigrams) -> np.ndarray:
+    """ROUGE-S/SU counts the direct way: every unit materialised, numpy joins (the old path)."""
+    from rouge_lcs.engine.python import clipped_hits, skip_keys
+
+    lengths = np.diff(starts)
+    vocab = int(ids.max()) + 1 if ids.size else 1
+    keys, docs = skip_keys(ids.astype(np.int64), lengths, vocab, skip, unigrams)
+    out = np.empty((pair_peer.size, 3), dtype=np.int64)
+    out[:, 0] = clipped_hits(keys, docs, lengths.size, pair_peer, pair_model)
+    units = np.bincount(docs, minlength=lengths.size)
+    out[:, 1], out[:, 2] = units[pair_peer], units[pair_model]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_skip_counts_in_linear_memory_equal_every_unit_counted(monkeypatch, seed: int) -> None:
+    # ROUGE-S/SU never materialise all units (issue 24): the C kernel counts per first token,
+    # the numpy engine in blocks (forced small here, so that pairs are streamed and a heavy
+    # first token is cut in slices).  Both equal counting every unit, sparse ids included.
+    from rouge_lcs.engine import python
+
+    r = np.random.default_rng(seed)
+    for _ in range(60):
+        lengths = r.integers(0, 50, int(r.integers(1, 6)))
+        ids = r.integers(0, int(r.integers(1, 8)), int(lengths.sum()))
+        starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        pairs = int(r.integers(1, 8))
+        peer = r.integers(0, lengths.size, pairs).astype(np.int64)
+        model = r.integers(0, lengths.size, pairs).astype(np.int64)
+        skip, unigrams = int(r.choice([-1, 0, 1, 4, 100])), bool(r.integers(0, 2))
+        expected = _skip_counts_by_units(ids, starts, peer, model, skip, unigrams)
+        monkeypatch.setattr(python, "SKIP_BLOCK_UNITS", int(r.integers(1, 40)))
+        got = {
+            "python, streamed": python.BACKEND.skip_counts(ids, starts, peer, model, skip, unigrams)
+        }
+        if native.available():
+            from rouge_lcs.engine.native import BACKEND
+
+            for name, shown in [("native", ids), ("native, sparse ids", ids * 100_003 + 7)]:
+                got[name] = BACKEND.skip_counts(
+                    shown.astype(np.int32), starts, peer, model, skip, unigrams
+                )
+        for name, counts in got.items():
+            assert (counts == expected).all(), name

@@ -161,6 +161,10 @@ def _encoder_for(settings: Settings) -> Any:
         # the Python tokenizer, so the numbers never depend on the engine.
         normalize = _normalize if native_unicode() else None
         return _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, stemmer, normalize)
+    if tokenizer.native == "char":
+        # Natively for texts of CJK, kana, Hangul and ASCII only (csrc/tokens.h, char_plain);
+        # any other text through the Python tokenizer, so the tokens never depend on the engine.
+        return _native.Encoder(_native.MODE_CHAR, tokenizer.split, stemmer)
     return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
 
 

@@ -8,7 +8,7 @@ rapidfuzz (ROUGE-L) and bit rows (ROUGE-Lsum).  :data:`BACKEND` implements
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import count
 from typing import TYPE_CHECKING
 
@@ -152,6 +152,147 @@ def clipped_hits(
     return np.bincount(b_key[shared] // span, weights=clipped, minlength=n_pairs).astype(np.int64)
 
 
+#: Skip-bigram units that the numpy engine materialises at once (a few hundred MB of
+#: temporaries at most): pairs are counted in chunks of at most this many units, and a pair
+#: with more is streamed by first token (:func:`streamed_skip_hits`).
+SKIP_BLOCK_UNITS = 1 << 21
+
+
+def skip_unit_counts(lengths: np.ndarray, skip: int, unigrams: bool) -> np.ndarray:
+    """The unit count of each document (the keys :func:`skip_keys` would make), in closed
+    form: position ``i < L - 1`` starts ``min(w, L - 1 - i)`` skip bigrams (``w = skip + 1``,
+    any for ``skip < 0``) and, with ``unigrams``, one unigram."""
+    r = np.maximum(lengths.astype(np.int64) - 1, 0)
+    triangle = r * (r + 1) // 2
+    if skip >= 0:
+        w = skip + 1
+        triangle = np.where(r <= w, triangle, w * (w + 1) // 2 + (r - w) * w)
+    return triangle + r if unigrams else triangle
+
+
+def _gather(ids: np.ndarray, starts: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """The tokens of documents ``docs`` (indices into ``starts``), concatenated."""
+    lengths = starts[docs + 1] - starts[docs]
+    first = np.repeat(starts[docs] - (np.cumsum(lengths) - lengths), lengths)
+    return ids[first + np.arange(int(lengths.sum()))]
+
+
+def _blocks(cost: np.ndarray) -> Iterator[slice]:
+    """Consecutive slices of ``cost`` of at most :data:`SKIP_BLOCK_UNITS` in all (or one item
+    when it alone is more)."""
+    run = np.cumsum(cost)
+    lo = 0
+    while lo < cost.size:
+        base = int(run[lo - 1]) if lo else 0
+        hi = max(lo + 1, int(np.searchsorted(run, base + SKIP_BLOCK_UNITS, side="right")))
+        yield slice(lo, hi)
+        lo = hi
+
+
+def _second_tokens(
+    tokens: np.ndarray, pos: np.ndarray, width: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For the units starting at positions ``pos`` (``width`` each): the first position of
+    each unit and its second token."""
+    total = int(width.sum())
+    first = np.repeat(pos, width)
+    step = np.arange(total) - np.repeat(np.cumsum(width) - width, width) + 1
+    return first, tokens[first + step]
+
+
+def streamed_skip_hits(peer: np.ndarray, model: np.ndarray, skip: int, unigrams: bool) -> int:
+    """The clipped skip-bigram hits of one pair without materialising all its units (pyrouge's
+    default ``-2 -1 -U`` makes ~L²/2 of them): units are grouped by first token, and a group of
+    first tokens (or a slice of one token's positions) is counted at a time, at most
+    :data:`SKIP_BLOCK_UNITS` units each; counts of one first token add up across its slices."""
+    both = np.unique(np.concatenate([peer, model]), return_inverse=True)[1].reshape(-1)
+    v = int(both.max()) + 1 if both.size else 1
+    sides = [both[: peer.size], both[peer.size :]]
+    hits = 0
+    if unigrams:
+        grams = [np.bincount(t[:-1], minlength=v) for t in sides]
+        hits += int(np.minimum(*grams).sum())
+    # units starting at each position, and each first token's total on each side
+    widths = []
+    totals = []
+    for t in sides:
+        rest = np.arange(t.size - 1, 0, -1, dtype=np.int64)  # L - 1 - i for i < L - 1
+        width = rest if skip < 0 else np.minimum(rest, skip + 1)
+        widths.append(width)
+        totals.append(np.bincount(t[:-1], weights=width, minlength=v).astype(np.int64))
+    shared = np.flatnonzero((totals[0] > 0) & (totals[1] > 0))
+    if shared.size == 0:
+        return hits
+    # positions of each side ordered by first token (only shared tokens can match)
+    orders = []
+    for t in sides:
+        pos = np.flatnonzero(np.isin(t[:-1], shared))
+        orders.append(pos[np.argsort(t[pos], kind="stable")])
+    cost = totals[0][shared] + totals[1][shared]
+    for piece in _blocks(cost):
+        if cost[piece.start] > SKIP_BLOCK_UNITS:  # one heavy first token, in slices
+            token = shared[piece.start]
+            acc = []
+            for t, width, order in zip(sides, widths, orders):
+                pos = order[np.searchsorted(t[order], token) :]
+                pos = pos[: np.searchsorted(t[pos], token, side="right")]
+                count = np.zeros(v, dtype=np.int64)  # its units' second tokens add up
+                for part in _blocks(width[pos]):
+                    second = _second_tokens(t, pos[part], width[pos[part]])[1]
+                    count += np.bincount(second, minlength=v)
+                acc.append(count)
+            hits += int(np.minimum(*acc).sum())
+            continue
+        lo_tok, hi_tok = shared[piece.start], shared[piece.stop - 1]
+        keys = []
+        for t, width, order in zip(sides, widths, orders):
+            a = np.searchsorted(t[order], lo_tok)
+            b = np.searchsorted(t[order], hi_tok, side="right")
+            first, second = _second_tokens(t, order[a:b], width[order[a:b]])
+            keys.append(np.unique(t[first] * v + second, return_counts=True))
+        _, at_peer, at_model = np.intersect1d(
+            keys[0][0], keys[1][0], assume_unique=True, return_indices=True
+        )
+        hits += int(np.minimum(keys[0][1][at_peer], keys[1][1][at_model]).sum())
+    return hits
+
+
+def skip_pair_counts(
+    ids: np.ndarray,
+    starts: np.ndarray,
+    pair_peer: np.ndarray,
+    pair_model: np.ndarray,
+    skip: int,
+    unigrams: bool,
+) -> np.ndarray:
+    """``(hits, peer units, model units)`` of each pair (shape ``(pairs, 3)``), ROUGE-1.5.5's
+    ROUGE-S/SU on token ids ``ids`` of documents at offsets ``starts``, in memory linear in the
+    input: pairs in chunks of at most :data:`SKIP_BLOCK_UNITS` units (numpy joins over the
+    chunk's keys, :func:`skip_keys`, :func:`clipped_hits`), bigger pairs streamed."""
+    ids = ids.astype(np.int64)
+    units = skip_unit_counts(np.diff(starts), skip, unigrams)
+    out = np.zeros((pair_peer.size, 3), dtype=np.int64)
+    out[:, 1], out[:, 2] = units[pair_peer], units[pair_model]
+    cost = units[pair_peer] + units[pair_model]
+    for k in np.flatnonzero(cost > SKIP_BLOCK_UNITS).tolist():
+        p, m = int(pair_peer[k]), int(pair_model[k])
+        peer, model = ids[starts[p] : starts[p + 1]], ids[starts[m] : starts[m + 1]]
+        out[k, 0] = streamed_skip_hits(peer, model, skip, unigrams)
+    small = np.flatnonzero(cost <= SKIP_BLOCK_UNITS)
+    for piece in _blocks(cost[small]):
+        chunk = small[piece]
+        docs, local = np.unique(
+            np.concatenate([pair_peer[chunk], pair_model[chunk]]), return_inverse=True
+        )
+        flat = _gather(ids, starts, docs)
+        vocab = int(flat.max()) + 1 if flat.size else 1
+        keys, key_docs = skip_keys(flat, starts[docs + 1] - starts[docs], vocab, skip, unigrams)
+        local = local.reshape(-1)
+        peers, models = local[: chunk.size], local[chunk.size :]
+        out[chunk, 0] = clipped_hits(keys, key_docs, docs.size, peers, models)
+    return out
+
+
 class PythonBackend:
     """The reference engine (see the module docstring)."""
 
@@ -181,14 +322,7 @@ class PythonBackend:
         unigrams: bool,
     ) -> np.ndarray:
         """See :meth:`rouge_lcs.engine.interface.Backend.skip_counts`."""
-        lengths = np.diff(starts)
-        vocab = int(ids.max()) + 1 if ids.size else 1
-        keys, docs = skip_keys(ids.astype(np.int64), lengths, vocab, distance, unigrams)
-        units = np.bincount(docs, minlength=lengths.size)
-        out = np.empty((pair_peer.size, 3), dtype=np.int64)
-        out[:, 0] = clipped_hits(keys, docs, lengths.size, pair_peer, pair_model)
-        out[:, 1], out[:, 2] = units[pair_peer], units[pair_model]
-        return out
+        return skip_pair_counts(ids, starts, pair_peer, pair_model, distance, unigrams)
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""

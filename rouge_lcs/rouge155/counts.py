@@ -36,7 +36,7 @@ import numpy as np
 from rouge_lcs.engine.backend import IdDocs, backend
 from rouge_lcs.engine.lcs import Candidate, lcs_indices
 from rouge_lcs.engine.lcs_batch import union_lcs_hits_batch
-from rouge_lcs.engine.python import clipped_hits, skip_keys
+from rouge_lcs.engine.python import clipped_hits, skip_pair_counts
 from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
 from rouge_lcs.text.rouge_types import RougeType
 
@@ -366,10 +366,6 @@ class Batch:
             keys = keys * self.vocab_size + self.flat[first + k]
         return keys, self.doc[first]
 
-    def skip_keys(self, skip: int, unigrams: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Keys of every skip bigram (and, with ``-u``, of every token but the last)."""
-        return skip_keys(self.flat, self.lengths, self.vocab_size, skip, unigrams)
-
 
 #: ``(hit, model_count, peer_count, select)`` arrays over the pairs of a batch, for one metric.
 PairArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -393,12 +389,14 @@ def _gram_stats(
 ) -> PairArrays:
     """ROUGE-N or ROUGE-S/SU of every pair, as numpy joins over the whole batch."""
     n_docs = batch.lengths.size
-    if metric.kind == "N":
-        keys, docs = batch.ngram_keys(metric.n)
-        totals = np.maximum(batch.lengths - metric.n + 1, 0)
-    else:
-        keys, docs = batch.skip_keys(metric.skip, metric.unigrams)
-        totals = np.bincount(docs, minlength=n_docs)
+    if metric.kind == "S":  # in memory linear in the summaries (never every unit at once)
+        starts = np.append(batch.starts, batch.flat.size)
+        units = skip_pair_counts(
+            batch.flat, starts, pair_peer, pair_model, metric.skip, metric.unigrams
+        )
+        return _recall_stats(units[:, 0], units[:, 2], units[:, 1])
+    keys, docs = batch.ngram_keys(metric.n)
+    totals = np.maximum(batch.lengths - metric.n + 1, 0)
     hit = clipped_hits(keys, docs, n_docs, pair_peer, pair_model).astype(np.float64)
     return _recall_stats(hit, totals[pair_model], totals[pair_peer])
 

@@ -339,6 +339,7 @@ TOKENIZERS: dict[str, TokenizerRecord] = _records(
         "nfkc",
         "lower",
         _ALL_BOUNDARIES,
+        native="char",
     ),
     # jieba segments runs of Han characters, letters, digits and a few joiners (. % - ...);
     # whitespace and 。！？ end such a run, so no word spans a sentence boundary.

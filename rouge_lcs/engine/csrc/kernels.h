@@ -15,6 +15,10 @@
  *                backtrack on bit rows"); this is its word-by-word version (the prefix parity).
  *   threads      Job / Shard / run_shards: contiguous pair ranges, one per thread, each with
  *                its own Workspace (scratch memory), so the counts never depend on threads.
+ *   stopping     Control: a long call stops on request (Ctrl-C).  The kernels count their
+ *                work (ws_tick) and, about every millisecond of it, read a shared stop flag;
+ *                on the calling thread they also ask module.c's poll function (at most every
+ *                POLL_MS: it re-takes the GIL to run PyErr_CheckSignals), which sets the flag.
  *
  * Memory stays linear in the input: the match masks are built per strip of at most
  * STRIP_WORDS words of the candidate (a carry bit per row links strips), and the bit rows that
@@ -23,6 +27,12 @@
  */
 #ifndef ROUGE_LCS_KERNELS_H
 #define ROUGE_LCS_KERNELS_H
+
+/* clock_gettime under -std=c99 (in module.c, Python.h has defined it already); the headers
+ * that include this one include it before any system header. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200112L
+#endif
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +43,7 @@
 #include <windows.h>
 #else
 #include <pthread.h>
+#include <time.h>
 #endif
 
 #if defined(_MSC_VER)
@@ -55,6 +66,87 @@ static inline int highest_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
 #define ROW_BUDGET_WORDS ((int64_t)1 << 22)
 
 enum { KIND_N = 0, KIND_L = 1, KIND_LSUM = 2 };
+
+/* ------------------------------------------------------------------------------------------ */
+/* Stopping a long call                                                                        */
+/*
+ * A call of many seconds must stop within one when the user presses Ctrl-C.  Python runs its
+ * signal handlers only on the main thread with the GIL, so the thread that released the GIL
+ * (the "owner", which also runs task 0) calls `poll` now and then; a nonzero answer sets
+ * `stop`, which every thread reads between pieces of work and then returns RUN_STOPPED (the
+ * caller raises the exception that `poll` left set, and discards the half-filled output).
+ */
+
+/* wall-clock milliseconds between two calls of `poll` (it takes the GIL: not too often) */
+#define POLL_MS 50
+/* work units (about one word operation each) between two looks at the stop flag: ~1 ms */
+#define POLL_TICKS ((int64_t)1 << 20)
+
+enum { RUN_OK = 0, RUN_NO_MEMORY = 1, RUN_STOPPED = 2 };
+
+typedef int (*PollFn)(void *ctx);
+typedef struct {
+    PollFn poll; /* called on the owner thread only; nonzero: stop */
+    void *ctx;
+    int stop;    /* read and written with relaxed atomics (LOAD_FLAG / STORE_FLAG) */
+    int64_t last_ms;
+#ifdef _WIN32
+    DWORD owner;
+#else
+    pthread_t owner;
+#endif
+} Control;
+
+#if defined(_MSC_VER)
+#define LOAD_FLAG(p) (*(volatile int *)(p))
+#define STORE_FLAG(p, v) (*(volatile int *)(p) = (v))
+#else
+#define LOAD_FLAG(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE_FLAG(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#endif
+
+static int64_t now_ms(void) {
+#ifdef _WIN32
+    return (int64_t)GetTickCount64();
+#else
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+#endif
+}
+
+/* A control owned by the calling thread; poll may be NULL (then only `stop` stops). */
+static void control_init(Control *c, PollFn poll, void *ctx) {
+    c->poll = poll;
+    c->ctx = ctx;
+    c->stop = 0;
+    c->last_ms = now_ms();
+#ifdef _WIN32
+    c->owner = GetCurrentThreadId();
+#else
+    c->owner = pthread_self();
+#endif
+}
+
+/* 1 when the call is to stop (asking `poll` first when on the owner thread and it is time). */
+static int control_stopped(Control *c) {
+    if (c == NULL) return 0;
+    if (LOAD_FLAG(&c->stop)) return 1;
+#ifdef _WIN32
+    int owner = c->owner == GetCurrentThreadId();
+#else
+    int owner = pthread_equal(c->owner, pthread_self());
+#endif
+    if (c->poll == NULL || !owner) return 0;
+    int64_t now = now_ms();
+    if (now - c->last_ms < POLL_MS) return 0;
+    c->last_ms = now;
+    if (c->poll(c->ctx)) {
+        STORE_FLAG(&c->stop, 1);
+        return 1;
+    }
+    return 0;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Per-thread scratch space                                                                    */
@@ -82,7 +174,9 @@ typedef struct {
     /* the mask table currently describes this candidate (single-strip candidates only) */
     const int32_t *table_for;
     int64_t table_len;
-    int failed;       /* allocation failure */
+    Control *ctl;     /* stop requests (may be NULL) */
+    int64_t ticks;    /* work since the last look at ctl */
+    int failed;       /* RUN_NO_MEMORY or RUN_STOPPED: the shard ends */
 } Workspace;
 
 static int grow(void **buffer, int64_t *cap, int64_t need, size_t item) {
@@ -97,7 +191,19 @@ static int grow(void **buffer, int64_t *cap, int64_t need, size_t item) {
 }
 
 #define GROW(ws, field, cap, need) \
-    (grow((void **)&(ws)->field, &(ws)->cap, (need), sizeof(*(ws)->field)) || ((ws)->failed = 1, 0))
+    (grow((void **)&(ws)->field, &(ws)->cap, (need), sizeof(*(ws)->field)) || \
+     ((ws)->failed = RUN_NO_MEMORY, 0))
+
+/* Count `cost` units of work; about every POLL_TICKS of them, 1 (and ws->failed set) when the
+ * call is to stop.  Cheap enough for a row loop: an addition and a compare. */
+static inline int ws_tick(Workspace *ws, int64_t cost) {
+    ws->ticks += cost;
+    if (ws->ticks < POLL_TICKS) return 0;
+    ws->ticks = 0;
+    if (!control_stopped(ws->ctl)) return 0;
+    ws->failed = RUN_STOPPED;
+    return 1;
+}
 
 static int workspace_init(Workspace *ws, int64_t vocab) {
     memset(ws, 0, sizeof(*ws));
@@ -279,7 +385,7 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
                 if (store != NULL) store[k + 1] = v;
             }
             vec[0] = v;
-            return 1;
+            return !ws_tick(ws, nrows);
         }
         for (int64_t k = 0; k < nrows; k++) {
             int32_t l = local[rtok[k]];
@@ -297,6 +403,7 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
                 vec[W - 1] &= top;
             }
             if (store != NULL) memcpy(store + (k + 1) * W, vec, (size_t)W * sizeof(uint64_t));
+            if (ws_tick(ws, W)) return 0;
         }
         return 1;
     }
@@ -329,6 +436,10 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
             }
             if (store != NULL)
                 memcpy(store + (k + 1) * W + w0, vec + w0, (size_t)sw * sizeof(uint64_t));
+            if (ws_tick(ws, sw)) {
+                clear_masks(ws, cand, p0, p1);
+                return 0;
+            }
         }
         clear_masks(ws, cand, p0, p1);
     }
@@ -458,6 +569,7 @@ static int union_lcs(Workspace *ws, const int32_t *ref, int64_t m, const int32_t
                 }
             }
             if (column < 0) return 1; /* no stop: the walk has ended */
+            if (ws_tick(ws, wj + 1)) return 0;
             i--;
             if (match_word(ws, cand, n, W, t, (column - 1) / 64) >> ((column - 1) & 63) & 1) {
                 j = column - 1;
@@ -509,7 +621,7 @@ static int union_lcs_word(Workspace *ws, const int32_t *ref, int64_t m, const in
             j = p + 1;
         }
     }
-    return 1;
+    return !ws_tick(ws, m);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -527,12 +639,13 @@ typedef struct {
     int64_t n_types;
     int64_t vocab;
     int64_t *out;              /* pairs x types x 3 */
+    Control *ctl;              /* stop requests (may be NULL) */
 } Job;
 
 typedef struct {
     const Job *job;
     int64_t first, last;  /* pair range */
-    int failed;
+    int status;           /* RUN_OK, RUN_NO_MEMORY or RUN_STOPPED */
 } Shard;
 
 /* ROUGE-Lsum hits of one pair; -1 on allocation failure. */
@@ -556,7 +669,10 @@ static int64_t lsum_hits(Workspace *ws, const Job *job, int64_t pred, int64_t re
                                               flags + (ss[r] - ref_base))
                              : union_lcs(ws, st + ss[r], m, st + ss[c], n,
                                          flags + (ss[r] - ref_base));
-            if (!ok) return -1;
+            if (!ok) {
+                release_table(ws);
+                return -1;
+            }
         }
     }
     release_table(ws);
@@ -583,8 +699,9 @@ static int shard_run(Shard *shard) {
     Workspace ws;
     if (!workspace_init(&ws, job->vocab)) {
         workspace_free(&ws);
-        return 0;
+        return RUN_NO_MEMORY;
     }
+    ws.ctl = job->ctl;
     for (int64_t k = shard->first; k < shard->last && !ws.failed; k++) {
         int64_t p = job->pair_pred[k], r = job->pair_ref[k];
         const int32_t *pt = job->tokens + job->doc_start[p], *rt = job->tokens + job->doc_start[r];
@@ -599,29 +716,41 @@ static int shard_run(Shard *shard) {
                 o[2] = lr - n + 1 > 0 ? lr - n + 1 : 0;
             } else if (kind == KIND_L) {
                 o[0] = lcs_length(&ws, rt, lr, pt, lp);
-                if (o[0] < 0) ws.failed = 1;
+                if (o[0] < 0 && !ws.failed) ws.failed = RUN_NO_MEMORY;
                 o[1] = lp;
                 o[2] = lr;
             } else {
                 o[0] = lsum_hits(&ws, job, p, r);
-                if (o[0] < 0) ws.failed = 1;
+                if (o[0] < 0 && !ws.failed) ws.failed = RUN_NO_MEMORY;
                 o[1] = job->sent_start[job->doc_sent[p + 1]] - job->sent_start[job->doc_sent[p]];
                 o[2] = job->sent_start[job->doc_sent[r + 1]] - job->sent_start[job->doc_sent[r]];
             }
         }
+        ws_tick(&ws, lp + lr);
     }
-    int ok = !ws.failed;
+    int status = ws.failed;
     workspace_free(&ws);
-    return ok;
+    return status;
 }
 
 /* Threads: task 0 runs on the calling thread, the others each on a thread of its own (or
  * here, when a thread cannot start).  Shared by the counting and the similarity kernels. */
 #define MAX_THREADS 64
 typedef void (*TaskFn)(void *task);
+
+/* What the calling thread waits on: the started threads that have not finished yet. */
+typedef struct {
+    int remaining;
+#ifndef _WIN32
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+#endif
+} Waiter;
+
 typedef struct {
     TaskFn fn;
     void *task;
+    Waiter *waiter; /* NULL when the task runs on the calling thread */
 } Task;
 
 #ifdef _WIN32
@@ -634,12 +763,21 @@ static DWORD WINAPI task_thread(LPVOID arg) {
 static void *task_thread(void *arg) {
     Task *t = (Task *)arg;
     t->fn(t->task);
+    if (t->waiter != NULL) {
+        pthread_mutex_lock(&t->waiter->lock);
+        t->waiter->remaining--;
+        pthread_cond_signal(&t->waiter->done);
+        pthread_mutex_unlock(&t->waiter->lock);
+    }
     return NULL;
 }
 #endif
 
-/* Run fn on each of the n (<= MAX_THREADS) tasks of `size` bytes at `tasks`, in parallel. */
-static void run_parallel(TaskFn fn, void *tasks, size_t size, int n) {
+/* Run fn on each of the n (<= MAX_THREADS) tasks of `size` bytes at `tasks`, in parallel.
+ * With a Control, the calling thread waits for the others in slices of POLL_MS and asks it
+ * between slices (control_stopped), so that a stop request is seen while task 0 is done but
+ * other threads still run; the tasks themselves read the flag it sets. */
+static void run_parallel_polled(TaskFn fn, void *tasks, size_t size, int n, Control *ctl) {
     if (n < 1) return; /* nothing to run (and task 0 would be unset) */
 #ifdef _WIN32
     HANDLE handles[MAX_THREADS];
@@ -648,20 +786,73 @@ static void run_parallel(TaskFn fn, void *tasks, size_t size, int n) {
 #endif
     Task items[MAX_THREADS];
     int started[MAX_THREADS] = {0};
+    Waiter waiter;
+    waiter.remaining = 0;
+#ifndef _WIN32
+    int waiting = ctl != NULL && n > 1 && pthread_mutex_init(&waiter.lock, NULL) == 0;
+    if (waiting && pthread_cond_init(&waiter.done, NULL) != 0) {
+        pthread_mutex_destroy(&waiter.lock);
+        waiting = 0;
+    }
+#endif
     for (int k = 0; k < n; k++) {
         items[k].fn = fn;
         items[k].task = (char *)tasks + (size_t)k * size;
+        items[k].waiter = NULL;
     }
     for (int k = 1; k < n; k++) {
 #ifdef _WIN32
         handles[k] = CreateThread(NULL, 0, task_thread, &items[k], 0, NULL);
         started[k] = handles[k] != NULL;
 #else
+        if (waiting) {
+            items[k].waiter = &waiter;
+            pthread_mutex_lock(&waiter.lock);
+            waiter.remaining++;
+            pthread_mutex_unlock(&waiter.lock);
+        }
         started[k] = pthread_create(&handles[k], NULL, task_thread, &items[k]) == 0;
+        if (!started[k] && waiting) {
+            items[k].waiter = NULL;
+            pthread_mutex_lock(&waiter.lock);
+            waiter.remaining--;
+            pthread_mutex_unlock(&waiter.lock);
+        }
 #endif
         if (!started[k]) task_thread(&items[k]); /* no thread: run it here */
     }
     task_thread(&items[0]);
+#ifdef _WIN32
+    if (ctl != NULL) {
+        HANDLE live[MAX_THREADS];
+        int count = 0;
+        for (int k = 1; k < n; k++)
+            if (started[k]) live[count++] = handles[k];
+        while (count > 0 &&
+               WaitForMultipleObjects((DWORD)count, live, TRUE, POLL_MS) == WAIT_TIMEOUT)
+            control_stopped(ctl);
+    }
+#else
+    if (waiting) {
+        pthread_mutex_lock(&waiter.lock);
+        while (waiter.remaining > 0) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += (long)POLL_MS * 1000000L;
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec += 1;
+                until.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&waiter.done, &waiter.lock, &until);
+            if (waiter.remaining > 0) {
+                pthread_mutex_unlock(&waiter.lock); /* poll may take the GIL: not under it */
+                control_stopped(ctl);
+                pthread_mutex_lock(&waiter.lock);
+            }
+        }
+        pthread_mutex_unlock(&waiter.lock);
+    }
+#endif
     for (int k = 1; k < n; k++) {
         if (!started[k]) continue;
 #ifdef _WIN32
@@ -671,19 +862,32 @@ static void run_parallel(TaskFn fn, void *tasks, size_t size, int n) {
         pthread_join(handles[k], NULL);
 #endif
     }
+#ifndef _WIN32
+    if (waiting) {
+        pthread_cond_destroy(&waiter.done);
+        pthread_mutex_destroy(&waiter.lock);
+    }
+#endif
+}
+
+/* run_parallel_polled without stop requests. */
+static void run_parallel(TaskFn fn, void *tasks, size_t size, int n) {
+    run_parallel_polled(fn, tasks, size, n, NULL);
 }
 
 static void shard_task(void *arg) {
     Shard *shard = (Shard *)arg;
-    shard->failed = !shard_run(shard);
+    shard->status = shard_run(shard);
 }
 
-/* Run the shards; returns 0 if any failed. */
+/* Run the shards: RUN_OK, else RUN_STOPPED if any stopped, else RUN_NO_MEMORY. */
 static int run_shards(Shard *shards, int n) {
-    run_parallel(shard_task, shards, sizeof(Shard), n);
-    int ok = 1;
-    for (int k = 0; k < n; k++) ok = ok && !shards[k].failed;
-    return ok;
+    const Job *job = shards[0].job;
+    run_parallel_polled(shard_task, shards, sizeof(Shard), n, job->ctl);
+    int status = RUN_OK;
+    for (int k = 0; k < n; k++)
+        if (shards[k].status > status) status = shards[k].status;
+    return status;
 }
 
 #endif /* ROUGE_LCS_KERNELS_H */

@@ -100,6 +100,35 @@ static int check_index(const int64_t *index, Py_ssize_t count, int64_t bound, co
     return 1;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Ctrl-C during a long kernel                                                                  */
+
+/* The thread state that released the GIL: poll_signals re-takes the GIL with it. */
+typedef struct {
+    PyThreadState *ts;
+} SignalPoll;
+
+/* kernels.h's PollFn: run Python's pending signal handlers (Ctrl-C's raises KeyboardInterrupt,
+ * left set for the caller); nonzero stops the kernel.  Called only on the thread that released
+ * the GIL, between pieces of work, at most every POLL_MS. */
+static int poll_signals(void *arg) {
+    SignalPoll *p = arg;
+    PyEval_RestoreThread(p->ts);
+    int stop = PyErr_CheckSignals() < 0;
+    p->ts = PyEval_SaveThread();
+    return stop;
+}
+
+/* After a kernel that returned `status`: 1 when it ran to the end, else 0 with the exception
+ * set (the one a signal handler raised, or MemoryError).  The output is then half-filled and
+ * never returned. */
+static int kernel_done(int status) {
+    if (status == RUN_OK) return 1;
+    if (status == RUN_STOPPED && PyErr_Occurred()) return 0;
+    PyErr_NoMemory();
+    return 0;
+}
+
 PyDoc_STRVAR(counts_doc,
 "counts(tokens, doc_start, sent_tokens, sent_start, doc_sent, pair_pred, pair_ref, types,\n"
 "       vocab, out, num_threads)\n"
@@ -185,16 +214,16 @@ static PyObject *py_counts(PyObject *self, PyObject *args) {
         shards[k].job = &job;
         shards[k].first = n_pairs * k / num_threads;
         shards[k].last = n_pairs * (k + 1) / num_threads;
-        shards[k].failed = 0;
+        shards[k].status = RUN_OK;
     }
-    int ok;
-    Py_BEGIN_ALLOW_THREADS
-    ok = run_shards(shards, num_threads);
-    Py_END_ALLOW_THREADS
-    if (!ok) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    SignalPoll signals;
+    Control control;
+    control_init(&control, poll_signals, &signals);
+    job.ctl = &control;
+    signals.ts = PyEval_SaveThread();
+    int status = run_shards(shards, num_threads);
+    PyEval_RestoreThread(signals.ts);
+    if (!kernel_done(status)) goto done;
     result = PyLong_FromLong(num_threads); /* the threads that ran (tests check the wiring) */
 done:
     for (int k = 0; k < 9; k++)
@@ -408,7 +437,7 @@ static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OOO", names, &mode, &split, &stem,
                                      &normalize))
         return -1;
-    if (mode < MODE_ROUGE_SCORE || mode > MODE_PYTHON) {
+    if (mode < MODE_ROUGE_SCORE || mode > MODE_CHAR) {
         PyErr_SetString(PyExc_ValueError, "Encoder: unknown mode");
         return -1;
     }
@@ -468,7 +497,8 @@ static PyTypeObject EncoderType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Encoder(mode, split=None, stem=None, normalize=None): texts -> token ids (modes: "
               "0 rouge_score, 1 unicode (native when normalize is given, else split for "
-              "non-ASCII texts), 2 any Python tokenizer).",
+              "non-ASCII texts), 2 any Python tokenizer, 3 char (natively for texts of the characters "
+              "that need no interpreter, else split)).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)encoder_init,
     .tp_dealloc = (destructor)encoder_dealloc,
@@ -532,7 +562,6 @@ PyDoc_STRVAR(rouge155_skip_doc,
 "``unigrams``, t[i] alone for i < L - 1 (the script's loop stops one short).  Buffers: tokens\n"
 "int32 (>= 0), doc_start int64 offsets (documents + 1), pair_peer/pair_model int64.");
 
-/* the units of one document, as 64-bit keys: a << 32 | (b + 1), or a << 32 for a unigram */
 static PyObject *py_rouge155_skip(PyObject *self, PyObject *args) {
     Py_buffer b[5];
     Py_ssize_t skip;
@@ -566,15 +595,14 @@ static PyObject *py_rouge155_skip(PyObject *self, PyObject *args) {
         !check_index(pair_peer, n_pairs, n_docs, "pair_peer") ||
         !check_index(pair_model, n_pairs, n_docs, "pair_model"))
         goto done;
-    int ok;
-    Py_BEGIN_ALLOW_THREADS
-    ok = skip_counts(tokens, doc_start, n_docs, pair_peer, pair_model, n_pairs, skip, unigrams,
-                     out);
-    Py_END_ALLOW_THREADS
-    if (!ok) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    SignalPoll signals;
+    Control control;
+    control_init(&control, poll_signals, &signals);
+    signals.ts = PyEval_SaveThread();
+    int status = skip_counts(tokens, doc_start, n_docs, pair_peer, pair_model, n_pairs, skip,
+                             unigrams, &control, out);
+    PyEval_RestoreThread(signals.ts);
+    if (!kernel_done(status)) goto done;
     result = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < 5; k++)
@@ -882,6 +910,7 @@ PyMODINIT_FUNC PyInit__native(void) {
         PyModule_AddIntConstant(m, "MODE_ROUGE_SCORE", MODE_ROUGE_SCORE) < 0 ||
         PyModule_AddIntConstant(m, "MODE_UNICODE", MODE_UNICODE) < 0 ||
         PyModule_AddIntConstant(m, "MODE_PYTHON", MODE_PYTHON) < 0 ||
+        PyModule_AddIntConstant(m, "MODE_CHAR", MODE_CHAR) < 0 ||
         PyModule_AddStringConstant(m, "UNICODE_TABLE_REGEX_VERSION",
                                    UNICODE_TABLE_REGEX_VERSION) < 0) {
         Py_DECREF(m);

@@ -5,7 +5,8 @@
  *                 tokens of many summaries at once, interned by first occurrence.  A token is a
  *                 maximal run of ASCII [a-z0-9] bytes (A-Z lower-cased first when `lower`;
  *                 otherwise they separate tokens, like every other byte); each "\n" ends a line.
- *   skip_counts   ROUGE-S/SU's clipped skip-bigram counts (the script's createSkipBigram).
+ *   skip_counts   ROUGE-S/SU's clipped skip-bigram counts (the script's createSkipBigram), in
+ *                memory linear in the input (the units themselves are never stored).
  *
  * Pure C on bytes and int32 ids, no Python.h (tests/test_native.py compiles it alone):
  * module.c checks the arguments, builds the Python objects and releases the GIL around
@@ -14,11 +15,11 @@
 #ifndef ROUGE_LCS_ROUGE155_H
 #define ROUGE_LCS_ROUGE155_H
 
+#include "kernels.h" /* first: it sets the POSIX feature macro; mix64, Control */
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "kernels.h"
 
 enum { R155_OK = 0, R155_NO_MEMORY = 1, R155_TOKEN_TOO_LONG = 2, R155_TOO_MANY_TOKENS = 3 };
 
@@ -144,20 +145,7 @@ fail:
     return status;
 }
 
-/* the units of one document, as 64-bit keys: a << 32 | (b + 1), or a << 32 for a unigram */
-static int64_t skip_units(const int32_t *t, int64_t n, int64_t skip, int unigrams,
-                          uint64_t *keys) {
-    int64_t count = 0;
-    for (int64_t i = 0; i + 1 < n; i++) {
-        uint64_t a = (uint64_t)(uint32_t)t[i] << 32;
-        if (unigrams) keys[count++] = a;
-        int64_t end = skip < 0 || i + skip + 2 > n ? n : i + skip + 2;
-        for (int64_t j = i + 1; j < end; j++) keys[count++] = a | ((uint64_t)(uint32_t)t[j] + 1);
-    }
-    return count;
-}
-
-/* The unit count of a document of n tokens, saturated at INT64_MAX (then no buffer fits). */
+/* The unit count of a document of n tokens, saturated at INT64_MAX. */
 static int64_t skip_unit_count(int64_t n, int64_t skip, int unigrams) {
     int64_t count = 0;
     for (int64_t i = 0; i + 1 < n; i++) {
@@ -169,74 +157,169 @@ static int64_t skip_unit_count(int64_t n, int64_t skip, int unigrams) {
     return count;
 }
 
+/* Dense ids: `tokens` as they are when their largest id is below 2 * n + 64 (the reader's and
+ * the Encoder's ids are dense), else renumbered by first occurrence into a copy, so that the
+ * per-id arrays of skip_counts stay linear in the input whatever ids a caller passes.  Sets
+ * *dense (a copy to free, or NULL) and *vocab; 0 when memory runs out. */
+static int skip_dense_ids(const int32_t *tokens, int64_t n, int32_t **dense, int64_t *vocab) {
+    int64_t top = -1;
+    for (int64_t k = 0; k < n; k++)
+        if (tokens[k] > top) top = tokens[k];
+    *dense = NULL;
+    if (top < 2 * n + 64) {
+        *vocab = top + 1;
+        return 1;
+    }
+    int64_t size = 16;
+    while (size < 2 * n) size <<= 1;
+    int32_t *key = malloc((size_t)size * sizeof(int32_t)), *value = NULL;
+    int32_t *out = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+    if (key) value = malloc((size_t)size * sizeof(int32_t));
+    if (!key || !value || !out) {
+        free(key);
+        free(value);
+        free(out);
+        return 0;
+    }
+    memset(key, 0xff, (size_t)size * sizeof(int32_t)); /* -1: empty (ids are >= 0) */
+    uint64_t mask = (uint64_t)size - 1;
+    int32_t next = 0;
+    for (int64_t k = 0; k < n; k++) {
+        uint64_t s = mix64((uint64_t)(uint32_t)tokens[k]) & mask;
+        while (key[s] >= 0 && key[s] != tokens[k]) s = (s + 1) & mask;
+        if (key[s] < 0) {
+            key[s] = tokens[k];
+            value[s] = next++;
+        }
+        out[k] = value[s];
+    }
+    free(key);
+    free(value);
+    *dense = out;
+    *vocab = next;
+    return 1;
+}
+
+/* Scratch memory of skip_counts: per id (vocab) and per position (the longest document). */
+typedef struct {
+    int64_t *head_peer, *head_model; /* id -> its first position with units, or -1 */
+    int64_t *next_peer, *next_model; /* position -> the next one of the same id, or -1 */
+    int64_t *count;                  /* id -> count (kept all 0 between uses) */
+    int32_t *touched;                /* ids whose count was raised */
+} SkipScratch;
+
+/* The clipped hits of one pair: sum over units u of min(peer's count of u, model's count of
+ * u).  Never materialises the units (pyrouge's default -2 -1 -U has ~L^2 / 2 of them): the
+ * positions of each first token a are linked (head/next), and for each a of the model that the
+ * peer has too, the second tokens of a's peer units are counted in count[] and the model's
+ * consume them.  Memory O(vocab + L); time O(units), polling `ctl` (returns -1 when stopped). */
+static int64_t skip_pair_hits(SkipScratch *sc, const int32_t *pt, int64_t n, const int32_t *mt,
+                              int64_t m, int64_t skip, int unigrams, Control *ctl,
+                              int64_t *ticks) {
+    int64_t hits = 0;
+    if (n < 2 || m < 2) return 0;
+    int64_t *count = sc->count;
+    if (unigrams) { /* t[i] alone for i < L - 1 */
+        for (int64_t i = 0; i + 1 < n; i++) count[pt[i]]++;
+        for (int64_t i = 0; i + 1 < m; i++)
+            if (count[mt[i]] > 0) {
+                hits++;
+                count[mt[i]]--;
+            }
+        for (int64_t i = 0; i + 1 < n; i++) count[pt[i]] = 0;
+    }
+    for (int64_t i = n - 2; i >= 0; i--) {
+        sc->next_peer[i] = sc->head_peer[pt[i]];
+        sc->head_peer[pt[i]] = i;
+    }
+    for (int64_t i = m - 2; i >= 0; i--) {
+        sc->next_model[i] = sc->head_model[mt[i]];
+        sc->head_model[mt[i]] = i;
+    }
+    int stopped = 0;
+    for (int64_t i = 0; i + 1 < m && !stopped; i++) {
+        int32_t a = mt[i];
+        /* each first token once: at its first position in the model, if the peer has it */
+        if (sc->head_model[a] != i || sc->head_peer[a] < 0) continue;
+        int64_t n_touched = 0, work = 0;
+        for (int64_t q = sc->head_peer[a]; q >= 0; q = sc->next_peer[q]) {
+            int64_t end = skip < 0 || q + skip + 2 > n ? n : q + skip + 2;
+            for (int64_t j = q + 1; j < end; j++)
+                if (count[pt[j]]++ == 0) sc->touched[n_touched++] = pt[j];
+            work += end - q;
+        }
+        for (int64_t q = i; q >= 0; q = sc->next_model[q]) {
+            int64_t end = skip < 0 || q + skip + 2 > m ? m : q + skip + 2;
+            for (int64_t j = q + 1; j < end; j++)
+                if (count[mt[j]] > 0) {
+                    hits++;
+                    count[mt[j]]--;
+                }
+            work += end - q;
+        }
+        for (int64_t k = 0; k < n_touched; k++) count[sc->touched[k]] = 0;
+        *ticks += work + n_touched;
+        if (*ticks >= POLL_TICKS) {
+            *ticks = 0;
+            stopped = control_stopped(ctl);
+        }
+    }
+    for (int64_t i = 0; i + 1 < n; i++) sc->head_peer[pt[i]] = -1;
+    for (int64_t i = 0; i + 1 < m; i++) sc->head_model[mt[i]] = -1;
+    return stopped ? -1 : hits;
+}
+
 /* Fill out[3k..3k+3) with (clipped skip-bigram hits, the peer's units, the model's units) of
  * pair k.  The arguments are checked by the caller (offsets monotone, indices in range, skip
- * at most the number of tokens, so that i + skip + 2 cannot overflow).  Returns 0 when memory
- * runs out (or the buffers' sizes would not fit a size_t). */
+ * at most the number of tokens, so that i + skip + 2 cannot overflow).  Memory is linear in
+ * the input (skip_pair_hits).  Returns RUN_OK, RUN_NO_MEMORY or RUN_STOPPED (`ctl`). */
 static int skip_counts(const int32_t *tokens, const int64_t *doc_start, int64_t n_docs,
                        const int64_t *pair_peer, const int64_t *pair_model, int64_t n_pairs,
-                       int64_t skip, int unigrams, int64_t *out) {
-    uint64_t *peer_keys = NULL, *model_keys = NULL, *slot_key = NULL;
-    int64_t *slot_count = NULL;
-    int ok = 0;
-    /* the largest unit count of any document: the buffers' size */
-    int64_t most = 0;
-    for (int64_t d = 0; d < n_docs; d++) {
-        int64_t c = skip_unit_count(doc_start[d + 1] - doc_start[d], skip, unigrams);
-        if (c > most) most = c;
-    }
-    if (most > (INT64_MAX / 4) / (int64_t)sizeof(uint64_t) ||
-        (uint64_t)most > SIZE_MAX / (4 * sizeof(uint64_t)))
-        return 0; /* the table (~4x most, 8 bytes each) would not fit */
-    int64_t size = 16;
-    while (size < 2 * most) size <<= 1;
-    peer_keys = malloc((size_t)(most > 0 ? most : 1) * sizeof(uint64_t));
-    model_keys = malloc((size_t)(most > 0 ? most : 1) * sizeof(uint64_t));
-    slot_key = malloc((size_t)size * sizeof(uint64_t));
-    slot_count = malloc((size_t)size * sizeof(int64_t));
-    if (!peer_keys || !model_keys || !slot_key || !slot_count) goto done;
+                       int64_t skip, int unigrams, Control *ctl, int64_t *out) {
+    int64_t n_tok = doc_start[n_docs], vocab, longest = 1, ticks = 0;
+    int32_t *dense;
+    if (!skip_dense_ids(tokens, n_tok, &dense, &vocab)) return RUN_NO_MEMORY;
+    const int32_t *ids = dense != NULL ? dense : tokens;
+    for (int64_t d = 0; d < n_docs; d++)
+        if (doc_start[d + 1] - doc_start[d] > longest) longest = doc_start[d + 1] - doc_start[d];
+    if (vocab < 1) vocab = 1;
+    SkipScratch sc;
+    sc.head_peer = malloc((size_t)vocab * sizeof(int64_t));
+    sc.head_model = malloc((size_t)vocab * sizeof(int64_t));
+    sc.count = calloc((size_t)vocab, sizeof(int64_t));
+    sc.touched = malloc((size_t)vocab * sizeof(int32_t));
+    sc.next_peer = malloc((size_t)longest * sizeof(int64_t));
+    sc.next_model = malloc((size_t)longest * sizeof(int64_t));
+    int status = RUN_NO_MEMORY;
+    if (!sc.head_peer || !sc.head_model || !sc.count || !sc.touched || !sc.next_peer ||
+        !sc.next_model)
+        goto done;
+    memset(sc.head_peer, 0xff, (size_t)vocab * sizeof(int64_t));
+    memset(sc.head_model, 0xff, (size_t)vocab * sizeof(int64_t));
+    status = RUN_OK;
     for (int64_t k = 0; k < n_pairs; k++) {
         int64_t p = pair_peer[k], m = pair_model[k];
-        int64_t np_ = skip_units(tokens + doc_start[p], doc_start[p + 1] - doc_start[p], skip,
-                                 unigrams, peer_keys);
-        int64_t nm = skip_units(tokens + doc_start[m], doc_start[m + 1] - doc_start[m], skip,
-                                unigrams, model_keys);
-        int64_t hits = 0;
-        if (np_ > 0 && nm > 0) {
-            /* a table sized for this pair's peer: ~2x its units */
-            int64_t t = 16;
-            while (t < 2 * np_) t <<= 1;
-            uint64_t mask = (uint64_t)t - 1;
-            for (int64_t s = 0; s < t; s++) slot_count[s] = -1;
-            for (int64_t u = 0; u < np_; u++) {
-                uint64_t key = peer_keys[u], s = mix64(key) & mask;
-                while (slot_count[s] >= 0 && slot_key[s] != key) s = (s + 1) & mask;
-                if (slot_count[s] < 0) {
-                    slot_key[s] = key;
-                    slot_count[s] = 0;
-                }
-                slot_count[s]++;
-            }
-            for (int64_t u = 0; u < nm; u++) {
-                uint64_t key = model_keys[u], s = mix64(key) & mask;
-                while (slot_count[s] >= 0 && slot_key[s] != key) s = (s + 1) & mask;
-                if (slot_count[s] > 0) {
-                    hits++;
-                    slot_count[s]--;
-                }
-            }
+        int64_t lp = doc_start[p + 1] - doc_start[p], lm = doc_start[m + 1] - doc_start[m];
+        int64_t hits = skip_pair_hits(&sc, ids + doc_start[p], lp, ids + doc_start[m], lm, skip,
+                                      unigrams, ctl, &ticks);
+        if (hits < 0) {
+            status = RUN_STOPPED;
+            break;
         }
         out[3 * k] = hits;
-        out[3 * k + 1] = np_;
-        out[3 * k + 2] = nm;
+        out[3 * k + 1] = skip_unit_count(lp, skip, unigrams);
+        out[3 * k + 2] = skip_unit_count(lm, skip, unigrams);
+        ticks += lp + lm;
     }
-    ok = 1;
 done:
-    free(peer_keys);
-    free(model_keys);
-    free(slot_key);
-    free(slot_count);
-    return ok;
+    free(dense);
+    free(sc.head_peer);
+    free(sc.head_model);
+    free(sc.count);
+    free(sc.touched);
+    free(sc.next_peer);
+    free(sc.next_model);
+    return status;
 }
 
 #endif /* ROUGE_LCS_ROUGE155_H */

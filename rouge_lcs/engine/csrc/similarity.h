@@ -35,6 +35,12 @@
 #ifndef ROUGE_LCS_SIMILARITY_H
 #define ROUGE_LCS_SIMILARITY_H
 
+/* clock_gettime and CLOCK_MONOTONIC (kernels.h's signal polling) under -std=c99; before any
+ * system header, so that a file compiled on its own sees them too (Python.h sets it anyway). */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include "kernels.h" /* grow, popcount64, run_parallel */
 
 #include <stdint.h>

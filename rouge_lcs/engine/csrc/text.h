@@ -110,7 +110,7 @@ done:
  * raw map is the per-call stemming memo.
  */
 
-enum { MODE_ROUGE_SCORE = 0, MODE_UNICODE = 1, MODE_PYTHON = 2 };
+enum { MODE_ROUGE_SCORE = 0, MODE_UNICODE = 1, MODE_PYTHON = 2, MODE_CHAR = 3 };
 
 /* map_slot / map_add (tokens.h) with a MemoryError set on failure */
 static int64_t map_find(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
@@ -129,7 +129,7 @@ static int map_put(Map *map, int64_t slot, int kind, const char *data, int64_t n
 typedef struct {
     PyObject_HEAD
     int mode;
-    PyObject *split;  /* Python tokenizer (modes 1 and 2) */
+    PyObject *split;  /* Python tokenizer (modes 1, 2 and 3) */
     PyObject *stem;   /* rouge_lcs.text.stemming.stem, for words too odd for the C port, or NULL: no stemming */
     PyObject *normalize; /* unicodedata.normalize for the native unicode tokenizer, or NULL */
     Map raw;          /* raw token -> id of its form */
@@ -389,6 +389,17 @@ static int ascii_to_encoder(void *ctx, PyObject *lowered) {
 
 static int encode_text_exact(Encoder *e, PyObject *text);
 
+/* Whether the char tokenizer may cut the text natively (tokens.h's char_plain). */
+static int char_plain_text(PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (PyUnicode_IS_ASCII(text)) return 1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!char_plain(PyUnicode_READ(kind, data, k))) return 0;
+    return 1;
+}
+
 /* Encode one text (any str; a subclass as the str it is); 0 on error. */
 static int encode_text(Encoder *e, PyObject *text) {
     if (PyUnicode_CheckExact(text)) return encode_text_exact(e, text);
@@ -408,6 +419,8 @@ static int encode_text_exact(Encoder *e, PyObject *text) {
         return encode_ascii_runs(e, text);
     if (e->mode == MODE_UNICODE && e->normalize != NULL)
         return tokenize_unicode(text, e->normalize, e, ascii_to_encoder, scan_to_piece);
+    if (e->mode == MODE_CHAR && e->collect && char_plain_text(text))
+        return add_piece(e, text, 0, PyUnicode_GET_LENGTH(text), SCAN_CHAR);
     PyObject *tokens = PyObject_CallOneArg(e->split, text);
     if (tokens == NULL) return 0;
     int ok = encode_token_list(e, tokens);
@@ -431,7 +444,8 @@ static int encode_sentence(Encoder *e, PyObject *text, Py_ssize_t a, Py_ssize_t 
     /* Collecting, a line of an ASCII text is a piece of the text itself (no copy): its
      * tokens are the substring's, which encode_ascii_runs would cut. */
     if (e->collect && e->mode != MODE_PYTHON && PyUnicode_IS_ASCII(text))
-        return add_piece(e, text, a, b, SCAN_ASCII) && push_offset(e);
+        return add_piece(e, text, a, b, e->mode == MODE_CHAR ? SCAN_CHAR : SCAN_ASCII) &&
+               push_offset(e);
     if (a == 0 && b == PyUnicode_GET_LENGTH(text)) /* the whole text: no copy */
         return encode_text(e, text) && push_offset(e);
     PyObject *sub = PyUnicode_Substring(text, a, b);

@@ -17,6 +17,12 @@
 #ifndef ROUGE_LCS_TOKENS_H
 #define ROUGE_LCS_TOKENS_H
 
+/* clock_gettime and CLOCK_MONOTONIC (kernels.h's signal polling) under -std=c99; before any
+ * system header, so that a file compiled on its own sees them too (Python.h sets it anyway). */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +242,33 @@ enum {
     SCAN_ASCII = 0,   /* maximal ASCII [A-Za-z0-9] runs, lowered (rouge_score's tokens) */
     SCAN_UNICODE = 1, /* the unicode tokenizer's class scan of a normalized, lowered string */
     SCAN_TOKEN = 2,   /* the piece is one token (a custom tokenizer's) */
+    SCAN_CHAR = 3,    /* the char tokenizer's characters of a text of char_plain ones */
 };
+
+/* The characters for which the char tokenizer (one token per grapheme cluster that starts with
+ * a letter or digit, after NFKC and lower(): rouge_lcs.text.tokenizers.char_tokenize) needs no
+ * interpreter: ASCII; the CJK ideographs of the URO and Extension A; hiragana and katakana
+ * letters, the prolonged sound mark, the iteration marks (not the digraphs ゟ ヿ, which NFKC
+ * spells out); Hangul syllables; and the CJK
+ * punctuation 、。「」『』【】・.  None has a decomposition, none composes with another of the
+ * set, none has case but A-Z, and none is a grapheme extender, a joiner or a conjoining jamo,
+ * so a text of these characters only is its own NFKC form, its lower() lowers A-Z only, and
+ * each of its characters is a grapheme cluster of its own.  Every code point here has been
+ * assigned since Unicode 13 at the latest, so the regex module's classes agree whatever its
+ * version.  Texts with any other character take the Python tokenizer. */
+static inline int char_plain(uint32_t c) {
+    return c < 128 || (c >= 0x4E00 && c <= 0x9FEF) || (c >= 0xAC00 && c <= 0xD7A3) ||
+           (c >= 0x3041 && c <= 0x3096) || (c >= 0x309D && c <= 0x309E) ||
+           (c >= 0x30A1 && c <= 0x30FE) || (c >= 0x3400 && c <= 0x4DBF) ||
+           (c >= 0x3001 && c <= 0x3002) || (c >= 0x3005 && c <= 0x3007) ||
+           (c >= 0x300C && c <= 0x3011);
+}
+
+/* Of the char_plain characters, the tokens: letters and digits (not the punctuation). */
+static inline int char_token_unit(uint32_t c) {
+    return c >= 128 && !((c >= 0x3001 && c <= 0x3002) || (c >= 0x300C && c <= 0x3011) ||
+                         c == 0x30FB);
+}
 
 /* Code units [start, end) of a string the caller keeps alive, and how to cut them. */
 typedef struct {
@@ -419,6 +451,21 @@ static int scan_unicode_units(TokenShard *s, const TextPiece *p) {
     return start >= 0 ? shard_emit_slice(s, p, start, p->end, maxchar) : 1;
 }
 
+/* The char tokenizer's tokens of a piece of char_plain characters: each ASCII letter or digit
+ * (A-Z lowered) and each non-punctuation character, alone. */
+static int scan_char_units(TokenShard *s, const TextPiece *p) {
+    for (int64_t k = p->start; k < p->end; k++) {
+        uint32_t c = unit_at(p->kind, p->data, k);
+        if (c < 128) {
+            char low = ASCII_ALNUM_LOWER[c];
+            if (low && !shard_emit(s, 1, &low, 1, bytes_hash(1, &low, 1))) return 0;
+        } else if (char_token_unit(c) && !shard_emit_slice(s, p, k, k + 1, c)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void token_shard_task(void *arg) {
     TokenShard *s = (TokenShard *)arg;
     int64_t count = s->last - s->first;
@@ -434,6 +481,8 @@ static void token_shard_task(void *arg) {
             ok = scan_ascii_runs(s, p);
         } else if (p->scan == SCAN_UNICODE) {
             ok = scan_unicode_units(s, p);
+        } else if (p->scan == SCAN_CHAR) {
+            ok = scan_char_units(s, p);
         } else {
             const char *data = (const char *)p->data + p->start * p->kind;
             int64_t nbytes = (p->end - p->start) * p->kind;

@@ -1,0 +1,182 @@
+"""Fuzz targets of the C core and the readers (issue 24), coverage-guided with atheris.
+
+    python tests/fuzz/fuzz.py --seconds 30          # every target in turn, ~30 s in all (CI)
+    python tests/fuzz/fuzz.py --target punkt -- -max_total_time=3600   # one target, long run
+
+Each target takes bytes and checks one boundary:
+
+- ``tokens``: the C ``unicode`` tokenizer equals the Python one (``regex``) on any text;
+- ``encoder``: the C Encoder interns any text (lone surrogates included) into as many ids as
+  the Python tokenizer makes tokens;
+- ``punkt``: Punkt in C (``punkt_spans``) equals the Python port on any text;
+- ``readers``: the CLI's JSONL and CSV readers raise nothing but ``InputError``;
+- ``rouge155``: the ROUGE-1.5.5 token reader in C equals the Python one on any bytes.
+
+The corpus (``tests/fuzz/corpus/``) holds the inputs that crashed or misbehaved before (the
+issues' hostile tests) and seeds every target.  Without atheris (``pip install atheris``) the
+same targets run on the corpus and on random mutations of it for the time given, which still
+catches what a sanitizer build (``scripts/sanitize.sh``) sees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus"
+
+
+def _text(data: bytes) -> str:
+    # surrogatepass: lone surrogates reach the C code as they can from Python
+    return data.decode("utf-8", "surrogatepass") if _valid(data) else data.decode("latin-1")
+
+
+def _valid(data: bytes) -> bool:
+    try:
+        data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def target_tokens(data: bytes) -> None:
+    from rouge_lcs import _native
+    from rouge_lcs.engine import native
+    from rouge_lcs.text.tokenizers import unicode_tokenize
+
+    text = _text(data)
+    if native.native_unicode():
+        assert _native._test_unicode_tokens(text, native._normalize) == unicode_tokenize(text)
+
+
+def target_encoder(data: bytes) -> None:
+    from rouge_lcs import _native
+    from rouge_lcs.engine import native
+    from rouge_lcs.text.tokenizers import unicode_tokenize
+
+    text = _text(data)
+    encoder = _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, None, native._normalize)
+    ids, offsets = encoder.encode([text, text[: len(text) // 2]])
+    assert len(ids) // 4 == len(unicode_tokenize(text)) + len(
+        unicode_tokenize(text[: len(text) // 2])
+    )
+
+
+def target_punkt(data: bytes) -> None:
+    from rouge_lcs import _native
+    from rouge_lcs.engine import native
+    from rouge_lcs.text import sentences
+
+    text = _text(data)
+    punkt = sentences._punkt(None)
+    if native.native_unicode():
+        assert list(map(tuple, _native.punkt_spans(text, *punkt.tables))) == list(
+            map(tuple, punkt.spans(text))
+        )
+
+
+def target_readers(data: bytes) -> None:
+    from rouge_lcs.cli.io import InputError, read_table
+
+    text = _text(data)
+    for name in ("fuzz.jsonl", "fuzz.csv", "fuzz.tsv"):
+        with contextlib.suppress(InputError):  # a clear error is the right answer
+            read_table(name, text)
+
+
+def target_rouge155(data: bytes) -> None:
+    import numpy as np
+
+    from rouge_lcs import _native
+    from rouge_lcs.engine.python import BACKEND
+
+    for lower in (False, True):
+        ids, distinct = _native.rouge155_tokens(data, lower)
+        want_ids, want_distinct = BACKEND.rouge155_tokens(data, lower)
+        assert distinct == want_distinct
+        assert (np.frombuffer(ids, dtype=np.int32) == want_ids).all()
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {
+    "tokens": target_tokens,
+    "encoder": target_encoder,
+    "punkt": target_punkt,
+    "readers": target_readers,
+    "rouge155": target_rouge155,
+}
+
+
+def seeds() -> list[bytes]:
+    """The checked-in corpus: inputs that broke something once."""
+    return [p.read_bytes() for p in sorted(CORPUS.iterdir()) if p.is_file()]
+
+
+def mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
+    """A random edit of ``data`` (insert, delete, flip, splice with another seed)."""
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        pick = rng.random()
+        at = rng.randint(0, len(out))
+        if pick < 0.3:
+            out[at:at] = rng.choice(
+                [b".", b"\n", b" ", b"\xed\xa0\x80", b'"', b",", b"Mr. ", b"\t"]
+            )
+        elif pick < 0.5 and out:
+            del out[at : at + rng.randint(1, 8)]
+        elif pick < 0.7 and out:
+            out[min(at, len(out) - 1)] = rng.randrange(256)
+        else:
+            other = rng.choice(pool)
+            out[at:at] = other[: rng.randint(0, len(other))]
+    return bytes(out[:4096])
+
+
+def run_random(target: Callable[[bytes], None], seconds: float, seed: int = 0) -> int:
+    """The target on every seed, then on mutations until ``seconds`` pass; runs done."""
+    pool = seeds() or [b""]
+    for data in pool:
+        target(data)
+    rng = random.Random(seed)
+    end, runs = time.monotonic() + seconds, len(pool)
+    while time.monotonic() < end:
+        target(mutate(rng, rng.choice(pool), pool))
+        runs += 1
+    return runs
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", choices=sorted(TARGETS), help="one target (default: all)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="in all, for every target")
+    parser.add_argument("--random", action="store_true", help="random mutations even with atheris")
+    args, rest = parser.parse_known_args(argv)
+    names = [args.target] if args.target else sorted(TARGETS)
+    try:
+        import atheris  # type: ignore[import-not-found]
+    except ImportError:
+        atheris = None
+    if atheris is not None and not args.random and args.target:
+        # libFuzzer owns the process: one target, the corpus as its seed directory
+        extra = [a for a in rest if a != "--"]
+        if not any(a.startswith("-max_total_time") for a in extra):
+            extra.append(f"-max_total_time={int(args.seconds)}")
+        with atheris.instrument_imports():
+            import rouge_lcs.cli.io  # noqa: F401
+            import rouge_lcs.text.punkt  # noqa: F401
+        atheris.Setup([sys.argv[0], *extra, str(CORPUS)], TARGETS[args.target])
+        atheris.Fuzz()
+        return 0
+    for name in names:
+        runs = run_random(TARGETS[name], args.seconds / len(names))
+        print(f"fuzz {name}: {runs} inputs, no failure", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
