@@ -22,10 +22,11 @@ import os
 import unicodedata
 import warnings
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.arrays import expand
-from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.lazy import lazy_import, version_of
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs
 from rouge_lcs.engine.python import BACKEND as PYTHON
@@ -75,7 +76,14 @@ def native_unicode() -> bool:
     """Whether the ``unicode`` tokenizer runs natively: its code-point table
     (``rouge_lcs/engine/csrc/unicode_table.h``, see scripts/gen_unicode_table.py) was generated
     from the installed version of ``regex``, whose classes the Python tokenizer uses."""
-    return _native is not None and regex.__version__ == _native.UNICODE_TABLE_REGEX_VERSION
+    return _native is not None and _regex_version() == _native.UNICODE_TABLE_REGEX_VERSION
+
+
+@cache
+def _regex_version() -> str:
+    """The installed regex's version, read without importing regex (the ``rouge_score``
+    tokenizer and Punkt in C never need it; its import was ~20 ms of a fresh first call)."""
+    return version_of("regex", "_main.py")
 
 
 def available() -> bool:
