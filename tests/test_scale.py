@@ -88,6 +88,25 @@ def test_num_proc_with_a_lambda_tokenizer(pairs):
     )
 
 
+@pytest.mark.slow
+def test_forked_shards_from_a_shared_counter(pairs):
+    # This process and the forked worker take shards from one counter: every shard scored
+    # once, in order, the same numbers as one process; progress adds up to the batch.
+    from rouge_lcs.base.validation import check_texts
+    from rouge_lcs.config.settings import make_settings
+    from rouge_lcs.engine import parallel
+    from rouge_lcs.engine.compute import compute_stats
+
+    preds, refs = pairs(2600)  # long English pairs first, short Korean ones after
+    batch = check_texts(preds, refs)
+    settings = make_settings(tokenizer=lambda text: text.lower().split(), use_stemmer=True)
+    seen: list[int] = []
+    two = parallel.parallel_stats(batch, settings, 2, seen.append)
+    one = compute_stats(batch, settings)
+    assert sum(seen) == len(batch) and not parallel._INHERITED
+    assert np.array_equal(one.counts, two.counts) and np.array_equal(one.n_refs, two.n_refs)
+
+
 @pytest.mark.parametrize(
     ("bad", "error"),
     [(0, ValueError), (-1, ValueError), (10**6, ValueError), (1.5, TypeError), ("2", TypeError)],

@@ -29,8 +29,6 @@ from rouge_lcs.base.arrays import expand
 from rouge_lcs.base.lazy import lazy_import, version_of
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs
-from rouge_lcs.engine.python import BACKEND as PYTHON
-from rouge_lcs.engine.python import PythonStore
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.rouge_types import RougeType
 from rouge_lcs.text.sentences import (
@@ -50,6 +48,8 @@ from rouge_lcs.text.tokenizers import JOINERS, unicode_tokenize
 if TYPE_CHECKING:
     import numpy as np
     import regex
+
+    from rouge_lcs.engine.python import PythonBackend, PythonStore
 else:
     np = lazy_import("numpy")
     regex = lazy_import("regex")
@@ -377,6 +377,14 @@ class NativeStore:
         return out
 
 
+def _python() -> PythonBackend:
+    """The reference engine, for the inputs the core cannot take: imported then, not with
+    this module (its lcs/n-gram modules were ~8 ms of every import of the package)."""
+    from rouge_lcs.engine.python import BACKEND
+
+    return BACKEND
+
+
 class NativeBackend:
     """The native engine (:class:`~rouge_lcs.engine.interface.Backend`): the C core, with the
     reference engine's implementation where the core cannot take the input (another stemmer
@@ -388,7 +396,7 @@ class NativeBackend:
         """A :class:`NativeStore` counting on ``num_threads`` threads, or the reference
         engine's store where :func:`supports` says the core cannot score these settings."""
         if not supports(settings):
-            return PYTHON.store(settings, num_threads)
+            return _python().store(settings, num_threads)
         return NativeStore(settings, num_threads)
 
     def id_counts(
@@ -400,7 +408,7 @@ class NativeBackend:
     ) -> np.ndarray:
         """See :meth:`rouge_lcs.engine.interface.Backend.id_counts`."""
         if docs.vocab_size >= 1 << 31:  # the core takes int32 ids
-            return PYTHON.id_counts(docs, pair_pred, pair_ref, rouge_types)
+            return _python().id_counts(docs, pair_pred, pair_ref, rouge_types)
         out = np.zeros((pair_pred.size, len(rouge_types), 3), dtype=np.int64)
         _native.counts(
             np.ascontiguousarray(docs.ids, dtype=np.int32),
@@ -428,7 +436,7 @@ class NativeBackend:
     ) -> np.ndarray:
         """See :meth:`rouge_lcs.engine.interface.Backend.skip_counts`."""
         if ids.size and int(ids.max()) >= 1 << 31:
-            return PYTHON.skip_counts(ids, starts, pair_peer, pair_model, distance, unigrams)
+            return _python().skip_counts(ids, starts, pair_peer, pair_model, distance, unigrams)
         out = np.zeros((pair_peer.size, 3), dtype=np.int64)
         _native.rouge155_skip(
             np.ascontiguousarray(ids, dtype=np.int32),
