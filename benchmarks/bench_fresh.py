@@ -71,6 +71,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--threads", default="1")
+    parser.add_argument(
+        "--checkout",
+        default=str(Path(__file__).resolve().parents[1]),
+        help="the rouge_lcs checkout to time (another one for a before/after comparison)",
+    )
     args = parser.parse_args()
     preds, refs = load_pairs("en_cnndm_realsumm")
     first_refs = [r[0] for r in refs]
@@ -78,7 +83,7 @@ def main() -> None:
         **os.environ,
         "RAYON_NUM_THREADS": args.threads,
         "ROUGE_LCS_NUM_THREADS": args.threads,
-        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+        "PYTHONPATH": args.checkout,
     }
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump([preds, first_refs], handle)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import pickle
+import signal
 import threading
 from typing import Any
 
@@ -86,6 +88,44 @@ def _drain(key: int, progress: Progress | None = None) -> list[tuple[int, PairSt
             progress(stop - start)
 
 
+def _fork_drain(key: int) -> tuple[int, int]:
+    """Fork a child that runs :func:`_drain` and writes ``("ok", shards)`` or ``("error",
+    exception)`` pickled to a pipe; return its pid and the pipe's read end."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns, never runs the parent's atexit or flushes
+        status = 1
+        try:
+            os.close(read)
+            try:
+                payload = pickle.dumps(("ok", _drain(key)), pickle.HIGHEST_PROTOCOL)
+            except BaseException as error:  # sent to the parent, which raises it
+                try:
+                    payload = pickle.dumps(("error", error))
+                except Exception:
+                    payload = pickle.dumps(("error", RuntimeError(repr(error))))
+            with os.fdopen(write, "wb") as out:
+                out.write(payload)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    return pid, read
+
+
+def _collect(pid: int, read: int) -> list[tuple[int, PairStats]]:
+    """Read a child's pickled results to the end, reap it, raise what it raised."""
+    with os.fdopen(read, "rb") as source:
+        payload = source.read()
+    _, status = os.waitpid(pid, 0)
+    if not payload or status != 0:
+        raise RuntimeError(f"num_proc: a worker process failed (wait status {status})")
+    kind, value = pickle.loads(payload)
+    if kind == "error":
+        raise value
+    return value
+
+
 def parallel_stats(
     batch: TextBatch, settings: Settings, num_proc: int, progress: Progress | None = None
 ) -> PairStats:
@@ -94,9 +134,11 @@ def parallel_stats(
     Where the platform can fork, this process and ``num_proc - 1`` forked workers take shards
     from a shared counter until none is left (balanced whatever each shard costs: REALSumm's
     pairs cost ~6x a Korean sentence pair's, and not in proportion to their length), and each
-    worker sends its results back once.  Before, ``num_proc`` workers were sent one shard at a
-    time while this process waited: one fork more, and the workers idled 5-10 ms between
-    shards on the pool's pipes, so ``num_proc=2`` with a Python tokenizer was slower than one
+    child sends its results back once, pickled through a pipe (a plain ``os.fork``: a
+    ``multiprocessing`` pool's start and stop alone cost 14-18 ms here).  Before, ``num_proc``
+    workers were sent one shard at a time while this process waited: one fork more, and the
+    workers idled 5-10 ms between shards on the pool's pipes, so ``num_proc=2`` with a Python
+    tokenizer was slower than one
     process.  Elsewhere (spawn) the shards are sent to ``num_proc`` workers as before.
     """
     import multiprocessing  # ~10 ms, so not with the package: only num_proc > 1 needs it
@@ -111,17 +153,21 @@ def parallel_stats(
     key = next(_CALLS)
     with _INHERITED_LOCK:
         _INHERITED[key] = (batch, settings, bounds, context.Value("l", 0))
+    children: list[tuple[int, int]] = []
     try:
-        with context.Pool(n_workers) as pool:
-            pending = [pool.apply_async(_drain, (key,)) for _ in range(n_workers)]
-            done = _drain(key, progress)
-            for result in pending:
-                theirs = result.get()
-                done += theirs
-                if progress is not None:
-                    for index, _ in theirs:
-                        progress(bounds[index][1] - bounds[index][0])
+        children = [_fork_drain(key) for _ in range(n_workers)]
+        done = _drain(key, progress)
+        while children:
+            theirs = _collect(*children.pop(0))  # popped first: reaped even if it raises
+            done += theirs
+            if progress is not None:
+                for index, _ in theirs:
+                    progress(bounds[index][1] - bounds[index][0])
     finally:
+        for pid, read in children:  # only after an error: stop and reap the rest
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(read)
         with _INHERITED_LOCK:
             _INHERITED.pop(key, None)
     done.sort(key=lambda item: item[0])
