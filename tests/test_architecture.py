@@ -203,6 +203,32 @@ def test_import_defers_heavy_dependencies_to_the_first_call(engine):
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
+def test_bare_import_runs_only_the_version_and_names_still_resolve():
+    # `import rouge_lcs` runs no option table, engine or scorer (PEP 562 names, loaded on first
+    # use); `from rouge_lcs import Rouge` and `rouge_lcs.rouge` still give the real objects, and
+    # a first REALSumm-like call with Punkt in C imports neither regex nor the punkt package.
+    code = _EXECUTED + (
+        "import rouge_lcs\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('rouge_lcs.'))\n"
+        "assert loaded == ['rouge_lcs.base', 'rouge_lcs.base.version'], loaded\n"
+        "assert 'rouge' in dir(rouge_lcs) and rouge_lcs.__version__\n"
+        "from rouge_lcs import Rouge\n"
+        "from rouge_lcs.scores.scorer import Rouge as Real\n"
+        "assert Rouge is Real and rouge_lcs.rouge is rouge_lcs.api.rouge\n"
+        "assert rouge_lcs.engine.native is sys.modules['rouge_lcs.engine.native']\n"
+        "try:\n"
+        "    rouge_lcs.no_such_name\n"
+        "except AttributeError: pass\n"
+        "else: raise AssertionError('no AttributeError')\n"
+        "out = rouge_lcs.rouge(['Dr. Smith came. He sat.'], ['Dr. Smith sat. He came.'],"
+        " ['rougeLsum'], tokenizer='rouge_score')\n"
+        "assert out == {'rougeLsum': 1.0}, out\n"
+        "assert not executed('regex') and 'punkt' not in sys.modules, 'regex or punkt ran'\n"
+    )
+    env = {**os.environ, "ROUGE_LCS_IMPLEMENTATION": "native"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
 def test_first_calls_from_many_threads_at_once():
     # The deferred imports run once, while the other threads wait (no half-imported numpy).
     code = _EXECUTED + (

@@ -88,6 +88,50 @@ def test_num_proc_with_a_lambda_tokenizer(pairs):
     )
 
 
+@pytest.mark.slow
+def test_forked_shards_from_a_shared_counter(pairs):
+    # This process and the forked worker take shards from one counter: every shard scored
+    # once, in order, the same numbers as one process; progress adds up to the batch.
+    from rouge_lcs.base.validation import check_texts
+    from rouge_lcs.config.settings import make_settings
+    from rouge_lcs.engine import parallel
+    from rouge_lcs.engine.compute import compute_stats
+
+    preds, refs = pairs(2600)  # long English pairs first, short Korean ones after
+    batch = check_texts(preds, refs)
+    settings = make_settings(tokenizer=lambda text: text.lower().split(), use_stemmer=True)
+    seen: list[int] = []
+    two = parallel.parallel_stats(batch, settings, 2, seen.append)
+    one = compute_stats(batch, settings)
+    assert sum(seen) == len(batch) and not parallel._INHERITED
+    assert np.array_equal(one.counts, two.counts) and np.array_equal(one.n_refs, two.n_refs)
+
+
+@pytest.mark.slow
+def test_an_error_in_a_forked_shard_reaches_the_caller(pairs):
+    # Whichever process draws the bad shard, its exception is raised here and no child is
+    # left behind (the others are stopped and reaped).
+    import os
+
+    from rouge_lcs.base.validation import check_texts
+    from rouge_lcs.config.settings import make_settings
+    from rouge_lcs.engine import parallel
+
+    preds, refs = pairs(2600)
+    preds = [*preds[:-1], "BOOM"]
+
+    def tokenizer(text: str) -> list[str]:
+        if text == "BOOM":
+            raise LookupError("bad text")
+        return text.split()
+
+    settings = make_settings(tokenizer=tokenizer)
+    with pytest.raises(LookupError, match="bad text"):
+        parallel.parallel_stats(check_texts(preds, refs), settings, 2)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
 @pytest.mark.parametrize(
     ("bad", "error"),
     [(0, ValueError), (-1, ValueError), (10**6, ValueError), (1.5, TypeError), ("2", TypeError)],

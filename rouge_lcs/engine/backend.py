@@ -11,7 +11,7 @@ engine runs.
 
 from __future__ import annotations
 
-from rouge_lcs.engine import native, python
+from rouge_lcs.engine import native
 from rouge_lcs.engine.interface import Backend, IdDocs, Store
 from rouge_lcs.engine.native import default_num_threads
 
@@ -21,4 +21,8 @@ __all__ = ["Backend", "IdDocs", "Store", "backend", "default_num_threads"]
 def backend() -> Backend:
     """The engine in use now (reads ``ROUGE_LCS_IMPLEMENTATION`` at each call, so that a test
     or a user can switch engines between calls)."""
-    return native.BACKEND if native.active() else python.BACKEND
+    if native.active():
+        return native.BACKEND
+    from rouge_lcs.engine import python  # the reference engine: imported once it is chosen
+
+    return python.BACKEND

@@ -22,14 +22,13 @@ import os
 import unicodedata
 import warnings
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.arrays import expand
-from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.lazy import lazy_import, version_of
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs
-from rouge_lcs.engine.python import BACKEND as PYTHON
-from rouge_lcs.engine.python import PythonStore
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.rouge_types import RougeType
 from rouge_lcs.text.sentences import (
@@ -49,6 +48,8 @@ from rouge_lcs.text.tokenizers import JOINERS, unicode_tokenize
 if TYPE_CHECKING:
     import numpy as np
     import regex
+
+    from rouge_lcs.engine.python import PythonBackend, PythonStore
 else:
     np = lazy_import("numpy")
     regex = lazy_import("regex")
@@ -75,7 +76,14 @@ def native_unicode() -> bool:
     """Whether the ``unicode`` tokenizer runs natively: its code-point table
     (``rouge_lcs/engine/csrc/unicode_table.h``, see scripts/gen_unicode_table.py) was generated
     from the installed version of ``regex``, whose classes the Python tokenizer uses."""
-    return _native is not None and regex.__version__ == _native.UNICODE_TABLE_REGEX_VERSION
+    return _native is not None and _regex_version() == _native.UNICODE_TABLE_REGEX_VERSION
+
+
+@cache
+def _regex_version() -> str:
+    """The installed regex's version, read without importing regex (the ``rouge_score``
+    tokenizer and Punkt in C never need it; its import was ~20 ms of a fresh first call)."""
+    return version_of("regex", "_main.py")
 
 
 def available() -> bool:
@@ -373,6 +381,14 @@ class NativeStore:
         return out
 
 
+def _python() -> PythonBackend:
+    """The reference engine, for the inputs the core cannot take: imported then, not with
+    this module (its lcs/n-gram modules were ~8 ms of every import of the package)."""
+    from rouge_lcs.engine.python import BACKEND
+
+    return BACKEND
+
+
 class NativeBackend:
     """The native engine (:class:`~rouge_lcs.engine.interface.Backend`): the C core, with the
     reference engine's implementation where the core cannot take the input (another stemmer
@@ -384,7 +400,7 @@ class NativeBackend:
         """A :class:`NativeStore` counting on ``num_threads`` threads, or the reference
         engine's store where :func:`supports` says the core cannot score these settings."""
         if not supports(settings):
-            return PYTHON.store(settings, num_threads)
+            return _python().store(settings, num_threads)
         return NativeStore(settings, num_threads)
 
     def id_counts(
@@ -396,7 +412,7 @@ class NativeBackend:
     ) -> np.ndarray:
         """See :meth:`rouge_lcs.engine.interface.Backend.id_counts`."""
         if docs.vocab_size >= 1 << 31:  # the core takes int32 ids
-            return PYTHON.id_counts(docs, pair_pred, pair_ref, rouge_types)
+            return _python().id_counts(docs, pair_pred, pair_ref, rouge_types)
         out = np.zeros((pair_pred.size, len(rouge_types), 3), dtype=np.int64)
         _native.counts(
             np.ascontiguousarray(docs.ids, dtype=np.int32),
@@ -424,7 +440,7 @@ class NativeBackend:
     ) -> np.ndarray:
         """See :meth:`rouge_lcs.engine.interface.Backend.skip_counts`."""
         if ids.size and int(ids.max()) >= 1 << 31:
-            return PYTHON.skip_counts(ids, starts, pair_peer, pair_model, distance, unigrams)
+            return _python().skip_counts(ids, starts, pair_peer, pair_model, distance, unigrams)
         out = np.zeros((pair_peer.size, 3), dtype=np.int64)
         _native.rouge155_skip(
             np.ascontiguousarray(ids, dtype=np.int32),

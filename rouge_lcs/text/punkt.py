@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import regex
@@ -88,6 +88,21 @@ class Punkt:
         self.sent_starters = frozenset(sent_starters)
         self.ortho_context = dict(ortho_context or {})
         self.sent_end_chars = tuple(sent_end_chars)
+
+    _PATTERNS = ("_ellipsis", "_numeric", "_initial", "_realignment", "_word_re", "_period_re")
+
+    def __getattr__(self, name: str) -> Any:
+        """The regular expressions, compiled at the first use of one (only the Python splitter
+        reads them; Punkt in C reads :attr:`tables`): importing ``regex`` and compiling them
+        cost ~20 ms of a fresh process's first call.  Compiling twice from two threads at once
+        builds equal patterns, so no lock."""
+        if name not in Punkt._PATTERNS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self._compile()
+        return object.__getattribute__(self, name)
+
+    def _compile(self) -> None:
+        """Compile the patterns as NLTK's PunktLanguageVars builds them."""
         import regex  # here, not with the package: ~20 ms that most calls never need
 
         self._ellipsis = regex.compile(_RE_ELLIPSIS)

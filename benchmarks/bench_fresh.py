@@ -1,0 +1,129 @@
+"""A fresh process: import + one REALSumm call, against rouge-score-rs, in new processes.
+
+    .venv/bin/python benchmarks/bench_fresh.py [--repeats 7] [--threads 1]
+
+What an evaluation script, a CLI or a reward server pays: each measurement is a new ``python``
+process that first reads REALSumm's 2,500 pairs (first reference each; not timed), then times
+with ``time.perf_counter`` inside the child:
+
+- import: the import statement;
+- first call: one call on all pairs (four types, ``tokenizer="rouge_score"`` for ours,
+  rouge-score-rs's default tokenizer: the same tokens), numpy's import included for ours;
+- warm call: the same call again in that process.
+
+A fresh process is import + first call; the goals compare it with rouge-score-rs's, and our
+first call with rouge-score-rs's warm call.
+
+The interpreter's own start-up (equal for both) is excluded.  rouge-score-rs runs
+``score_batch`` with ``RAYON_NUM_THREADS=--threads``; ours with ``ROUGE_LCS_NUM_THREADS``
+the same.  Contestants alternate within each repeat so machine noise hits all alike; best of
+``--repeats``.  Every child's per-example F is checked: ours equals rouge-score-rs's to 1e-12.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from corpora import load_pairs
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+_CHILD = """
+import json, sys, time
+preds, refs = json.load(open(sys.argv[1]))
+stem = sys.argv[2] == "1"
+t0 = time.perf_counter()
+{imports}
+t1 = time.perf_counter()
+first = call()
+t2 = time.perf_counter()
+call()
+t3 = time.perf_counter()
+print(json.dumps([t1 - t0, t2 - t1, t3 - t2, first]))
+"""
+
+# name: (import statement, then a function ``call`` that scores every pair)
+BODIES = {
+    "rouge_lcs": (
+        "from rouge_lcs import score\n"
+        "def call():\n"
+        f"    out = score(preds, refs, {TYPES!r}, tokenizer='rouge_score', use_stemmer=stem)\n"
+        "    return out.fmeasure.tolist()"
+    ),
+    "rouge-score-rs": (
+        "from rouge_score_rs import rouge_scorer\n"
+        "def call():\n"
+        f"    scorer = rouge_scorer.RougeScorer({TYPES!r}, use_stemmer=stem)\n"
+        "    out = scorer.score_batch(refs, preds)\n"
+        f"    return [[s[t].fmeasure for t in {TYPES!r}] for s in out]"
+    ),
+}
+
+
+def main() -> None:
+    """Run the contestants in alternating fresh processes and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--threads", default="1")
+    parser.add_argument(
+        "--checkout",
+        default=str(Path(__file__).resolve().parents[1]),
+        help="the rouge_lcs checkout to time (another one for a before/after comparison)",
+    )
+    args = parser.parse_args()
+    preds, refs = load_pairs("en_cnndm_realsumm")
+    first_refs = [r[0] for r in refs]
+    env = {
+        **os.environ,
+        "RAYON_NUM_THREADS": args.threads,
+        "ROUGE_LCS_NUM_THREADS": args.threads,
+        "PYTHONPATH": args.checkout,
+    }
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump([preds, first_refs], handle)
+    print(f"load average at start: {os.getloadavg()[0]:.2f}")
+    for stem in ("0", "1"):
+        best: dict[str, list[float]] = {}
+        results: dict[str, list[list[float]]] = {}
+        for _ in range(args.repeats):
+            for name, body in BODIES.items():
+                code = _CHILD.format(imports=body)
+                line = subprocess.run(
+                    [sys.executable, "-c", code, handle.name, stem],
+                    check=True,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                ).stdout
+                *times, results[name] = json.loads(line)
+                old = best.get(name, [float("inf")] * 3)
+                best[name] = [min(a, b) for a, b in zip(old, times)]
+        diff = max(
+            abs(a - b)
+            for row_a, row_b in zip(results["rouge_lcs"], results["rouge-score-rs"])
+            for a, b in zip(row_a, row_b)
+        )
+        assert diff <= 1e-12, diff
+        ours, rs = best["rouge_lcs"], best["rouge-score-rs"]
+        print(f"stemming {'on' if stem == '1' else 'off'} (max |dF| {diff:.1e}), ms:")
+        for name, (imp, first, warm) in best.items():
+            print(
+                f"  {name:15s} import {imp * 1e3:6.1f}  first call {first * 1e3:6.1f}"
+                f"  fresh {(imp + first) * 1e3:6.1f}  warm {warm * 1e3:6.1f}"
+            )
+        print(
+            f"  fresh process: ours {(rs[0] + rs[1]) / (ours[0] + ours[1]):.2f}x rs;"
+            f"  our first call vs rs warm: {rs[2] / ours[1]:.2f}x"
+        )
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    os.unlink(handle.name)
+
+
+if __name__ == "__main__":
+    main()
