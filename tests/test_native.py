@@ -793,46 +793,58 @@ def test_every_c_file_is_built_and_shipped():
 
 # --- the char tokenizer in C (csrc/tokens.h, char_plain) ---------------------------------------
 
-#: The characters the C code cuts itself, stated here independently of it (csrc/tokens.h).
-CHAR_PLAIN = [
-    *range(0x80),
+#: The characters the C code cuts itself, stated here independently of it (csrc/tokens.h):
+#: the letters (tokens) and the separators (skipped).
+CHAR_LETTERS = [
     *range(0x4E00, 0x9FF0),
     *range(0xAC00, 0xD7A4),
     *range(0x3041, 0x3097),
     *range(0x309D, 0x309F),
-    *range(0x30A1, 0x30FF),
+    *(cp for cp in range(0x30A1, 0x30FF) if cp != 0x30FB),
     *range(0x3400, 0x4DC0),
-    0x3001,
-    0x3002,
-    0x3005,
-    0x3006,
-    0x3007,
-    *range(0x300C, 0x3012),
+    *range(0x3005, 0x3008),
+]
+CHAR_SEPARATORS = [
+    *range(0x3000, 0x3005),
+    *range(0x3008, 0x3021),
+    0x30FB,
+    *(cp for cp in range(0x2010, 0x2028) if cp != 0x2017),  # ‗: NFKC gives a combining mark
+    *range(0xFF01, 0xFF10),
+    *range(0xFF1A, 0xFF21),
+    *range(0xFF3B, 0xFF41),
+    *range(0xFF5B, 0xFF66),
 ]
 
 
 def test_char_plain_characters_are_what_the_c_code_assumes():
-    # Each is its own NFKC form with combining class 0, lowercases only if A-Z, is a grapheme
-    # cluster on its own (GCB Other, or a control: CR LF is no token), and is a token exactly
-    # when it is a letter or digit: so the tokens of a text of them are its letters and digits.
+    # Letters: each its own NFKC form with combining class 0, caseless, a grapheme cluster on its
+    # own, a letter or digit.  Separators: no letter or digit, and whatever NFKC makes of them
+    # holds no letter, digit, mark or conjoining jamo (so nothing composes or joins a token).
+    # ASCII: lower() lowers A-Z only, and CR LF is no token.  So a text of these characters
+    # has exactly the tokens the C code cuts.
     import unicodedata
 
     import regex
 
     # Hangul syllables are LV / LVT: they join only a following conjoining jamo (not in the set)
-    other = regex.compile(
+    alone = regex.compile(
         r"[\p{GCB=Other}\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}\p{GCB=LV}\p{GCB=LVT}]"
     )
     letter = regex.compile(r"[\p{L}\p{N}]")
-    for cp in CHAR_PLAIN:
+    joining = regex.compile(
+        r"[\p{L}\p{N}\p{M}\p{Hangul_Syllable_Type=L}\p{Hangul_Syllable_Type=V}\p{Hangul_Syllable_Type=T}]"
+    )
+    for cp in CHAR_LETTERS:
         c = chr(cp)
         assert unicodedata.normalize("NFKC", c) == c and unicodedata.combining(c) == 0, hex(cp)
-        assert c.lower() == c or "A" <= c <= "Z", hex(cp)
-        assert other.match(c), hex(cp)
-        if cp >= 0x80:
-            assert bool(letter.match(c)) == (
-                cp not in (0x3001, 0x3002, 0x30FB, *range(0x300C, 0x3012))
-            ), hex(cp)
+        assert c.lower() == c and alone.match(c) and letter.match(c), hex(cp)
+    for cp in CHAR_SEPARATORS:
+        c = chr(cp)
+        assert not letter.match(c) and alone.match(c) and c.lower() == c, hex(cp)
+        assert not joining.search(unicodedata.normalize("NFKC", c)), hex(cp)
+    for cp in range(0x80):
+        c = chr(cp)
+        assert (c.lower() == c or "A" <= c <= "Z") and alone.match(c)
 
 
 def _check_char_tokens(texts: list[str]) -> None:
@@ -855,6 +867,7 @@ _CHAR_ALPHABET = st.sampled_from(
     "aZ9 .\n\t、。「」・ー々〇中国語日本語的一ひらがなカタカナ한국어가힣"
     "\u3000\u3003\u3008\u3012\u3097\u3099\u309a\u30a0\u33ff\u4dc0\u9ff0\ua000\ud7a4"
     "\uff21\uff71\uff9e\u0301\u200d\u00e9\u212a\u0130\U00020000\U0002ebf0\u309f\u30ff"
+    "，；：！？…“”（）\u3000\u2028\u200f\uff10\uff5f\uff66\u3021\u30fb\u2017"
 )
 
 

@@ -247,27 +247,40 @@ enum {
 
 /* The characters for which the char tokenizer (one token per grapheme cluster that starts with
  * a letter or digit, after NFKC and lower(): rouge_lcs.text.tokenizers.char_tokenize) needs no
- * interpreter: ASCII; the CJK ideographs of the URO and Extension A; hiragana and katakana
- * letters, the prolonged sound mark, the iteration marks (not the digraphs ゟ ヿ, which NFKC
- * spells out); Hangul syllables; and the CJK
- * punctuation 、。「」『』【】・.  None has a decomposition, none composes with another of the
- * set, none has case but A-Z, and none is a grapheme extender, a joiner or a conjoining jamo,
- * so a text of these characters only is its own NFKC form, its lower() lowers A-Z only, and
- * each of its characters is a grapheme cluster of its own.  Every code point here has been
- * assigned since Unicode 13 at the latest, so the regex module's classes agree whatever its
- * version.  Texts with any other character take the Python tokenizer. */
-static inline int char_plain(uint32_t c) {
-    return c < 128 || (c >= 0x4E00 && c <= 0x9FEF) || (c >= 0xAC00 && c <= 0xD7A3) ||
-           (c >= 0x3041 && c <= 0x3096) || (c >= 0x309D && c <= 0x309E) ||
-           (c >= 0x30A1 && c <= 0x30FE) || (c >= 0x3400 && c <= 0x4DBF) ||
-           (c >= 0x3001 && c <= 0x3002) || (c >= 0x3005 && c <= 0x3007) ||
-           (c >= 0x300C && c <= 0x3011);
+ * interpreter.  Tokens: ASCII letters and digits; the CJK ideographs of the URO and Extension A;
+ * hiragana and katakana letters, the prolonged sound mark, the iteration marks (not the
+ * digraphs ゟ ヿ, which NFKC spells out); 々〆〇; Hangul syllables.  None has a decomposition,
+ * none composes with another character of the set, none has case but A-Z, and none is a
+ * grapheme extender, a joiner or a conjoining jamo, so each is its own NFKC form and its own
+ * grapheme cluster.  Separators: the punctuation of CJK text (、。「」『』【】〈〉《》〜…, the
+ * general punctuation block but ‗, whose NFKC has a combining mark; fullwidth punctuation):
+ * whatever NFKC makes of them holds no
+ * letter, digit, mark or jamo, so they never change a token and are skipped.  Every code point
+ * here has been assigned since Unicode 13 at the latest, so the regex module's classes agree
+ * whatever its version (tests/test_native.py checks all of this per code point).  Texts with
+ * any other character take the Python tokenizer. */
+static inline int char_separator(uint32_t c) {
+    return (c >= 0x3000 && c <= 0x3004) || (c >= 0x3008 && c <= 0x3020) || c == 0x30FB ||
+           (c >= 0x2010 && c <= 0x2027 && c != 0x2017) || (c >= 0xFF01 && c <= 0xFF0F) ||
+           (c >= 0xFF1A && c <= 0xFF20) || (c >= 0xFF3B && c <= 0xFF40) ||
+           (c >= 0xFF5B && c <= 0xFF65);
 }
 
-/* Of the char_plain characters, the tokens: letters and digits (not the punctuation). */
+/* Of the non-ASCII characters, the char tokenizer's tokens that need no interpreter. */
+static inline int char_letter(uint32_t c) {
+    return (c >= 0x4E00 && c <= 0x9FEF) || (c >= 0xAC00 && c <= 0xD7A3) ||
+           (c >= 0x3041 && c <= 0x3096) || (c >= 0x309D && c <= 0x309E) ||
+           (c >= 0x30A1 && c <= 0x30FE && c != 0x30FB) || (c >= 0x3400 && c <= 0x4DBF) ||
+           (c >= 0x3005 && c <= 0x3007);
+}
+
+static inline int char_plain(uint32_t c) {
+    return c < 128 || char_letter(c) || char_separator(c);
+}
+
+/* Of the char_plain characters, the tokens: letters and digits (not the separators). */
 static inline int char_token_unit(uint32_t c) {
-    return c >= 128 && !((c >= 0x3001 && c <= 0x3002) || (c >= 0x300C && c <= 0x3011) ||
-                         c == 0x30FB);
+    return char_letter(c);
 }
 
 /* Code units [start, end) of a string the caller keeps alive, and how to cut them. */
