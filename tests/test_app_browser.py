@@ -671,8 +671,13 @@ def test_worst_examples_sorted_filtered_paged_and_explained_in_place(page, tmp_p
     # Sort by rougeL F, lowest first: the worst examples on top.
     page.locator("#examples-sort input").click()
     page.get_by_role("option", name="rougeL F, lowest first").click()
+    # Wait for the new order itself (the first row alone may be the same in both orders).
     page.wait_for_function(
-        "() => document.querySelector('#examples-table tbody.example').dataset.index === '1'"
+        """() => {
+            const rows = [...document.querySelectorAll('#examples-table tbody.example')];
+            const f = rows.map(r => parseFloat(r.querySelectorAll('td.num')[2].innerText));
+            return f.length > 2 && f.every((v, i) => i === 0 || f[i - 1] <= v);
+        }"""
     )
     first = page.locator("#examples-table tbody.example").first
     f_cells = [
