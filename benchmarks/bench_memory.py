@@ -5,6 +5,7 @@ under pyrouge's default flags (issue 24), and of many threads over a large vocab
     .venv/bin/python benchmarks/bench_memory.py 20000 50000      # other sizes
     .venv/bin/python benchmarks/bench_memory.py skip             # ROUGE-S*/SU*: 10,000, 20,000
     .venv/bin/python benchmarks/bench_memory.py skip 5000        # other sizes
+    .venv/bin/python benchmarks/bench_memory.py threads          # counting scratch vs threads
 
 For each n, a fresh subprocess scores ``rouge([w(n)], [w(n)])`` with the four default types,
 where ``w = lambda n: " ".join(f"w{r.randrange(5000)}" for _ in range(n))`` and
@@ -172,7 +173,63 @@ def main_skip(sizes: list[int]) -> int:
     return 0 if ok else 1
 
 
+def child_threads(vocab: int, threads: int) -> dict[str, object]:
+    """One counting call on a vocabulary of ``vocab`` ids with ``threads`` asked, in this
+    process: the threads that ran and the peak RSS (each thread's workspace holds two
+    vocabulary-sized tables)."""
+    import resource
+
+    import numpy as np
+
+    from rouge_lcs import _native
+
+    n = threads * 4
+    ids = np.arange(2 * 64, dtype=np.int32) % vocab
+    starts = np.array([0, 64, 128], dtype=np.int64)
+    pred, ref = np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)
+    types = np.array([0, 1, 1, 0], dtype=np.int64)
+    empty, zero = np.zeros(0, dtype=np.int32), np.zeros(3, dtype=np.int64)
+    out = np.zeros(n * 2 * 3, dtype=np.int64)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    ran = _native.counts(ids, starts, empty, zero, zero, pred, ref, types, vocab, out, threads)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"ran": ran, "rss_before_mb": before, "peak_rss_mb": peak}
+
+
+def main_threads() -> int:
+    """The ``threads`` benchmark: scratch memory against threads asked and vocabulary."""
+    print(f"{'vocabulary':>11} {'asked':>6} {'ran':>4} {'RSS before':>11} {'peak RSS':>9}")
+    for vocab in (1_000_000, 10_000_000, 40_000_000):
+        for threads in (1, 8, 64):
+            run = subprocess.run(
+                [
+                    sys.executable,
+                    str(Path(__file__).resolve()),
+                    "--threads-child",
+                    str(vocab),
+                    str(threads),
+                ],
+                capture_output=True,
+                text=True,
+                cwd=HERE.parent,
+            )
+            if run.returncode:
+                print(f"{vocab:>11} {threads:>6} failed:\n{run.stderr[-2000:]}")
+                return 1
+            m = json.loads(run.stdout)
+            print(
+                f"{vocab:>11,} {threads:>6} {m['ran']:>4}"
+                f" {m['rss_before_mb']:>8.0f} MB {m['peak_rss_mb']:>6.0f} MB"
+            )
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--threads-child"]:
+        print(json.dumps(child_threads(int(argv[1]), int(argv[2]))))
+        return 0
+    if argv[:1] == ["threads"]:
+        return main_threads()
     if argv[:1] == ["--child"]:
         print(json.dumps(child(int(argv[1]))))
         return 0

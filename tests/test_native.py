@@ -885,3 +885,23 @@ def test_native_char_tokens_equal_python_on_the_corpora():
     for path in sorted(Path(DATA).glob("*/data.jsonl")):
         rows = [json.loads(line) for line in path.open(encoding="utf-8")]
         _check_char_tokens([t for row in rows for t in [row["prediction"], *row["references"]]])
+
+
+@needs_native
+@pytest.mark.parametrize(("vocab", "expected"), [(1_000, 8), (10_000_000, 3), (20_000_000, 1)])
+def test_counting_threads_stay_within_the_workspace_budget(vocab, expected):
+    # Each counting thread holds two vocabulary-sized tables (8 bytes an id); together they
+    # stay under 256 MB (csrc/kernels.h), so a large vocabulary runs on fewer threads than
+    # asked.  The kernel returns the threads it ran; the counts do not depend on them.
+    from rouge_lcs import _native
+
+    ids = np.array([0, 1, 2, 1, 2, 3], dtype=np.int32)
+    starts = np.array([0, 3, 6], dtype=np.int64)
+    pred = np.zeros(8, dtype=np.int64)
+    ref = np.ones(8, dtype=np.int64)
+    types = np.array([0, 1, 1, 0], dtype=np.int64)  # rouge1, rougeL
+    empty, zero = np.zeros(0, dtype=np.int32), np.zeros(3, dtype=np.int64)
+    out = np.zeros(8 * 2 * 3, dtype=np.int64)
+    ran = _native.counts(ids, starts, empty, zero, zero, pred, ref, types, vocab, out, 8)
+    assert ran == expected
+    assert out.reshape(8, 2, 3).tolist() == [[[2, 3, 3], [2, 3, 3]]] * 8  # "0 1 2" vs "1 2 3"

@@ -205,6 +205,21 @@ static inline int ws_tick(Workspace *ws, int64_t cost) {
     return 1;
 }
 
+/* Each thread's workspace holds two vocabulary-sized tables (`local`, `count`: 8 bytes an id).
+ * Together they may take at most this much, so memory stays bounded however many threads a
+ * caller asks for on however large a vocabulary: past it, fewer threads run (the counts never
+ * depend on the number of threads). */
+#define WORKSPACE_BUDGET_BYTES ((int64_t)256 << 20)
+
+/* The number of counting threads to run: `wanted`, capped by WORKSPACE_BUDGET_BYTES for this
+ * vocabulary (at least 1). */
+static int threads_within_budget(int wanted, int64_t vocab) {
+    int64_t per_thread = (vocab > 0 ? vocab : 1) * 2 * (int64_t)sizeof(int32_t);
+    int64_t fit = WORKSPACE_BUDGET_BYTES / per_thread;
+    if (fit < 1) fit = 1;
+    return wanted > fit ? (int)fit : wanted;
+}
+
 static int workspace_init(Workspace *ws, int64_t vocab) {
     memset(ws, 0, sizeof(*ws));
     ws->vocab = vocab;

@@ -209,6 +209,7 @@ static PyObject *py_counts(PyObject *self, PyObject *args) {
     if (num_threads < 1) num_threads = 1;
     if (num_threads > MAX_THREADS) num_threads = MAX_THREADS;
     if (num_threads > n_pairs) num_threads = n_pairs > 0 ? (int)n_pairs : 1;
+    num_threads = threads_within_budget(num_threads, job.vocab);
     Shard shards[MAX_THREADS];
     for (int k = 0; k < num_threads; k++) {
         shards[k].job = &job;
