@@ -189,6 +189,17 @@ def read_table(path: str | Path, text: str | None = None) -> tuple[list[str], li
     return table.predictions, table.references
 
 
+def read_records(path: str | Path, text: str) -> list[Record] | None:
+    """The records of a JSONL, CSV or TSV file's ``text`` with their line numbers, read as
+    its suffix says; ``None`` for another suffix (the caller decides what that means)."""
+    name, suffix = str(path), Path(path).suffix.lower()
+    if suffix in (".jsonl", ".json", ".ndjson"):
+        return _records_from_jsonl(name, text)
+    if suffix in (".csv", ".tsv"):
+        return _records_from_csv(name, text, "excel-tab" if suffix == ".tsv" else "excel")
+    return None
+
+
 def load_table(path: str | Path, text: str | None = None) -> Table:
     """Predictions, references and ids from a JSONL or CSV file.
 
@@ -200,12 +211,8 @@ def load_table(path: str | Path, text: str | None = None) -> Table:
     if text is None:
         text = read_text(path)
     name = str(path)
-    suffix = path.suffix.lower()
-    if suffix in (".jsonl", ".json", ".ndjson"):
-        records = _records_from_jsonl(name, text)
-    elif suffix in (".csv", ".tsv"):
-        records = _records_from_csv(name, text, "excel-tab" if suffix == ".tsv" else "excel")
-    else:
+    records = read_records(path, text)
+    if records is None:
         raise InputError(f"{path}: expected a .jsonl or .csv file")
     if not records:
         raise InputError(f"{path}: no rows")

@@ -20,8 +20,7 @@ from typing import Any, TextIO
 
 from rouge_lcs.cli.io import (
     InputError,
-    _records_from_csv,
-    _records_from_jsonl,
+    read_records,
     read_text,
     split_lines,
 )
@@ -43,14 +42,11 @@ def _kind(path: str) -> str:
 
 def _read(path: str, field: str) -> tuple[list[str], list[dict[str, Any]]]:
     """The texts of a file and its records (a .txt file's lines become ``{field: line}``)."""
-    text, kind = read_text(path), _kind(path)
-    if kind == "txt":
+    text = read_text(path)
+    numbered = read_records(path, text)
+    if numbered is None:  # any other file: one text a line
         lines = split_lines(text)
         return lines, [{field: line} for line in lines]
-    if kind == "jsonl":
-        numbered = _records_from_jsonl(path, text)
-    else:
-        numbered = _records_from_csv(path, text, "excel-tab" if kind == "tsv" else "excel")
     texts = []
     for number, record in numbered:
         value = record.get(field)
