@@ -17,7 +17,7 @@ from setuptools.command.build_ext import build_ext
 if sys.platform == "win32":
     ARGS: list[str] = ["/O2"]
 else:
-    ARGS = ["-O3", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+    ARGS = ["-O3", "-std=c99", "-ffp-contract=off", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 
 # One translation unit: module.c includes the other files of the folder, one per stage
 # (docs/native.md).  Paths relative to this file, as setuptools wants them.

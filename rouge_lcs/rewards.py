@@ -169,13 +169,15 @@ class RougeReward:
         if isinstance(completions, str) or not isinstance(completions, Sequence):
             raise fail_type("completions", "a list of completions", completions)
         texts = [completion_text(c, i) for i, c in enumerate(completions)]
-        values = getattr(self.scorer.score(texts, references), self.measure)
-        if len(self.weights) == 1:
-            weight = next(iter(self.weights.values()))
-            column = values[:, 0]
-            return (column if weight == 1.0 else column * weight).tolist()
-        mixed = [w * values[:, k] for k, w in enumerate(self.weights.values())]
-        return functools.reduce(lambda a, b: a + b, mixed).tolist()
+        scores = self.scorer.score(texts, references)
+        # Lists of floats (no NumPy for a reward server's first call); the same float
+        # operations, in the same order, as weighting the score arrays would do.
+        columns = [(scores.values(name, self.measure), w) for name, w in self.weights.items()]
+        column, weight = columns[0]
+        total = column if weight == 1.0 else [weight * v for v in column]
+        for column, weight in columns[1:]:
+            total = [t + weight * v for t, v in zip(total, column)]
+        return total
 
     def _batch(self, completions: object, kwargs: Mapping[str, Any]) -> tuple[Any, Any]:
         """The completions and references of a TRL call (its keywords)."""

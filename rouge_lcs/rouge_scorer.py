@@ -214,9 +214,9 @@ class RougeScorer(BaseScorer):
         batch = check_texts(predictions, targets, names=("predictions", "targets"))
         scores = rouge.score(batch.predictions, batch.references)
         columns = [
-            (name, scores.precision[:, k].tolist(), scores.recall[:, k].tolist(),
-             scores.fmeasure[:, k].tolist())
-            for k, name in enumerate(scores.rouge_types)
+            (name, scores.values(name, "precision"), scores.values(name, "recall"),
+             scores.values(name, "fmeasure"))
+            for name in scores.rouge_types
         ]  # fmt: skip
         return [{name: Score(p[i], r[i], f[i]) for name, p, r, f in columns} for i in range(n)]
 

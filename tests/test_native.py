@@ -727,7 +727,7 @@ def test_ascii_fast_path_and_other_texts_share_token_ids():
 
 CSRC = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc"
 #: The stages that run without the GIL, or need no Python: they must not see Python.h at all.
-PYTHON_FREE = ["kernels.h", "porter.h", "rouge155.h", "similarity.h", "tokens.h"]
+PYTHON_FREE = ["kernels.h", "porter.h", "rouge155.h", "scores.h", "similarity.h", "tokens.h"]
 
 
 def _compiler() -> str | None:
@@ -905,3 +905,118 @@ def test_counting_threads_stay_within_the_workspace_budget(vocab, expected):
     ran = _native.counts(ids, starts, empty, zero, zero, pred, ref, types, vocab, out, 8)
     assert ran == expected
     assert out.reshape(8, 2, 3).tolist() == [[[2, 3, 3], [2, 3, 3]]] * 8  # "0 1 2" vs "1 2 3"
+
+
+# --- P/R/F from counts in C (csrc/scores.h) -------------------------------------------------
+
+
+def _random_counts(rng: np.random.Generator, n_examples: int, n_types: int, max_refs: int):
+    n_refs = rng.integers(1, max_refs + 1, n_examples).astype(np.int64)
+    pairs = int(n_refs.sum())
+    totals = rng.integers(0, 40, (pairs, n_types, 2))
+    totals[rng.random((pairs, n_types, 2)) < 0.1] = 0  # empty texts: zero denominators
+    hits = np.minimum(rng.integers(0, 40, (pairs, n_types)), totals.min(axis=2))
+    counts = np.concatenate([hits[..., None], totals], axis=2).astype(np.int64)
+    return counts, n_refs
+
+
+@needs_native
+@pytest.mark.parametrize("mode", ["max_f", "max_recall", "pooled", "mean"])
+@pytest.mark.parametrize("beta", [1.0, 0.5, 2.0, 1.2])
+def test_native_combine_is_bit_identical_to_the_numpy_reference(mode, beta):
+    from array import array
+
+    from rouge_lcs.scores.multiref import combine
+
+    rng = np.random.default_rng(7)
+    for max_refs in (1, 2, 5):
+        counts, n_refs = _random_counts(rng, 300, 3, max_refs)
+        flat = (array("q", counts.tobytes()), array("q", n_refs.tobytes()))
+        got = native.combine(flat, 3, mode, beta)
+        want = combine(counts, n_refs, mode, beta)
+        for g, w in zip(got, want):
+            assert np.frombuffer(g, dtype=np.float64).tobytes() == w.tobytes()
+
+
+@needs_native
+def test_native_combine_hand_worked():
+    from array import array
+
+    # One example, two references, one type: (hits, pred total, ref total) = (2, 4, 5), (3, 4, 4)
+    counts = array("q", [2, 4, 5, 3, 4, 4])
+    n_refs = array("q", [2])
+    p, r, f = native.combine((counts, n_refs), 1, "max_f", 1.0)
+    assert (p[0], r[0], f[0]) == (0.75, 0.75, 0.75)  # the second: F 0.75 > 4/9
+    p, r, f = native.combine((counts, n_refs), 1, "pooled", 1.0)
+    assert (p[0], r[0]) == (5 / 8, 5 / 9)
+    p, r, f = native.combine((counts, n_refs), 1, "mean", 1.0)
+    assert (p[0], r[0]) == ((0.5 + 0.75) / 2, (0.4 + 0.75) / 2)
+    p, r, f = native.combine((array("q", [0, 0, 0]), array("q", [1])), 1, "max_f", 1.0)
+    assert (p[0], r[0], f[0]) == (0.0, 0.0, 0.0)
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "args, error",
+    [
+        ((b"\0" * 24, 1, b"\0" * 8, 0, 1.0), ValueError),  # n_refs 0
+        ((b"\0" * 24, 1, b"\2\0\0\0\0\0\0\0", 0, 1.0), ValueError),  # 2 refs, 1 pair
+        ((b"\0" * 24, 0, b"\1" + b"\0" * 7, 0, 1.0), ValueError),  # no types
+        ((b"\0" * 24, 1, b"\1" + b"\0" * 7, 4, 1.0), ValueError),  # mode
+        ((b"\0" * 24, 1, b"\1" + b"\0" * 7, 0, float("nan")), ValueError),  # beta
+        ((b"\0" * 23, 1, b"\1" + b"\0" * 7, 0, 1.0), ValueError),  # ragged buffer
+        ((b"\0" * 24, 1, b"\1" + b"\0" * 7 + b"\xff" * 8, 0, 1.0), ValueError),  # sizes
+    ],
+)
+def test_native_combine_checks_its_buffers(args, error):
+    outs = [bytearray(8) for _ in range(3)]
+    with pytest.raises(error):
+        native._native.combine(*args, *outs)
+
+
+@needs_native
+def test_native_combine_refuses_overlapping_outputs():
+    out = bytearray(8)
+    with pytest.raises(ValueError, match="overlaps"):
+        native._native.combine(b"\0" * 24, 1, b"\1" + b"\0" * 7, 0, 1.0, out, out, bytearray(8))
+
+
+NO_NUMPY_CALL = """
+import sys
+from rouge_lcs import rouge, Rouge
+preds = ["The cat sat on the mat. It was happy.", "a b c"]
+refs = [["The cat sat on a rug.\\nIt purred.", "x y"], ["a b d"]]
+assert rouge(preds, refs)["rouge1"] > 0
+rouge(preds, refs, use_aggregator=False, return_precision_recall=True, return_signature=True)
+rouge(preds, refs, tokenizer="rouge_score", use_stemmer=True, multi_ref="pooled")
+Rouge(["rouge1", "rougeL"]).score(preds, refs).mean()
+loaded = sorted(m for m in sys.modules if m.split(".")[0] == "numpy" and "." in m)
+print(loaded)
+"""
+
+
+@needs_native
+def test_the_native_path_scores_without_importing_numpy():
+    # A fresh process's first call: NumPy's import was most of it; the native engine goes
+    # from texts to the evaluate-style output and the means with plain buffers.
+    env = {**os.environ, "ROUGE_LCS_IMPLEMENTATION": "native"}
+    done = subprocess.run(
+        [sys.executable, "-c", NO_NUMPY_CALL], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout
+
+
+@needs_native
+def test_scores_from_flat_statistics_read_as_numpy_alike():
+    preds = ["The cat sat on the mat.", "a b c", ""]
+    refs = [["The cat sat on a rug.", "x y"], ["a b d"], ["q"]]
+    got = Rouge(["rouge1", "rougeLsum"]).score(preds, refs)
+    assert got.stats.flat() is not None
+    assert got.fmeasure.shape == (3, 2) and got.stats.counts.shape == (4, 2, 3)
+    assert got.values("rouge1") == got.column("rouge1").tolist()
+    assert got.stats.ref_counts() == [2, 1, 1] == got.stats.n_refs.tolist()
+    again = pickle.loads(pickle.dumps(got))
+    assert again.fmeasure.tobytes() == got.fmeasure.tobytes()
+    assert again.stats.counts.tobytes() == got.stats.counts.tobytes()
+    with pytest.raises(AttributeError):
+        got.fmeasure = None  # type: ignore[misc]

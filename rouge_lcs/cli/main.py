@@ -160,7 +160,7 @@ def _score_with_progress(
 
 def _signature(scores: Scores, args: argparse.Namespace) -> str:
     return Rouge.from_settings(scores.settings).signature(
-        scores.stats.n_refs.tolist(),
+        scores.stats.ref_counts(),
         confidence_level=args.confidence,
         n_resamples=args.n_resamples,
         seed=args.seed,
@@ -374,7 +374,7 @@ def cmd_examples(argv: Sequence[str]) -> int:
     print(table(["example", *scores.rouge_types], rows))
     print("\nMean over the examples:\n")
     print(prf_table(scores.mean()))
-    print(f"\nsignature: {scorer.signature(scores.stats.n_refs.tolist())}")
+    print(f"\nsignature: {scorer.signature(scores.stats.ref_counts())}")
     return 0
 
 

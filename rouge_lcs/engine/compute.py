@@ -13,20 +13,14 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
-from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import TextBatch, fail_type
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import Store, backend
 from rouge_lcs.engine.stats import PairStats
-
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    np = lazy_import("numpy")
 
 #: Examples per chunk: bounds the memory of the batched ROUGE-Lsum kernel and paces progress.
 CHUNK = 2048
@@ -139,8 +133,8 @@ def _chunk_stats(batch: TextBatch, store: Store) -> PairStats:
     # map() in C rather than a Python call per text (a visible cost on short texts).
     predictions = batch.predictions
     references = batch.references
-    n_refs = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
-    if int(n_refs.sum()) == len(references):  # one reference each: pairs are examples
+    n_refs = array("q", map(len, references))  # int64 arrays: the native path needs no NumPy
+    if sum(n_refs) == len(references):  # one reference each: pairs are examples
         pair_texts = predictions
         ref_texts = [refs[0] for refs in references]
     else:
@@ -150,6 +144,6 @@ def _chunk_stats(batch: TextBatch, store: Store) -> PairStats:
     order.update(dict.fromkeys(ref_texts))  # known texts keep their first place
     texts = list(order)
     position = dict(zip(texts, range(len(texts))))
-    pair_pred = np.fromiter(map(position.__getitem__, pair_texts), np.int64, len(pair_texts))
-    pair_ref = np.fromiter(map(position.__getitem__, ref_texts), np.int64, len(ref_texts))
-    return PairStats(store.chunk_counts(texts, pair_pred, pair_ref), n_refs)
+    pair_pred = array("q", map(position.__getitem__, pair_texts))
+    pair_ref = array("q", map(position.__getitem__, ref_texts))
+    return store.chunk_stats(texts, pair_pred, pair_ref, n_refs)

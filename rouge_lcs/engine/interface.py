@@ -22,7 +22,11 @@ from rouge_lcs.config.settings import Settings
 from rouge_lcs.text.rouge_types import RougeType
 
 if TYPE_CHECKING:
+    from array import array
+
     import numpy as np
+
+    from rouge_lcs.engine.stats import PairStats
 else:
     np = lazy_import("numpy")
 
@@ -58,6 +62,14 @@ class Store(Protocol):
         self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
     ) -> np.ndarray:
         """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
+        ...
+
+    def chunk_stats(
+        self, texts: Sequence[str], pair_pred: array[int], pair_ref: array[int], n_refs: array[int]
+    ) -> PairStats:
+        """:meth:`chunk_counts` as :class:`~rouge_lcs.engine.stats.PairStats`, the pairs given
+        as int64 arrays and ``n_refs`` pairs per example (the batch engine's call: the native
+        store keeps the counts flat, so that no NumPy is needed to score)."""
         ...
 
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

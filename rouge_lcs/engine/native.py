@@ -21,14 +21,17 @@ import importlib
 import os
 import unicodedata
 import warnings
+from array import array
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.arrays import expand
 from rouge_lcs.base.lazy import lazy_import, version_of
+from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.rouge_types import RougeType
 from rouge_lcs.text.sentences import (
@@ -46,8 +49,13 @@ from rouge_lcs.text.stemming import PORTER, stem
 from rouge_lcs.text.tokenizers import JOINERS, unicode_tokenize
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     import numpy as np
     import regex
+
+    #: What the kernels read: contiguous int32 ids / int64 offsets in any buffer.
+    Buffer: TypeAlias = bytes | array[int] | np.ndarray
 
     from rouge_lcs.engine.python import PythonBackend, PythonStore
 else:
@@ -238,10 +246,28 @@ def _ids(encoded: tuple[bytes, bytes]) -> tuple[np.ndarray, np.ndarray]:
     return np.frombuffer(ids, dtype=np.int32), np.frombuffer(offsets, dtype=np.int64)
 
 
-def _type_codes(rouge_types: Sequence[RougeType]) -> np.ndarray:
-    """The core's ``(kind, n)`` code of each type, flat."""
+def _type_codes(rouge_types: Sequence[RougeType]) -> array[int]:
+    """The core's ``(kind, n)`` code of each type, flat (int64)."""
     codes = [(_KINDS[t.kind], t.n if t.kind == "n" else 0) for t in rouge_types]
-    return np.array(codes, dtype=np.int64).reshape(-1)
+    return array("q", [c for pair in codes for c in pair])
+
+
+def _zeros(typecode: str, size: int) -> array[int]:
+    """``size`` zeros of an int array type (``q``: int64; ``i``: int32)."""
+    return array(typecode, bytes(array(typecode).itemsize * size))
+
+
+def combine(
+    flat: tuple[array[int], array[int]], n_types: int, mode: str, beta: float
+) -> tuple[array[float], array[float], array[float]]:
+    """:func:`rouge_lcs.scores.multiref.combine` in C (``csrc/scores.h``, the same floats) for
+    the flat statistics of :meth:`NativeStore.chunk_stats`: per-example precision, recall and F,
+    flat float64 arrays of ``examples * n_types`` values (no NumPy needed)."""
+    counts, n_refs = flat
+    cells = len(n_refs) * n_types
+    p, r, f = (array("d", bytes(8 * cells)) for _ in range(3))
+    _native.combine(counts, n_types, n_refs, MULTI_REF_MODES.index(mode), float(beta), p, r, f)
+    return p, r, f
 
 
 def _gather(
@@ -300,17 +326,16 @@ class NativeStore:
     def _concatenates(self, text: str) -> bool:
         return self._always_concatenate or self._splitter.cuts(text) <= self._separators
 
-    def _documents(
-        self, texts: Sequence[str]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Token ids of each text and, for ROUGE-Lsum, of each of its sentences."""
+    def _documents(self, texts: Sequence[str]) -> tuple[Buffer, Buffer, Buffer, Buffer, Buffer]:
+        """Token ids of each text and, for ROUGE-Lsum, of each of its sentences: int32 ids and
+        int64 offsets as the kernel takes them (``ids, starts, sent_ids, sent_starts,
+        doc_sent``), in NumPy arrays only where a Python splitter's sentences are gathered."""
         threads = self.num_threads
         encode = self._encoder.encode
         encode_sentences = self._encoder.encode_sentences
-        if not self._sentences:
-            ids, starts = _ids(encode(texts, threads))
-            no_ids, no_starts = np.zeros(0, np.int32), np.zeros(1, np.int64)
-            return ids, starts, no_ids, no_starts, np.zeros(len(texts) + 1, np.int64)
+        if not self._sentences:  # plain buffers: no NumPy on this path
+            ids, starts = encode(texts, threads)
+            return ids, starts, b"", bytes(8), bytes(8 * (len(texts) + 1))
         splitter = self._settings.splitter
         split_mode = self._splitter.native
         if split_mode is not None and self._always_concatenate:
@@ -319,10 +344,10 @@ class NativeStore:
             # Punkt may cut, where auto_split and nltk_split are both Punkt.
             punkt = _punkt_split() if split_mode else splitter
             sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, punkt, threads)
-            sent_ids = np.frombuffer(sent_ids, dtype=np.int32)
-            sent_starts = np.frombuffer(sent_starts, dtype=np.int64)
-            doc_sent = np.frombuffer(doc_sent, dtype=np.int64)
-            return sent_ids, sent_starts[doc_sent], sent_ids, sent_starts, doc_sent
+            # A document's tokens start where its first sentence does (plain buffers: no NumPy).
+            at = memoryview(sent_starts).cast("q").__getitem__
+            starts = array("q", map(at, memoryview(doc_sent).cast("q")))
+            return sent_ids, starts, sent_ids, sent_starts, doc_sent
         if split_mode is None:
             splitter = _language_split(self._splitter) or splitter
         sentence_texts: list[str] = []
@@ -357,19 +382,15 @@ class NativeStore:
         ids = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
         return ids.astype(np.int32, copy=False), starts, sent_ids, sent_starts, doc_sent
 
-    def chunk_counts(
-        self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
-    ) -> np.ndarray:
-        """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
+    def _flat_counts(self, texts: Sequence[str], pair_pred: Buffer, pair_ref: Buffer) -> array[int]:
         ids, starts, sent_ids, sent_starts, doc_sent = self._documents(texts)
-        pair_pred = np.ascontiguousarray(pair_pred, dtype=np.int64)
-        pair_ref = np.ascontiguousarray(pair_ref, dtype=np.int64)
-        out = np.zeros((pair_pred.size, len(self._settings.rouge_types), 3), dtype=np.int64)
+        n_pairs = len(pair_pred)  # int64 values (an array or a 1-D NumPy array)
+        out = _zeros("q", n_pairs * len(self._settings.rouge_types) * 3)
         _native.counts(
-            np.ascontiguousarray(ids),
-            np.ascontiguousarray(starts),
-            np.ascontiguousarray(sent_ids),
-            np.ascontiguousarray(sent_starts),
+            ids,
+            starts,
+            sent_ids,
+            sent_starts,
             doc_sent,
             pair_pred,
             pair_ref,
@@ -379,6 +400,25 @@ class NativeStore:
             self.num_threads,
         )
         return out
+
+    def chunk_counts(
+        self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
+    ) -> np.ndarray:
+        """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
+        flat = self._flat_counts(
+            texts,
+            np.ascontiguousarray(pair_pred, dtype=np.int64),
+            np.ascontiguousarray(pair_ref, dtype=np.int64),
+        )
+        return np.frombuffer(flat, dtype=np.int64).reshape(-1, len(self._settings.rouge_types), 3)
+
+    def chunk_stats(
+        self, texts: Sequence[str], pair_pred: array[int], pair_ref: array[int], n_refs: array[int]
+    ) -> PairStats:
+        """:class:`PairStats` of pairs given as int64 indices into ``texts``, ``n_refs`` pairs
+        per example, held flat (:meth:`PairStats.from_flat`): no NumPy on this path."""
+        counts = self._flat_counts(texts, pair_pred, pair_ref)
+        return PairStats.from_flat(counts, len(self._settings.rouge_types), n_refs)
 
 
 def _python() -> PythonBackend:

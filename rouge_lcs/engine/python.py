@@ -17,9 +17,12 @@ from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.counts import batch_counts
 from rouge_lcs.engine.documents import Document, DocumentStore
 from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.text.rouge_types import RougeType
 
 if TYPE_CHECKING:
+    from array import array
+
     import numpy as np
 else:
     np = lazy_import("numpy")
@@ -72,6 +75,15 @@ class PythonStore:
         """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
         docs = [self._documents.get(text) for text in texts]
         return batch_counts(docs, pair_pred, pair_ref, self._rouge_types)
+
+    def chunk_stats(
+        self, texts: Sequence[str], pair_pred: array[int], pair_ref: array[int], n_refs: array[int]
+    ) -> PairStats:
+        """:class:`PairStats` of pairs given as int64 indices into ``texts``, ``n_refs`` pairs
+        per example."""
+        pred, ref = (np.frombuffer(a, dtype=np.int64) for a in (pair_pred, pair_ref))
+        counts = self.chunk_counts(texts, pred, ref)
+        return PairStats(counts, np.frombuffer(n_refs, dtype=np.int64).copy())
 
 
 def id_documents(docs: IdDocs) -> list[Document]:

@@ -7,19 +7,14 @@ arithmetic on these counts, computed once (sacrebleu's pattern).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from rouge_lcs.base.lazy import lazy_import
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
-else:
-    np = lazy_import("numpy")
 
 
-@dataclass(frozen=True)
 class PairStats:
     """Counts of a batch, stored flat: one row per (example, reference) pair.
 
@@ -27,17 +22,86 @@ class PairStats:
         counts: ``(pairs, types, 3)`` int64 — hits, prediction total, reference total; the
             pairs of example ``e`` are rows ``offsets[e]`` to ``offsets[e + 1] - 1``.
         n_refs: ``(examples,)`` int64 — references per example.
+
+    Built from NumPy arrays (the reference engine) or, by :meth:`from_flat`, from the native
+    engine's flat int64 buffers, which the scores are computed from directly: NumPy is then
+    imported only when a caller reads :attr:`counts` or :attr:`n_refs` (its import was most
+    of a fresh process's first call).
     """
 
-    counts: np.ndarray
-    n_refs: np.ndarray
+    __slots__ = ("_counts", "_n_refs", "_flat", "_flat_refs", "_n_types")
+
+    def __init__(self, counts: np.ndarray, n_refs: np.ndarray) -> None:
+        self._counts: np.ndarray | None = counts
+        self._n_refs: np.ndarray | None = n_refs
+        self._flat: array[int] | None = None
+        self._flat_refs: array[int] | None = None
+        self._n_types = int(counts.shape[1]) if counts.ndim == 3 else 0
+
+    @classmethod
+    def from_flat(cls, counts: array[int], n_types: int, n_refs: array[int]) -> PairStats:
+        """Statistics from flat int64 arrays: ``counts`` holds ``pairs * n_types * 3`` values
+        in the order of :attr:`counts`, ``n_refs`` one value per example."""
+        stats = cls.__new__(cls)
+        stats._counts = stats._n_refs = None
+        stats._flat, stats._flat_refs, stats._n_types = counts, n_refs, n_types
+        return stats
+
+    @property
+    def counts(self) -> np.ndarray:
+        """``(pairs, types, 3)`` int64 counts."""
+        if self._counts is None:
+            import numpy as np
+
+            flat = np.frombuffer(self._flat or b"", dtype=np.int64)
+            self._counts = flat.reshape(-1, self._n_types, 3)
+        return self._counts
+
+    @property
+    def n_refs(self) -> np.ndarray:
+        """``(examples,)`` int64: references per example."""
+        if self._n_refs is None:
+            import numpy as np
+
+            self._n_refs = np.frombuffer(self._flat_refs or b"", dtype=np.int64)
+        return self._n_refs
+
+    @property
+    def n_types(self) -> int:
+        """The number of rouge types counted."""
+        return self._n_types
+
+    def flat(self) -> tuple[array[int], array[int]] | None:
+        """The flat int64 ``(counts, n_refs)`` of :meth:`from_flat`, else None."""
+        if self._flat is None or self._flat_refs is None:
+            return None
+        return self._flat, self._flat_refs
+
+    def ref_counts(self) -> list[int]:
+        """References per example, as a list (without NumPy for flat statistics)."""
+        if self._flat_refs is not None:
+            return self._flat_refs.tolist()
+        return [int(n) for n in self.n_refs.tolist()]
 
     def __len__(self) -> int:
+        if self._flat_refs is not None:
+            return len(self._flat_refs)
         return int(self.n_refs.size)
+
+    def __repr__(self) -> str:
+        return f"PairStats(counts={self.counts!r}, n_refs={self.n_refs!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        flat = self.flat()
+        if flat is not None:
+            return (_from_flat, (flat[0], self._n_types, flat[1]))
+        return (PairStats, (self.counts, self.n_refs))
 
     @property
     def offsets(self) -> np.ndarray:
         """``(examples + 1,)``: where each example's pairs start (and the end)."""
+        import numpy as np
+
         return np.concatenate([[0], np.cumsum(self.n_refs)])
 
     @classmethod
@@ -45,6 +109,21 @@ class PairStats:
         """Join the statistics of consecutive batches (in order)."""
         if len(parts) == 1:
             return parts[0]
+        flats = [p.flat() for p in parts]
+        types = {p.n_types for p in parts}
+        if parts and len(types) == 1 and all(f is not None for f in flats):
+            counts, n_refs = array("q"), array("q")
+            for flat in flats:
+                if flat is not None:
+                    counts.extend(flat[0])
+                    n_refs.extend(flat[1])
+            return cls.from_flat(counts, types.pop(), n_refs)
+        import numpy as np
+
         return cls(
             np.concatenate([p.counts for p in parts]), np.concatenate([p.n_refs for p in parts])
         )
+
+
+def _from_flat(counts: array[int], n_types: int, n_refs: array[int]) -> PairStats:
+    return PairStats.from_flat(counts, n_types, n_refs)

@@ -8,7 +8,7 @@ how many pairs each example has.  Modes:
 - ``max_f``: per type, the reference with the best F (first on ties) — rouge_score / HF.
 - ``max_recall``: per type, the reference with the best recall — ROUGE-1.5.5 ``-f B``.
 - ``pooled``: hits and totals summed over references, then P/R/F — ROUGE-1.5.5 ``-f A``.
-- ``mean``: the mean of the per-reference P, R and F.
+- ``mean``: the mean of the per-reference P, R and F (added in reference order).
 """
 
 from __future__ import annotations
@@ -67,12 +67,16 @@ def combine(
         return prf(np.add.reduceat(counts, starts, axis=0), beta)
     precision, recall, fmeasure = prf(counts, beta)
     if mode == "mean":
+        # Added reference by reference, left to right, as a hand computation and the native
+        # kernel (csrc/scores.h) do: np.add.reduceat sums pairwise, another rounding.
+        sums = [values[starts] for values in (precision, recall, fmeasure)]
+        for j in range(1, int(n_refs.max())):
+            has = n_refs > j
+            rows = starts[has] + j
+            for total, values in zip(sums, (precision, recall, fmeasure)):
+                total[has] += values[rows]
         n = n_refs[:, None].astype(np.float64)
-        return (
-            np.add.reduceat(precision, starts, axis=0) / n,
-            np.add.reduceat(recall, starts, axis=0) / n,
-            np.add.reduceat(fmeasure, starts, axis=0) / n,
-        )
+        return sums[0] / n, sums[1] / n, sums[2] / n
     if mode in ("max_f", "max_recall"):
         row = _first_best(fmeasure if mode == "max_f" else recall, starts)
         return (

@@ -64,14 +64,14 @@ def to_output(scores: Scores, options: OutputOptions) -> Output:
                     out[f"{name}_{measure}_low"], out[f"{name}_{measure}_high"] = low, high
     else:
         for name in names:
-            out[name] = scores.column(name).tolist()
+            out[name] = scores.values(name)
         for name in names:
             for measure in measures:
-                out[f"{name}_{measure}"] = scores.column(name, measure).tolist()
+                out[f"{name}_{measure}"] = scores.values(name, measure)
     if options.return_signature:
         out["signature"] = make_signature(
             scores.settings,
-            scores.stats.n_refs.tolist(),
+            scores.stats.ref_counts(),
             aggregated=options.use_aggregator,
             confidence_level=options.confidence_level,
             n_resamples=options.n_resamples,

@@ -9,11 +9,12 @@ Score(precision=1.0, recall=0.75, fmeasure=0.8571428571428571)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from array import array
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
+from rouge_lcs.engine import native
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.multiref import chosen_reference, combine
 from rouge_lcs.scores.statistics import bootstrap_interval
@@ -49,30 +50,113 @@ class ScoreInterval(NamedTuple):
     fmeasure: Interval
 
 
-@dataclass(frozen=True)
 class Scores:
     """Per-example precision, recall and F: arrays of shape ``(examples, types)``.
 
     Built from the per-pair statistics by :meth:`from_stats`; ``stats`` and ``settings`` are
     kept so that everything reported can be traced back to counts and options.
+
+    The engine may hand over the values as flat float64 arrays (row-major, examples x types)
+    instead of NumPy arrays: then :meth:`mean`, :meth:`values` and the evaluate-style output
+    need no NumPy, and :attr:`precision` / :attr:`recall` / :attr:`fmeasure` are NumPy views
+    made on first access.
     """
 
+    __slots__ = ("rouge_types", "stats", "settings", "_values", "_arrays")
     rouge_types: list[str]
-    precision: np.ndarray
-    recall: np.ndarray
-    fmeasure: np.ndarray
-    stats: PairStats = field(repr=False)
-    settings: Settings = field(repr=False)
+    stats: PairStats
+    settings: Settings
+    _values: tuple[array[float], ...] | None
+    _arrays: tuple[np.ndarray, ...] | None
+
+    def __init__(
+        self,
+        rouge_types: list[str],
+        precision: np.ndarray | array[float],
+        recall: np.ndarray | array[float],
+        fmeasure: np.ndarray | array[float],
+        stats: PairStats,
+        settings: Settings,
+    ) -> None:
+        given = (precision, recall, fmeasure)
+        flat = all(isinstance(v, array) for v in given)
+        init = object.__setattr__  # read-only afterwards (__setattr__)
+        init(self, "rouge_types", rouge_types)
+        init(self, "stats", stats)
+        init(self, "settings", settings)
+        init(self, "_values", cast("tuple[array[float], ...]", given) if flat else None)
+        init(self, "_arrays", None if flat else cast("tuple[np.ndarray, ...]", given))
 
     @classmethod
     def from_stats(cls, stats: PairStats, settings: Settings) -> Scores:
         """Combine each example's references (``settings.multi_ref``) and derive P/R/F."""
+        flat = stats.flat()
+        if flat is not None:  # counted by the native store: combined by its kernel, no NumPy
+            values = native.combine(flat, stats.n_types, settings.multi_ref, settings.beta)
+            return cls(settings.names, *values, stats, settings)
         precision, recall, fmeasure = combine(
             stats.counts, stats.n_refs, settings.multi_ref, settings.beta
         )
         return cls(settings.names, precision, recall, fmeasure, stats, settings)
 
+    def _numpy(self) -> tuple[np.ndarray, ...]:
+        if self._arrays is None:
+            import numpy as np
+
+            k = len(self.rouge_types)
+            arrays = tuple(
+                np.frombuffer(v, dtype=np.float64).reshape(-1, k) for v in self._values or ()
+            )
+            object.__setattr__(self, "_arrays", arrays)
+            return arrays
+        return self._arrays
+
+    @property
+    def precision(self) -> np.ndarray:
+        """``(examples, types)`` precision."""
+        return self._numpy()[0]
+
+    @property
+    def recall(self) -> np.ndarray:
+        """``(examples, types)`` recall."""
+        return self._numpy()[1]
+
+    @property
+    def fmeasure(self) -> np.ndarray:
+        """``(examples, types)`` F."""
+        return self._numpy()[2]
+
+    def __repr__(self) -> str:
+        return (
+            f"Scores(rouge_types={self.rouge_types!r}, precision={self.precision!r}, "
+            f"recall={self.recall!r}, fmeasure={self.fmeasure!r})"
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Scores is read-only: cannot set {name!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        values = self._values if self._values is not None else self._numpy()
+        return (Scores, (self.rouge_types, *values, self.stats, self.settings))
+
+    def values(self, name: str, measure: str = "fmeasure") -> list[float]:
+        """Per-example values of one type and measure, as a list of floats."""
+        k = self._index(name, measure)
+        if self._values is not None:
+            return self._values[MEASURES.index(measure)][k :: len(self.rouge_types)].tolist()
+        values: list[float] = self.column(name, measure).tolist()
+        return values
+
+    def _index(self, name: str, measure: str) -> int:
+        if measure not in MEASURES:
+            raise ValueError(f"measure: expected one of {list(MEASURES)}, got {measure!r}")
+        if name not in self.rouge_types:
+            raise ValueError(f"name: expected one of {self.rouge_types}, got {name!r}")
+        return self.rouge_types.index(name)
+
     def __len__(self) -> int:
+        if self._values is not None:
+            return len(self._values[2]) // max(len(self.rouge_types), 1)
         return int(self.fmeasure.shape[0])
 
     def mean(self) -> dict[str, Score]:
@@ -83,13 +167,8 @@ class Scores:
         """
         n = len(self)
         return {
-            name: Score(
-                *(
-                    math.fsum(values[:, k].tolist()) / n
-                    for values in (self.precision, self.recall, self.fmeasure)
-                )
-            )
-            for k, name in enumerate(self.rouge_types)
+            name: Score(*(math.fsum(self.values(name, m)) / n for m in MEASURES))
+            for name in self.rouge_types
         }
 
     def interval(
@@ -111,12 +190,9 @@ class Scores:
 
     def column(self, name: str, measure: str = "fmeasure") -> np.ndarray:
         """Per-example values of one type and measure (``precision``/``recall``/``fmeasure``)."""
-        if measure not in MEASURES:
-            raise ValueError(f"measure: expected one of {list(MEASURES)}, got {measure!r}")
-        if name not in self.rouge_types:
-            raise ValueError(f"name: expected one of {self.rouge_types}, got {name!r}")
+        k = self._index(name, measure)
         values: np.ndarray = getattr(self, measure)
-        return values[:, self.rouge_types.index(name)]
+        return values[:, k]
 
     def chosen_references(self) -> np.ndarray:
         """``(examples, types)``: which reference each score came from under ``max_f`` /

@@ -8,6 +8,7 @@
  *                    Python.h, so they run without the GIL by construction;
  *   porter.h         NLTK's Porter stemmer on bytes; no Python.h;
  *   rouge155.h       the ROUGE-1.5.5 mode's token reader and skip-bigram counts; no Python.h;
+ *   scores.h         precision, recall and F from counts, references combined; no Python.h;
  *   text.h           the stages that hold the GIL: the Encoder (interning, stemming), the
  *                    rouge_score and unicode tokenizers, sentence splitting;
  *   punkt.h          Punkt's sentence boundaries (holds the GIL);
@@ -23,6 +24,7 @@
 #include "kernels.h"
 #include "porter.h"
 #include "rouge155.h"
+#include "scores.h"
 #include "similarity.h"
 #include "unicode_table.h"
 #include "tokens.h"
@@ -735,6 +737,73 @@ static PyObject *py_unicode_tokens(PyObject *self, PyObject *args) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Precision, recall and F from counts (scores.h; rouge_lcs/scores/multiref.py)                 */
+
+PyDoc_STRVAR(combine_doc,
+"combine(counts, n_types, n_refs, mode, beta, out_p, out_r, out_f) -> None\n"
+"--\n\n"
+"Per-example precision, recall and F_beta of the pairs' counts (int64, pairs x n_types x 3,\n"
+"the n_refs[e] pairs of example e consecutive) into out_p / out_r / out_f (float64,\n"
+"examples x n_types); mode 0 max_f, 1 max_recall, 2 pooled, 3 mean (see scores.h).");
+
+static PyObject *py_combine(PyObject *self, PyObject *args) {
+    Py_buffer b[5];
+    Py_ssize_t n_types, n_counts, n_examples, n_out[3];
+    int mode;
+    double beta;
+    memset(b, 0, sizeof(b));
+    if (!PyArg_ParseTuple(args, "y*ny*idw*w*w*", &b[0], &n_types, &b[1], &mode, &beta, &b[2],
+                          &b[3], &b[4]))
+        return NULL;
+    PyObject *result = NULL;
+    static const char *outs[3] = {"out_p", "out_r", "out_f"};
+    if (!check_view(&b[0], 8, "counts", &n_counts) || !check_view(&b[1], 8, "n_refs", &n_examples))
+        goto done;
+    for (int k = 0; k < 3; k++)
+        if (!check_view(&b[2 + k], 8, outs[k], &n_out[k])) goto done;
+    if (n_types < 1 || mode < COMBINE_MAX_F || mode > COMBINE_MEAN || !(beta > 0) ||
+        !(beta * beta < HUGE_VAL)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "combine: expected n_types >= 1, mode 0-3 and a finite beta > 0");
+        goto done;
+    }
+    Py_ssize_t cells;
+    if (!checked_mul(n_examples, n_types, &cells, "combine")) goto done;
+    const int64_t *n_refs = b[1].buf;
+    Py_ssize_t pairs = 0;
+    for (Py_ssize_t e = 0; e < n_examples; e++) {
+        if (n_refs[e] < 1 || n_refs[e] > n_counts) {
+            PyErr_SetString(PyExc_ValueError, "n_refs: expected at least 1 pair per example");
+            goto done;
+        }
+        pairs += (Py_ssize_t)n_refs[e]; /* at most n_examples * n_counts: no overflow */
+        if (pairs > n_counts) break;
+    }
+    Py_ssize_t values;
+    if (!checked_mul(pairs, n_types, &values, "combine") ||
+        !checked_mul(values, 3, &values, "combine"))
+        goto done;
+    if (values != n_counts || n_out[0] != cells || n_out[1] != cells || n_out[2] != cells) {
+        PyErr_SetString(PyExc_ValueError, "combine: inconsistent buffer sizes");
+        goto done;
+    }
+    for (int k = 0; k < 3; k++)
+        if (!check_disjoint(&b[2 + k], b, 2, "combine") ||
+            (k > 0 && !check_disjoint(&b[2 + k], b + 2, k, "combine")))
+            goto done;
+    double b2 = beta * beta;
+    Py_BEGIN_ALLOW_THREADS
+    combine_scores(b[0].buf, n_types, n_refs, n_examples, mode, b2, b[2].buf, b[3].buf,
+                   b[4].buf);
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < 5; k++)
+        if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* ROUGE similarity, one query against many choices (_similarity.h; rouge_lcs/similarity.py)   */
 
 
@@ -871,6 +940,7 @@ static PyMethodDef module_methods[] = {
     /* The engine's entry points (rouge_lcs/engine/native.py; the Encoder type is added by
      * PyInit__native). */
     {"counts", py_counts, METH_VARARGS, counts_doc},
+    {"combine", py_combine, METH_VARARGS, combine_doc},
     {"similarity", py_similarity, METH_VARARGS, similarity_doc},
     {"punkt_spans", py_punkt_spans, METH_VARARGS, punkt_spans_doc},
     {"rouge155_tokens", py_rouge155_tokens, METH_VARARGS, rouge155_tokens_doc},
