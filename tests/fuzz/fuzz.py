@@ -10,7 +10,9 @@ Each target takes bytes and checks one boundary:
   the Python tokenizer makes tokens;
 - ``punkt``: Punkt in C (``punkt_spans``) equals the Python port on any text;
 - ``readers``: the CLI's JSONL and CSV readers raise nothing but ``InputError``;
-- ``rouge155``: the ROUGE-1.5.5 token reader in C equals the Python one on any bytes.
+- ``rouge155``: the ROUGE-1.5.5 token reader in C equals the Python one on any bytes;
+- ``combine``: P/R/F from counts in C (``combine``) takes any buffers (a ValueError or the
+  NumPy reference's floats, bit for bit).
 
 The corpus (``tests/fuzz/corpus/``) holds the inputs that crashed or misbehaved before (the
 issues' hostile tests) and seeds every target.  Without atheris (``pip install atheris``) the
@@ -103,7 +105,36 @@ def target_rouge155(data: bytes) -> None:
         assert (np.frombuffer(ids, dtype=np.int32) == want_ids).all()
 
 
+def target_combine(data: bytes) -> None:
+    from array import array
+
+    import numpy as np
+
+    from rouge_lcs import _native
+    from rouge_lcs.scores.multiref import MULTI_REF_MODES, combine
+
+    if len(data) < 3:
+        return
+    n_types, mode, n_examples = 1 + data[0] % 4, data[1] % 4, data[2] % 8
+    body = data[3:]
+    n_refs = array("q", [1 + b % 3 for b in body[:n_examples]])
+    counts = array("q", body[n_examples:][: len(body[n_examples:]) // 8 * 8])
+    cells = len(n_refs) * n_types
+    outs = [array("d", bytes(8 * cells)) for _ in range(3)]
+    try:
+        _native.combine(counts, n_types, n_refs, mode, 1.0, *outs)
+    except ValueError:
+        return
+    grid = np.frombuffer(counts, dtype=np.int64).reshape(-1, n_types, 3)
+    if (grid < 0).any() or (grid > 1 << 50).any():
+        return  # counts the kernels never make: only memory safety is checked
+    want = combine(grid, np.frombuffer(n_refs, dtype=np.int64), MULTI_REF_MODES[mode], 1.0)
+    for got, expected in zip(outs, want):
+        assert np.frombuffer(got, dtype=np.float64).tobytes() == expected.tobytes()
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
+    "combine": target_combine,
     "tokens": target_tokens,
     "encoder": target_encoder,
     "punkt": target_punkt,
