@@ -329,3 +329,71 @@ def test_compat_rouge155_through_evaluate() -> None:
         compat="rouge155",
     )
     assert got["rouge_1_f_score"] == 0.66667
+
+
+def _wlcs_full_table(model, peer, w, mask) -> None:
+    # The script's wlcs_inner + markLCS with the whole move table, written out independently.
+    m, n = len(model), len(peer)
+    c = [[0.0] * (n + 1) for _ in range(m + 1)]
+    length = [[0] * (n + 1) for _ in range(m + 1)]
+    move = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            if model[i - 1] == peer[j - 1]:
+                k = length[i - 1][j - 1]
+                c[i][j] = c[i - 1][j - 1] + (k + 1) ** w - k**w
+                length[i][j] = k + 1
+                move[i][j] = 1
+            elif c[i - 1][j] >= c[i][j - 1]:
+                c[i][j], move[i][j] = c[i - 1][j], 2
+            else:
+                c[i][j], move[i][j] = c[i][j - 1], 3
+    i, j = m, n
+    while i and j:
+        if move[i][j] == 1:
+            i, j = i - 1, j - 1
+            mask[i] = 1
+        elif move[i][j] == 2:
+            i -= 1
+        else:
+            j -= 1
+
+
+@pytest.mark.parametrize("cells", [1 << 24, 64, 7, 1])
+def test_weighted_lcs_walk_is_the_same_with_a_bounded_table(cells, monkeypatch) -> None:
+    # Past WLCS_TABLE_CELLS the walk recomputes its moves block by block from checkpoint rows
+    # (memory ~ n * sqrt(m), not m * n); the marks must be the script's either way.
+    from rouge_lcs.rouge155 import counts
+
+    monkeypatch.setattr(counts, "WLCS_TABLE_CELLS", cells)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        m, n = rng.integers(0, 40, 2)
+        model = [str(t) for t in rng.integers(0, 5, m)]
+        peer = [str(t) for t in rng.integers(0, 5, n)]
+        got, want = [0] * m, [0] * m
+        counts._wlcs_marks(model, peer, 1.2, got)
+        _wlcs_full_table(model, peer, 1.2, want)
+        assert got == want
+
+
+def test_weighted_lcs_memory_stays_below_the_move_table(monkeypatch) -> None:
+    # Past the bound the walk keeps ~sqrt(m) checkpoint rows and one block of moves: far less
+    # than the m * n bytes of the whole move table (which the script itself keeps).
+    import tracemalloc
+
+    from rouge_lcs.rouge155 import counts
+
+    monkeypatch.setattr(counts, "WLCS_TABLE_CELLS", 1 << 12)
+    rng = np.random.default_rng(5)
+    model = [str(t) for t in rng.integers(0, 50, 6400)]  # checkpoints 16 * n * sqrt(m) bytes
+    peer = [str(t) for t in rng.integers(0, 50, 150)]
+    mask, want = [0] * len(model), [0] * len(model)
+    tracemalloc.start()
+    counts._wlcs_marks(model, peer, 1.2, mask)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 0.35 * len(model) * len(peer), peak
+    monkeypatch.setattr(counts, "WLCS_TABLE_CELLS", 1 << 24)  # the whole table: same marks
+    counts._wlcs_marks(model, peer, 1.2, want)
+    assert mask == want and sum(mask) > 0

@@ -25,6 +25,8 @@ rounds and averages; nothing here depends on ``-f``, ``-p`` or the averaging.
 
 from __future__ import annotations
 
+import math
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -205,15 +207,28 @@ def _lcs_stat(model: Summary, peer_sentences: list[Candidate], peer: Summary) ->
 # ---------------------------------------------------------------- weighted LCS
 
 
-def _wlcs_marks(model: Sequence[str], peer: Sequence[str], w: float, mask: list[int]) -> None:
-    """``wlcs_inner`` + ``markLCS``: the weighted DP table and the script's walk back."""
-    m, n = len(model), len(peer)
-    if m == 0:
-        return
-    prev_c = [0.0] * (n + 1)
-    prev_l = [0] * (n + 1)
-    moves: list[bytes] = [b""]
-    for i in range(1, m + 1):
+#: Move-table cells (bytes) kept at once by the weighted-LCS walk back; past this, the table is
+#: recomputed block by block from checkpoint rows every ``sqrt(m)`` rows, so memory stays about
+#: ``16 * n * sqrt(m)`` bytes instead of ``m * n`` (a 20,000-token sentence pair: ~45 MB, not
+#: 400 MB), for twice the time.  Every value and move is the same either way.
+WLCS_TABLE_CELLS = 1 << 24
+
+
+def _wlcs_rows(
+    model: Sequence[str],
+    peer: Sequence[str],
+    w: float,
+    row_c: list[float],
+    row_l: list[int],
+    first: int,
+    last: int,
+    moves: list[bytes] | None,
+) -> tuple[list[float], list[int]]:
+    """``wlcs_inner``'s rows ``first + 1`` to ``last`` from row ``first`` (``row_c``, ``row_l``);
+    the move row of each is appended to ``moves`` when given.  Returns row ``last``."""
+    n = len(peer)
+    prev_c, prev_l = row_c, row_l
+    for i in range(first + 1, last + 1):
         cur_c = [0.0] * (n + 1)
         cur_l = [0] * (n + 1)
         move = bytearray(n + 1)
@@ -231,19 +246,47 @@ def _wlcs_marks(model: Sequence[str], peer: Sequence[str], w: float, mask: list[
             else:
                 cur_c[j] = cur_c[j - 1]
                 move[j] = 3
-        moves.append(bytes(move))
+        if moves is not None:
+            moves.append(bytes(move))
         prev_c, prev_l = cur_c, cur_l
+    return prev_c, prev_l
+
+
+def _wlcs_marks(model: Sequence[str], peer: Sequence[str], w: float, mask: list[int]) -> None:
+    """``wlcs_inner`` + ``markLCS``: the weighted DP table and the script's walk back.
+
+    The walk reads the move of each row it visits, from the last row up.  A table of at most
+    :data:`WLCS_TABLE_CELLS` is kept whole; a bigger one keeps every ``block``-th row's values
+    as checkpoints and recomputes one block of moves at a time as the walk enters it (rows are
+    a deterministic function of the row above, so the moves are the same)."""
+    m, n = len(model), len(peer)
+    if m == 0:
+        return
+    zero_c, zero_l = [0.0] * (n + 1), [0] * (n + 1)
+    block = m if m * (n + 1) <= WLCS_TABLE_CELLS else max(1, math.isqrt(m))
+    # Checkpoint rows as flat arrays (16 bytes a cell, against ~40 in lists of numbers).
+    checkpoints = [(array("d", zero_c), array("q", zero_l))]
+    row_c, row_l = zero_c, zero_l
+    for first in range(0, m - block, block):
+        row_c, row_l = _wlcs_rows(model, peer, w, row_c, row_l, first, first + block, None)
+        checkpoints.append((array("d", row_c), array("q", row_l)))
     i, j = m, n
     while i and j:
-        step = moves[i][j]
-        if step == 1:
-            i -= 1
-            j -= 1
-            mask[i] = 1
-        elif step == 2:
-            i -= 1
-        else:
-            j -= 1
+        first = (i - 1) // block * block  # the block holding row i: rows first + 1 .. last
+        last = min(first + block, m)
+        moves: list[bytes] = []
+        saved_c, saved_l = checkpoints[first // block]
+        _wlcs_rows(model, peer, w, saved_c.tolist(), saved_l.tolist(), first, last, moves)
+        while i > first and j:
+            step = moves[i - first - 1][j]
+            if step == 1:
+                i -= 1
+                j -= 1
+                mask[i] = 1
+            elif step == 2:
+                i -= 1
+            else:
+                j -= 1
 
 
 def _wlcs_stat(model: Summary, peer: Summary, w: float) -> PairStat:
