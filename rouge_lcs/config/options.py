@@ -14,8 +14,7 @@ Three groups:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from rouge_lcs.base.records import record
 from rouge_lcs.text.languages import LANGUAGE_CODES
 from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES, VALID_NAMES_HELP
 from rouge_lcs.text.sentences import SPLITTER_NAMES
@@ -25,7 +24,7 @@ from rouge_lcs.text.tokenizers import TOKENIZER_NAMES, describe_tokenizers
 MULTI_REF_MODES = ("max_f", "max_recall", "pooled", "mean")
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     """One option: ``choices`` lists the allowed strings (empty: not a choice option);
     ``cli`` is its command-line flag (``None``: not on the command line); ``open_choices``:

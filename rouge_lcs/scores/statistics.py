@@ -15,10 +15,10 @@ per-example scores the mean is computed from — so nothing is rescored.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import check_confidence_level, check_int, check_seed
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def bootstrap_interval(
     return _percentiles(_resampled_means(values, n_resamples, seed), confidence_level)
 
 
-@dataclass(frozen=True)
+@record
 class Comparison:
     """Paired comparison of system B against system A, per column (rouge type)."""
 

@@ -28,11 +28,12 @@ This module is data only (no imports of optional packages), so ``import rouge_lc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from rouge_lcs.base.records import record
 
-@dataclass(frozen=True)
+
+@record
 class Language:
     """One language's conventions.
 

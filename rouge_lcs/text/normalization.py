@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from rouge_lcs.base.records import record
 
 _HARAKAT = [*range(0x064B, 0x0653), 0x0670, 0x0640]  # vowel marks, superscript alef, tatweel
 _DIGITS = {0x0660 + d: str(d) for d in range(10)} | {0x06F0 + d: str(d) for d in range(10)}
@@ -106,7 +107,7 @@ FOLDS: dict[str, Callable[[str], str]] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Folded:
     """A tokenizer that folds the text first (a class, not a closure, so that settings pickle
     for ``num_proc`` worker processes)."""

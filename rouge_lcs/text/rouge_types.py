@@ -8,7 +8,8 @@ Canonical names are rouge_score's: ``rouge1`` … ``rougeN`` (any N >= 1), ``rou
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from rouge_lcs.base.records import record
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 #: Largest N of ROUGE-N: n-grams are counted in N passes over the batch, so an N of millions
@@ -20,7 +21,7 @@ VALID_NAMES_HELP = f"'rouge1', 'rouge2', … 'rougeN' (N from 1 to {MAX_N}), 'ro
 _SPELLING = re.compile(r"rouge[-_]?(?:(?P<n>[0-9]{1,7})|(?P<l>l)|(?P<lsum>lsum))", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record
 class RougeType:
     """One ROUGE variant: ``kind`` is ``"n"`` (n-gram), ``"L"`` (LCS) or ``"Lsum"``."""
 

@@ -28,12 +28,12 @@ from __future__ import annotations
 import importlib.util
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import plain
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.punkt import Punkt
@@ -358,7 +358,7 @@ _LINE_CUTS = frozenset({NEWLINE})
 _UNKNOWN = frozenset({"unknown"})
 
 
-@dataclass(frozen=True)
+@record
 class Splitter:
     """A resolved ROUGE-Lsum sentence splitter and where it may cut a text.
 

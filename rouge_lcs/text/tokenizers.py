@@ -33,11 +33,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import plain
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.normalization import Folded
@@ -255,7 +255,7 @@ NEWLINE, WHITESPACE, PUNCTUATION = "newline", "whitespace", "punctuation"
 _ALL_BOUNDARIES = frozenset({NEWLINE, WHITESPACE, PUNCTUATION})
 
 
-@dataclass(frozen=True)
+@record
 class TokenizerRecord:
     """Everything about one built-in tokenizer, in one place (as sacrebleu's tokenizers).
 
@@ -439,7 +439,7 @@ def _versioned_name(record: TokenizerRecord) -> str:
     return "-".join([label, *(f"{p}{v}" for p, v in zip(record.packages, versions))])
 
 
-@dataclass(frozen=True)
+@record
 class Tokenizer:
     """A resolved tokenizer and what it says about itself.
 
@@ -465,7 +465,7 @@ class Tokenizer:
     normalization: str = "custom"
     case: str = "custom"
     separators: frozenset[str] = frozenset()
-    stemmer: Stemmer = field(default=PORTER)
+    stemmer: Stemmer = PORTER
     language: str | None = None
     native: str | None = None
 
