@@ -22,6 +22,8 @@ Point(x=1, y=2)
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 # Not `from typing import TYPE_CHECKING`: importing typing costs ~5 ms of a fresh process (it
 # imports re), and type checkers (mypy among them) treat any name TYPE_CHECKING as true.  The
 # package's modules do the same, pointing here.
@@ -49,31 +51,28 @@ class FrozenInstanceError(AttributeError):
 FIELDS = "__record_fields__"
 
 
-def _methods(
-    names: tuple[str, ...], defaults: dict[str, object], post_init: bool
-) -> dict[str, Any]:
-    """``__init__``, ``__eq__`` and ``__hash__`` for fields ``names``, compiled from source as
-    ``dataclasses`` compiles its own (a generic loop would make every construction slower);
-    ``post_init``: ``__init__`` ends by calling ``self.__post_init__()``."""
+def _init(names: tuple[str, ...], defaults: dict[str, object], post_init: bool) -> Any:
+    """``__init__`` for fields ``names``, compiled from source as ``dataclasses`` compiles its
+    own (binding ``*args, **kwargs`` in a loop would make every construction several times
+    slower); ``post_init``: it ends by calling ``self.__post_init__()``."""
     params = ", ".join(f"{n}=_default_{n}" if n in defaults else n for n in names)
-    sets = "".join(f"    _set(self, {n!r}, {n})\n" for n in names)
-    sets += "    self.__post_init__()\n" if post_init else ""
-    sets = sets or "    pass\n"
-    mine = "".join(f"self.{n}, " for n in names)
-    theirs = "".join(f"other.{n}, " for n in names)
-    source = (
-        f"def __init__(self, {params}):\n{sets}"
-        "def __eq__(self, other):\n"
-        "    if other.__class__ is self.__class__:\n"
-        f"        return ({mine}) == ({theirs})\n"
-        "    return NotImplemented\n"
-        "def __hash__(self):\n"
-        f"    return hash(({mine}))\n"
-    )
+    # Into the instance's __dict__ at once (past the frozen __setattr__, as dataclasses' own
+    # object.__setattr__ calls go): half the source to compile, and a faster construction.
+    fields = ", ".join(f"{n!r}: {n}" for n in names)
+    body = f"    self.__dict__.update({{{fields}}})\n"
+    body += "    self.__post_init__()\n" if post_init else ""
     namespace: dict[str, Any] = {f"_default_{n}": value for n, value in defaults.items()}
-    namespace["_set"] = object.__setattr__
-    exec(source, namespace)  # noqa: S102 - the source is built from field names only
-    return {name: namespace[name] for name in ("__init__", "__eq__", "__hash__")}
+    exec(f"def __init__(self, {params}):\n{body}", namespace)  # noqa: S102 - names only
+    return namespace["__init__"]
+
+
+def _key(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
+    """The tuple of a record's fields, which ``__eq__`` compares and ``__hash__`` hashes (as
+    ``dataclasses`` does); ``attrgetter`` rather than compiled source: ~0.1 ms less a class."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda obj: (getattr(obj, name),)
+    return attrgetter(*names) if names else lambda obj: ()
 
 
 @dataclass_transform(frozen_default=True)
@@ -84,6 +83,16 @@ def record(cls: type[_T]) -> type[_T]:
     for before, after in zip(names, names[1:]):
         if before in defaults and after not in defaults:
             raise TypeError(f"non-default argument {after!r} follows default argument")
+
+    key = _key(names)
+
+    def __eq__(self: object, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
+        return NotImplemented
+
+    def __hash__(self: object) -> int:
+        return hash(key(self))
 
     def __repr__(self: object) -> str:
         shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
@@ -99,8 +108,14 @@ def record(cls: type[_T]) -> type[_T]:
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         object.__delattr__(self, name)
 
-    methods = _methods(names, defaults, hasattr(cls, "__post_init__"))
-    methods.update(__repr__=__repr__, __setattr__=__setattr__, __delattr__=__delattr__)
+    methods = {
+        "__init__": _init(names, defaults, hasattr(cls, "__post_init__")),
+        "__eq__": __eq__,
+        "__hash__": __hash__,
+        "__repr__": __repr__,
+        "__setattr__": __setattr__,
+        "__delattr__": __delattr__,
+    }
     for name, method in methods.items():
         if name == "__hash__" and cls.__dict__.get("__hash__") is not None:
             continue  # the class's own hash
