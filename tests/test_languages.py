@@ -323,9 +323,8 @@ def test_sentence_tokens_put_together_are_the_text_tokens():
     ],
 )
 def test_each_distinct_text_is_tokenized_once(monkeypatch, tokenizer, expected):
-    import dataclasses
-
     import rouge_lcs.text.tokenizers as tokenizers
+    from rouge_lcs.base.records import replace
 
     seen: list[str] = []
     record = tokenizers.TOKENIZERS[tokenizer]
@@ -334,9 +333,7 @@ def test_each_distinct_text_is_tokenized_once(monkeypatch, tokenizer, expected):
         seen.append(text)
         return record.split(text)
 
-    monkeypatch.setitem(
-        tokenizers.TOKENIZERS, tokenizer, dataclasses.replace(record, split=counting)
-    )
+    monkeypatch.setitem(tokenizers.TOKENIZERS, tokenizer, replace(record, split=counting))
     pred, ref = "我喜欢吃苹果。他爱吃苹果。", "我爱吃苹果。"
     # MeCab is Japanese's segmenter (language="zh" refuses it); both split after 。
     language = "ja" if tokenizer == "mecab" else "zh"

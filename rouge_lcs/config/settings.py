@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import check_beta, check_bool, check_choice
 from rouge_lcs.config.options import COMPAT_PRESETS, MULTI_REF_MODES, OPTIONS
 from rouge_lcs.text.rouge_types import RougeType, parse_rouge_types
@@ -17,7 +17,7 @@ from rouge_lcs.text.sentences import SplitFn, Splitter, SplitterSpec, resolve_sp
 from rouge_lcs.text.tokenizers import Tokenizer, TokenizerSpec, resolve_tokenizer
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     """Every option that changes a score, resolved and validated
     (see :mod:`rouge_lcs.config.options`)."""

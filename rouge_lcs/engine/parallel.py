@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import itertools
 import os
-import pickle
-import signal
 import threading
-from typing import Any
 
 from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import backend
 from rouge_lcs.engine.compute import Progress, compute_stats
 from rouge_lcs.engine.stats import PairStats
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Below this many examples a process pool costs more than it saves.
 PARALLEL_MIN_EXAMPLES = 2000
@@ -91,6 +92,10 @@ def _drain(key: int, progress: Progress | None = None) -> list[tuple[int, PairSt
 def _fork_drain(key: int) -> tuple[int, int]:
     """Fork a child that runs :func:`_drain` and writes ``("ok", shards)`` or ``("error",
     exception)`` pickled to a pipe; return its pid and the pipe's read end."""
+    # Imported here, before the fork (the children inherit it): ~4 ms that a process
+    # scoring with num_proc=1 never needs.
+    import pickle
+
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns, never runs the parent's atexit or flushes
@@ -115,6 +120,8 @@ def _fork_drain(key: int) -> tuple[int, int]:
 
 def _collect(pid: int, read: int) -> list[tuple[int, PairStats]]:
     """Read a child's pickled results to the end, reap it, raise what it raised."""
+    import pickle
+
     with os.fdopen(read, "rb") as source:
         payload = source.read()
     _, status = os.waitpid(pid, 0)
@@ -142,6 +149,7 @@ def parallel_stats(
     process.  Elsewhere (spawn) the shards are sent to ``num_proc`` workers as before.
     """
     import multiprocessing  # ~10 ms, so not with the package: only num_proc > 1 needs it
+    import signal  # here too: it imports enum (~1.5 ms)
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return _spawned_stats(batch, settings, num_proc, progress)

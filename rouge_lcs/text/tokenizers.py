@@ -30,21 +30,25 @@ for another language) is refused rather than scoring 0.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol
 
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import plain
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.normalization import Folded
 from rouge_lcs.text.stemming import PORTER, Stemmer, stemmer_for
 
+TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
 if TYPE_CHECKING:
+    import re
+    from typing import Any, Protocol
+
     import regex
+else:
+    Protocol = object  # SupportsTokenize is only a type; at run time a plain class
 
 TokenizeFn = Callable[[str], list[str]]
 
@@ -72,7 +76,14 @@ def _unicode_token() -> regex.Pattern[str]:
     return regex.compile(rf"[{_CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}]]+", regex.V1)
 
 
-_ASCII_TOKEN = re.compile(r"[a-z0-9]+")
+# The stdlib's `re` for ASCII text, compiled at first use too: `import re` costs ~3 ms.
+@cache
+def _ascii_token() -> re.Pattern[str]:
+    import re
+
+    return re.compile(r"[a-z0-9]+")
+
+
 # Invisible characters that join or glue letters inside a word (ZWNJ, ZWJ, word joiner, soft
 # hyphen, zero-width no-break space).  They are format characters, not letters, so they would
 # cut "می‌خواهم" (Persian) or "क्‍ष" (Devanagari) in two; they change how a word
@@ -86,7 +97,7 @@ def unicode_tokenize(text: str) -> list[str]:
     lowered = text.lower()
     if lowered.isascii():
         # NFKC leaves ASCII unchanged; the stdlib regex is ~3x faster than `regex`.
-        return _ASCII_TOKEN.findall(lowered)
+        return _ascii_token().findall(lowered)
     normalized = unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
     return _unicode_token().findall(normalized)
 
@@ -100,7 +111,11 @@ def _char_token() -> regex.Pattern[str]:
     return regex.compile(r"(?=[\p{L}\p{N}])\X", regex.V1)
 
 
-_ASCII_CHAR = re.compile(r"[a-z0-9]")
+@cache
+def _ascii_char() -> re.Pattern[str]:
+    import re
+
+    return re.compile(r"[a-z0-9]")
 
 
 def char_tokenize(text: str) -> list[str]:
@@ -108,7 +123,7 @@ def char_tokenize(text: str) -> list[str]:
     usual unit for Chinese ROUGE; punctuation and whitespace are dropped."""
     lowered = text.lower()
     if lowered.isascii():
-        return _ASCII_CHAR.findall(lowered)
+        return _ascii_char().findall(lowered)
     normalized = unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
     return _char_token().findall(normalized)
 
@@ -117,7 +132,7 @@ def rouge_score_tokenize(text: str) -> list[str]:
     """rouge_score's ``tokenize.tokenize`` without stemming.  rouge_score replaces every run of
     characters outside ``[a-z0-9]`` by a space and splits; the maximal ``[a-z0-9]`` runs are
     the same tokens, found twice as fast."""
-    return _ASCII_TOKEN.findall(text.lower())
+    return _ascii_token().findall(text.lower())
 
 
 def whitespace_tokenize(text: str) -> list[str]:
@@ -255,7 +270,7 @@ NEWLINE, WHITESPACE, PUNCTUATION = "newline", "whitespace", "punctuation"
 _ALL_BOUNDARIES = frozenset({NEWLINE, WHITESPACE, PUNCTUATION})
 
 
-@dataclass(frozen=True)
+@record
 class TokenizerRecord:
     """Everything about one built-in tokenizer, in one place (as sacrebleu's tokenizers).
 
@@ -439,7 +454,7 @@ def _versioned_name(record: TokenizerRecord) -> str:
     return "-".join([label, *(f"{p}{v}" for p, v in zip(record.packages, versions))])
 
 
-@dataclass(frozen=True)
+@record
 class Tokenizer:
     """A resolved tokenizer and what it says about itself.
 
@@ -465,7 +480,7 @@ class Tokenizer:
     normalization: str = "custom"
     case: str = "custom"
     separators: frozenset[str] = frozenset()
-    stemmer: Stemmer = field(default=PORTER)
+    stemmer: Stemmer = PORTER
     language: str | None = None
     native: str | None = None
 
