@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import abc
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.records import NamedTuple
 from rouge_lcs.scores.results import Score
 
+TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 else:
     np = lazy_import("numpy")

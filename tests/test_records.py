@@ -78,3 +78,37 @@ def test_settings_stay_a_cache_key_and_pickle():
     clone = pickle.loads(pickle.dumps(settings))
     assert isinstance(clone, Settings) and clone == settings and hash(clone) == hash(settings)
     assert repr(settings).startswith("Settings(rouge_types=(RougeType(name='rouge1', kind='n'")
+
+
+def test_named_tuples_are_what_typing_makes():
+    # base.records.NamedTuple: typing.NamedTuple's class syntax without importing typing; the
+    # class is a collections.namedtuple with the docstring, defaults and methods written.
+    import pickle
+    import typing
+
+    from rouge_lcs.base.records import NamedTuple
+
+    class Ours(NamedTuple):
+        """Doc."""
+
+        a: float
+        b: int = 2
+
+        def total(self) -> float:
+            return self.a + self.b
+
+    class Theirs(typing.NamedTuple):
+        a: float
+        b: int = 2
+
+    ours, theirs = Ours(1.5), Theirs(1.5)
+    assert repr(ours) == repr(theirs).replace("Theirs", "Ours") == "Ours(a=1.5, b=2)"
+    assert ours == theirs == (1.5, 2) and hash(ours) == hash(theirs)
+    assert Ours._fields == Theirs._fields and Ours._field_defaults == {"b": 2}
+    assert ours.total() == 3.5 and Ours.__doc__ == "Doc." and isinstance(ours, tuple)
+    assert ours._replace(b=3) == (1.5, 3) and ours._asdict() == {"a": 1.5, "b": 2}
+    with pytest.raises(AttributeError):
+        ours.a = 2.0  # type: ignore[misc]
+    from rouge_lcs.scores.results import Score
+
+    assert pickle.loads(pickle.dumps(Score(0.5, 0.25, 1 / 3))) == (0.5, 0.25, 1 / 3)

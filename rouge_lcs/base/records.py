@@ -137,3 +137,37 @@ def replace(obj: _T, **changes: object) -> _T:
     values = {n: getattr(obj, n) for n in names}
     values.update(changes)
     return type(obj)(**values)
+
+
+class _TupleMaker(type):
+    """Makes each class written as ``class Name(NamedTuple): field: type ...`` a
+    ``collections.namedtuple`` with the class's docstring and methods (what
+    ``typing.NamedTuple`` makes, without importing typing)."""
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> Any:
+        if not any(isinstance(base, _TupleMaker) for base in bases):
+            return super().__new__(mcls, name, bases, namespace)  # the base class itself
+        from collections import namedtuple
+
+        make: Callable[..., Any] = namedtuple  # called with names only known here
+        fields = tuple(namespace.get("__annotations__", {}))
+        defaults = [namespace[f] for f in fields if f in namespace]
+        made = make(name, fields, defaults=defaults, module=namespace["__module__"])
+        for key, value in namespace.items():
+            if key not in fields and key not in ("__annotations__", "__module__", "__dict__"):
+                setattr(made, key, value)
+        return made
+
+
+class _TupleBase(metaclass=_TupleMaker):
+    __slots__ = ()
+
+
+if TYPE_CHECKING:
+    from typing import NamedTuple as NamedTuple
+else:
+    NamedTuple = _TupleBase
+    NamedTuple.__doc__ = (
+        "Base of typed named tuples (``typing.NamedTuple``'s class syntax; the class made is a "
+        "``collections.namedtuple``)."
+    )

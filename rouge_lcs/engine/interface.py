@@ -14,9 +14,9 @@ Both engines implement every method with bit-identical results; the tests run ea
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.records import record
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.text.rouge_types import RougeType
 
@@ -36,7 +36,7 @@ else:
     Protocol = object
 
 
-@dataclass(frozen=True)
+@record
 class IdDocs:
     """Numbered documents: document ``d``'s tokens are ``ids[starts[d]:starts[d + 1]]``; its
     sentences (for ROUGE-Lsum) are ``sent_ids[sent_starts[s]:sent_starts[s + 1]]`` for ``s`` in

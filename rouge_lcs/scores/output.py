@@ -7,8 +7,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import check_bool, check_confidence_level, check_int, check_seed
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.scores.signature import make_signature
@@ -17,7 +16,7 @@ from rouge_lcs.scores.statistics import MAX_RESAMPLES
 Output = dict[str, "float | list[float] | str"]
 
 
-@dataclass(frozen=True)
+@record
 class OutputOptions:
     """What to report (the ``output`` options of :mod:`rouge_lcs.config.options`), checked."""
 
