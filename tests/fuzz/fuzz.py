@@ -76,7 +76,7 @@ def target_punkt(data: bytes) -> None:
     text = _text(data)
     punkt = sentences._punkt(None)
     if native.native_unicode():
-        assert list(map(tuple, _native.punkt_spans(text, *punkt.tables))) == list(
+        assert list(map(tuple, _native.punkt_spans(text, native._c_model(None)))) == list(
             map(tuple, punkt.spans(text))
         )
 
