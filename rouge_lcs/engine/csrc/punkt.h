@@ -68,8 +68,10 @@ typedef struct {
     PunktText t;
     Span *toks;
     int64_t toks_cap;
-    uint32_t *typ, *next, *key; /* a token's type, the next token's, a lookup key */
+    uint32_t *typ, *next, *key; /* a token's type, the next token's, a lowered word */
     int64_t typ_cap, next_cap, key_cap;
+    char *bytes, *next_bytes; /* lookup keys as UTF-8 (punkt_tables.h) */
+    int64_t bytes_cap, next_bytes_cap;
     int64_t *sl; /* the slices, then the sentence spans: (start, end) pairs */
     int64_t n_sl, sl_cap;
 } PunktRun;
@@ -79,6 +81,8 @@ static void punkt_run_free(PunktRun *r) {
     free(r->typ);
     free(r->next);
     free(r->key);
+    free(r->bytes);
+    free(r->next_bytes);
     free(r->sl);
 }
 
@@ -233,15 +237,18 @@ static int p_first_pass(PunktRun *r, Span t) {
     int64_t n = r->cs->lower(r->cs->ctx, &r->t, t.start, t.start + t.len - 1, &r->key,
                              &r->key_cap);
     if (n < 0) return -1;
-    if (pt_get(&r->m->abbrev, r->key, n) >= 0) return 2;
-    for (int64_t dash = n - 1; dash >= 0; dash--) { /* low.split("-")[-1] */
-        if (r->key[dash] != '-') continue;
-        return pt_get(&r->m->abbrev, r->key + dash + 1, n - dash - 1) >= 0 ? 2 : 1;
+    int64_t len = 0;
+    if (!utf8_append(r->key, n, &r->bytes, &len, &r->bytes_cap)) return -1;
+    if (pt_get(&r->m->abbrev, r->bytes, len) >= 0) return 2;
+    for (int64_t dash = len - 1; dash >= 0; dash--) { /* low.split("-")[-1] */
+        if (r->bytes[dash] != '-') continue;
+        return pt_get(&r->m->abbrev, r->bytes + dash + 1, len - dash - 1) >= 0 ? 2 : 1;
     }
     return 1;
 }
 
-static inline int64_t p_ortho_context(const PunktRun *r, const uint32_t *typ, int64_t n) {
+/* the orthographic context of a type (its UTF-8), 0 when unknown */
+static inline int64_t p_ortho_context(const PunktRun *r, const char *typ, int64_t n) {
     int64_t v = pt_get(&r->m->ortho, typ, n);
     return v < 0 ? 0 : v;
 }
@@ -252,7 +259,7 @@ enum { ORTHO_BEG_UC = 2, ORTHO_MID_UC = 4, ORTHO_UNK_UC = 8, ORTHO_BEG_LC = 16,
 #define ORTHO_LC (ORTHO_BEG_LC | ORTHO_MID_LC | ORTHO_UNK_LC)
 
 /* _ortho_heuristic: 1 True, 0 False, 2 unknown */
-static int p_ortho(const PunktRun *r, Span t2, const uint32_t *next_typ, int64_t n) {
+static int p_ortho(const PunktRun *r, Span t2, const char *next_typ, int64_t n) {
     if (t2.len == 1) {
         uint32_t c = PCH(r, t2.start);
         if (c == ';' || c == ':' || c == ',' || c == '.' || c == '!' || c == '?') return 0;
@@ -274,25 +281,29 @@ static int p_second_pass(PunktRun *r, Span t, int first, Span t2, int t2_break) 
     int64_t n_next = p_type(r, t2, &r->next, &r->next_cap);
     if (n_next < 0) return -1;
     if (t2_break) n_next = p_no_period(r->next, n_next);
-    const uint32_t *typ = r->typ, *next = r->next;
     uint32_t c0 = PCH(r, t.start);
     int initial = t.len == 2 && PCH(r, t.start + 1) == '.' && (punkt_bits(c0) & 6) == 2;
-    if (!grow((void **)&r->key, &r->key_cap, n_typ + n_next + 1, sizeof(uint32_t))) return -1;
-    memcpy(r->key, typ, (size_t)n_typ * sizeof(uint32_t));
-    r->key[n_typ] = PUNKT_PAIR_SEP;
-    memcpy(r->key + n_typ + 1, next, (size_t)n_next * sizeof(uint32_t));
-    if (pt_get(&r->m->colloc, r->key, n_typ + n_next + 1) >= 0) return 0;
+    /* the keys as UTF-8: the next type alone, and the pair "type 0xFF next" */
+    int64_t nb = 0, pb = 0;
+    if (!utf8_append(r->next, n_next, &r->next_bytes, &nb, &r->next_bytes_cap) ||
+        !utf8_append(r->typ, n_typ, &r->bytes, &pb, &r->bytes_cap) ||
+        !grow((void **)&r->bytes, &r->bytes_cap, pb + nb + 1, 1))
+        return -1;
+    r->bytes[pb++] = (char)PUNKT_PAIR_SEP;
+    memcpy(r->bytes + pb, r->next_bytes, (size_t)nb);
+    if (pt_get(&r->m->colloc, r->bytes, pb + nb) >= 0) return 0;
+    const char *next = r->next_bytes;
     int upper2 = r->cs->bits(PCH(r, t2.start)) & CASE_UPPER;
     if (abbr_or_ellipsis && !initial) {
-        int starter = p_ortho(r, t2, next, n_next);
+        int starter = p_ortho(r, t2, next, nb);
         if (starter == 1) return 1;
-        if (upper2 && pt_get(&r->m->starters, next, n_next) >= 0) return 1;
+        if (upper2 && pt_get(&r->m->starters, next, nb) >= 0) return 1;
     }
-    int number = n_typ == P_NUMBER_LEN && memcmp(typ, P_NUMBER, sizeof(P_NUMBER)) == 0;
+    int number = n_typ == P_NUMBER_LEN && memcmp(r->typ, P_NUMBER, sizeof(P_NUMBER)) == 0;
     if (initial || number) {
-        int starter = p_ortho(r, t2, next, n_next);
+        int starter = p_ortho(r, t2, next, nb);
         if (starter == 0) return 0;
-        if (starter == 2 && initial && upper2 && !(p_ortho_context(r, next, n_next) & ORTHO_LC))
+        if (starter == 2 && initial && upper2 && !(p_ortho_context(r, next, nb) & ORTHO_LC))
             return 0;
     }
     return sentbreak;

@@ -11,59 +11,188 @@
  * caller then runs the module as before.  tests/test_punkt.py checks the tables equal the run
  * module's for every model file the package ships.
  *
- * Keys are code points (uint32, CPython's str equality); a collocation is "type SEP next" with
- * SEP = 0x110000, which no str holds.  Orthographic contexts keep their low 7 bits: Punkt only
- * tests bits 1-6 (value & 127 is exact for any int, negative ones too).
+ * Keys are the strings' UTF-8 bytes (a lone surrogate, which only an escape can give, as its
+ * three-byte form, as "surrogatepass" writes it): a key written without escapes is read where
+ * it stands in the file (the model keeps the file's bytes), so a model of some 20,000 entries
+ * costs a slot array and 12 bytes an entry, not a copy of every string.  A collocation is
+ * "type 0xFF next": no UTF-8 holds that byte.  Orthographic contexts keep their low 7 bits:
+ * Punkt only tests bits 1-6 (value & 127 is exact for any int, negative ones too).
  *
  * No Python.h: the tables are built and read without the interpreter.
  */
 #ifndef ROUGE_LCS_PUNKT_TABLES_H
 #define ROUGE_LCS_PUNKT_TABLES_H
 
-#include "tokens.h" /* Map, map_*, bytes_hash, grow, range_index */
+#include "tokens.h" /* grow, mix64, range_index, unit_at */
 #include "case_table.h"
 
-#define PUNKT_PAIR_SEP 0x110000u
+#define PUNKT_PAIR_SEP 0xFF /* between a collocation's two types */
 #define PUNKT_MAX_ENDS 16
 
+/* One key: `len` bytes at `off` in the file (in_arena 0) or in the table's arena. */
 typedef struct {
-    Map abbrev, colloc, starters, ortho; /* values: 1 for the sets, the context for ortho */
-    uint32_t ends[PUNKT_MAX_ENDS];       /* the sentence-end characters */
+    uint32_t off;
+    uint32_t len : 31;
+    uint32_t in_arena : 1;
+    int32_t value; /* 1 for the sets, the context for ortho */
+} PEntry;
+
+/* A set or dict of strings: open addressing on entry numbers (0: empty), at most 3/4 full. */
+typedef struct {
+    uint32_t *slots;
+    uint32_t cap, n, entries_cap;
+    PEntry *entries;
+    char *arena;
+    int64_t arena_len, arena_cap;
+    const char *file; /* the model file's bytes (NULL: every key is in the arena) */
+    int64_t file_len;
+} PTable;
+
+typedef struct {
+    PTable abbrev, colloc, starters, ortho;
+    uint32_t ends[PUNKT_MAX_ENDS]; /* the sentence-end characters */
     int n_ends;
 } PunktTables;
 
+static void pt_free(PTable *t) {
+    free(t->slots);
+    free(t->entries);
+    free(t->arena);
+    memset(t, 0, sizeof(*t));
+}
+
 static void punkt_tables_free(PunktTables *m) {
-    map_free(&m->abbrev);
-    map_free(&m->colloc);
-    map_free(&m->starters);
-    map_free(&m->ortho);
+    pt_free(&m->abbrev);
+    pt_free(&m->colloc);
+    pt_free(&m->starters);
+    pt_free(&m->ortho);
 }
 
-/* FNV-1a over code points (not bytes: a quarter of the steps), then a finalizer; the maps
- * here are only ever probed with this hash. */
-static inline uint64_t pt_hash(const uint32_t *key, int64_t n) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (int64_t k = 0; k < n; k++) h = (h ^ key[k]) * 0x100000001b3ULL;
-    return mix64(h);
+/* 8 bytes a step (keys are short words), then a finalizer */
+static inline uint64_t pt_hash(const char *key, int64_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n, w;
+    for (; n >= 8; key += 8, n -= 8) {
+        memcpy(&w, key, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 29;
+    }
+    w = 0;
+    memcpy(&w, key, (size_t)n);
+    return mix64((h ^ w) * 0x94D049BB133111EBULL);
 }
 
-/* The value of the key, -1 when absent. */
-static inline int64_t pt_get(const Map *m, const uint32_t *key, int64_t n) {
-    return map_lookup(m, 4, (const char *)key, n * 4, pt_hash(key, n));
+static inline const char *pt_key(const PTable *t, const PEntry *e) {
+    return (e->in_arena ? t->arena : t->file) + e->off;
 }
 
-/* Set key -> value (a later value replaces an earlier one, as in a dict literal); 0 when out
- * of memory or the key is too long for the map. */
-static int pt_put(Map *m, const uint32_t *key, int64_t n, int32_t value) {
-    if (n > (INT32_MAX - 1) / 4) return 0;
+/* The slot holding the key, or the empty slot where it would go. */
+static inline uint32_t pt_find(const PTable *t, const char *key, int64_t n, uint64_t h) {
+    uint32_t mask = t->cap - 1, s = (uint32_t)h & mask;
+    for (;;) {
+        uint32_t at = t->slots[s];
+        if (at == 0) return s;
+        const PEntry *e = &t->entries[at - 1];
+        if (e->len == n && memcmp(pt_key(t, e), key, (size_t)n) == 0) return s;
+        s = (s + 1) & mask;
+    }
+}
+
+/* The value of the key, -1 when absent (safe from many threads while nothing writes). */
+static inline int64_t pt_get(const PTable *t, const char *key, int64_t n) {
+    if (t->cap == 0) return -1;
+    uint32_t at = t->slots[pt_find(t, key, n, pt_hash(key, n))];
+    return at ? t->entries[at - 1].value : -1;
+}
+
+/* Room for `count` keys; 0 when out of memory (the table is unchanged then). */
+static int pt_reserve(PTable *t, int64_t count) {
+    uint32_t cap = t->cap ? t->cap : 64;
+    while ((int64_t)3 * cap < 4 * count) {
+        if (cap >= (1u << 30)) return 0;
+        cap *= 2;
+    }
+    if (cap == t->cap) return 1;
+    uint32_t *slots = calloc(cap, sizeof(uint32_t));
+    if (slots == NULL) return 0;
+    PTable grown = *t;
+    grown.slots = slots;
+    grown.cap = cap;
+    for (uint32_t k = 0; k < t->n; k++) {
+        const PEntry *e = &t->entries[k];
+        const char *key = pt_key(t, e);
+        slots[pt_find(&grown, key, e->len, pt_hash(key, e->len))] = k + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return 1;
+}
+
+/* Set key -> value (a later value replaces an earlier one, as in a dict literal).  A key
+ * inside t->file is used where it stands, any other is copied.  0 when out of memory or too
+ * big for the table. */
+static int pt_put(PTable *t, const char *key, int64_t n, int32_t value) {
+    if (n >= (1LL << 31) || t->n >= (1u << 30) || !pt_reserve(t, (int64_t)t->n + 1)) return 0;
     uint64_t h = pt_hash(key, n);
-    int64_t slot = map_slot(m, 4, (const char *)key, n * 4, h);
-    if (slot < 0) return 0;
-    if (m->key_at[slot] >= 0) {
-        m->ids[slot] = value;
+    uint32_t s = pt_find(t, key, n, h);
+    if (t->slots[s]) {
+        t->entries[t->slots[s] - 1].value = value;
         return 1;
     }
-    return map_add(m, slot, 4, (const char *)key, n * 4, h, value);
+    int64_t cap = t->entries_cap;
+    if (!grow((void **)&t->entries, &cap, (int64_t)t->n + 1, sizeof(PEntry))) return 0;
+    t->entries_cap = (uint32_t)(cap < (1LL << 31) ? cap : (1LL << 31) - 1);
+    PEntry *e = &t->entries[t->n];
+    e->len = (uint32_t)n;
+    e->value = value;
+    /* a key inside the file stays there (compared as addresses: the key may be elsewhere) */
+    uintptr_t at = (uintptr_t)key, file = (uintptr_t)t->file;
+    if (t->file != NULL && at >= file && at + (uintptr_t)n <= file + (uintptr_t)t->file_len &&
+        at - file < ((uintptr_t)1 << 32)) {
+        e->off = (uint32_t)(at - file);
+        e->in_arena = 0;
+    } else {
+        if (t->arena_len + n >= (1LL << 32) ||
+            !grow((void **)&t->arena, &t->arena_cap, t->arena_len + n, 1))
+            return 0;
+        memcpy(t->arena + t->arena_len, key, (size_t)n);
+        e->off = (uint32_t)t->arena_len;
+        e->in_arena = 1;
+        t->arena_len += n;
+    }
+    t->slots[s] = ++t->n;
+    return 1;
+}
+
+/* One code point as UTF-8 (surrogates as three bytes) at out; its length. */
+static inline int utf8_put(uint32_t c, char *out) {
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* Code points as UTF-8 appended to *buf at *len (grown); 0 when out of memory. */
+static int utf8_append(const uint32_t *cps, int64_t n, char **buf, int64_t *len, int64_t *cap) {
+    if (!grow((void **)buf, cap, *len + 4 * n + 1, 1)) return 0;
+    for (int64_t k = 0; k < n; k++) *len += utf8_put(cps[k], *buf + *len);
+    return 1;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -105,19 +234,21 @@ static inline uint32_t case_lower(uint32_t c) {
 typedef struct {
     const unsigned char *s;
     int64_t n, i;
-    uint32_t *buf; /* the string being read; a pair's two strings */
+    char *buf; /* the string being read, as UTF-8; a pair's two strings */
     int64_t len, cap;
+    const char *key; /* the string read: buf, or its bytes in the file when it has no escape */
+    int64_t key_len;
     int no_memory;
 } PSrc;
 
 enum { PT_STR = 1, PT_INT = 2, PT_SET_STR = 3, PT_SET_PAIR = 4, PT_DICT = 5, PT_EMPTY_SET = 6 };
 
 static int ps_push(PSrc *p, uint32_t c) {
-    if (p->len == p->cap && !grow((void **)&p->buf, &p->cap, p->len + 1, sizeof(uint32_t))) {
+    if (!grow((void **)&p->buf, &p->cap, p->len + 5, 1)) {
         p->no_memory = 1;
         return 0;
     }
-    p->buf[p->len++] = c;
+    p->len += utf8_put(c, p->buf + p->len);
     return 1;
 }
 
@@ -129,8 +260,6 @@ static void ps_space(PSrc *p, int lines) {
             p->i++;
         } else if (c == '#') {
             while (p->i < p->n && p->s[p->i] != '\n') p->i++;
-        } else if (c == '\\' && lines == 0 && p->i + 1 < p->n && p->s[p->i + 1] == '\n') {
-            return; /* an explicit line joining: not in a generated file */
         } else {
             return;
         }
@@ -177,14 +306,33 @@ static int ps_utf8(PSrc *p, uint32_t *out) {
     return 1;
 }
 
-/* A string literal (no prefix; ', ", or either tripled) into p->buf (appended); 0 when it is
- * not one this reader knows. */
-static int ps_string(PSrc *p) {
+/* A string literal (no prefix; ', ", or either tripled): p->key / p->key_len get its UTF-8
+ * bytes (appended to p->buf, `append`, or where they stand in the file when the literal has
+ * no escape and nothing is appended to); 0 when it is not one this reader knows. */
+static int ps_string(PSrc *p, int append) {
     if (p->i >= p->n) return 0;
     unsigned char q = p->s[p->i];
     if (q != '\'' && q != '"') return 0;
     int triple = p->i + 2 < p->n && p->s[p->i + 1] == q && p->s[p->i + 2] == q;
     p->i += triple ? 3 : 1;
+    int64_t start = p->i;
+    if (!triple && !append) { /* the common case: no escape, read in place */
+        while (p->i < p->n) {
+            unsigned char c = p->s[p->i];
+            uint32_t v;
+            if (c == q) {
+                p->key = (const char *)p->s + start;
+                p->key_len = p->i++ - start;
+                return 1;
+            }
+            if (c == '\\' || c == '\n' || c == '\r') break;
+            if (c < 128) p->i++;
+            else if (!ps_utf8(p, &v)) return 0;
+        }
+        if (p->i >= p->n) return 0;
+        p->len = 0; /* an escape: decode it all into buf */
+        p->i = start;
+    }
     for (;;) {
         if (p->i >= p->n) return 0;
         unsigned char c = p->s[p->i];
@@ -192,11 +340,11 @@ static int ps_string(PSrc *p) {
         if (c == q) {
             if (!triple) {
                 p->i++;
-                return 1;
+                break;
             }
             if (p->i + 2 < p->n && p->s[p->i + 1] == q && p->s[p->i + 2] == q) {
                 p->i += 3;
-                return 1;
+                break;
             }
             p->i++;
             v = c;
@@ -234,6 +382,9 @@ static int ps_string(PSrc *p) {
         }
         if (!ps_push(p, v)) return 0;
     }
+    p->key = p->buf;
+    p->key_len = p->len;
+    return 1;
 }
 
 /* -?[0-9]+ as its value & 127 (all that Punkt reads of an orthographic context) */
@@ -253,33 +404,35 @@ static int ps_int(PSrc *p, int32_t *out) {
 }
 
 /* An item of a frozenset((...)): a string, or a parenthesized pair of strings.  Returns
- * PT_STR or PT_SET_PAIR (p->buf holds it, a pair as "a SEP b"), 0 if neither. */
+ * PT_STR or PT_SET_PAIR (p->key holds it, a pair as "a 0xFF b"), 0 if neither. */
 static int ps_item(PSrc *p) {
-    p->len = 0;
     if (p->i < p->n && p->s[p->i] == '(') {
         p->i++;
         ps_space(p, 1);
-        if (!ps_string(p)) return 0;
+        p->len = 0;
+        if (!ps_string(p, 1)) return 0;
         ps_space(p, 1);
         if (!ps_eat(p, ",")) return 0;
         ps_space(p, 1);
-        if (!ps_push(p, PUNKT_PAIR_SEP) || !ps_string(p)) return 0;
+        if (!grow((void **)&p->buf, &p->cap, p->len + 1, 1)) {
+            p->no_memory = 1;
+            return 0;
+        }
+        p->buf[p->len++] = (char)PUNKT_PAIR_SEP;
+        if (!ps_string(p, 1)) return 0;
         ps_space(p, 1);
         if (ps_eat(p, ",")) ps_space(p, 1);
         return ps_eat(p, ")") ? PT_SET_PAIR : 0;
     }
-    return ps_string(p) ? PT_STR : 0;
+    return ps_string(p, 0) ? PT_STR : 0;
 }
 
 /* A value: a string, an int, frozenset(()) / frozenset((items,)) or {str: int, ...}.  Items go
  * into `into` (NULL: read and dropped).  Returns its PT_ kind, 0 when not understood. */
-static int ps_value(PSrc *p, Map *into) {
+static int ps_value(PSrc *p, PTable *into) {
     if (p->i >= p->n) return 0;
     unsigned char c = p->s[p->i];
-    if (c == '\'' || c == '"') {
-        p->len = 0;
-        return ps_string(p) ? PT_STR : 0;
-    }
+    if (c == '\'' || c == '"') return ps_string(p, 0) ? PT_STR : 0;
     if (c == '-' || (c >= '0' && c <= '9')) {
         int32_t v;
         return ps_int(p, &v) ? PT_INT : 0;
@@ -289,14 +442,15 @@ static int ps_value(PSrc *p, Map *into) {
         for (;;) {
             ps_space(p, 1);
             if (ps_eat(p, "}")) return PT_DICT;
-            p->len = 0;
-            if (!ps_string(p)) return 0;
+            if (!ps_string(p, 0)) return 0;
+            const char *key = p->key;
+            int64_t key_len = p->key_len;
             ps_space(p, 1);
             if (!ps_eat(p, ":")) return 0;
             ps_space(p, 1);
             int32_t v;
             if (!ps_int(p, &v)) return 0;
-            if (into != NULL && !pt_put(into, p->buf, p->len, v)) {
+            if (into != NULL && !pt_put(into, key, key_len, v)) {
                 p->no_memory = 1;
                 return 0;
             }
@@ -319,7 +473,7 @@ static int ps_value(PSrc *p, Map *into) {
         if (item == 0 || (kind && item != kind)) return 0;
         kind = item;
         items++;
-        if (into != NULL && !pt_put(into, p->buf, p->len, 1)) {
+        if (into != NULL && !pt_put(into, p->key, p->key_len, 1)) {
             p->no_memory = 1;
             return 0;
         }
@@ -351,18 +505,23 @@ enum { PT_OK = 1, PT_SHAPE = 0, PT_NO_MEMORY = -1 };
 /* Fill m's four maps from the source of a generated model module (UTF-8 bytes): PT_OK, or
  * PT_SHAPE when the file is not the literal module this reader knows (every other name must
  * be assigned a string, an int or such a set or dict; each of the four names exactly once,
- * with the table's type), PT_NO_MEMORY.  m's sentence ends are left as they are. */
+ * with the table's type), PT_NO_MEMORY.  m's sentence ends are left as they are; m keeps
+ * pointers into src, which must outlive it. */
 static int punkt_tables_from_source(PunktTables *m, const unsigned char *src, int64_t n) {
     static const char *names[4] = {"ABBREV_TYPES", "COLLOCATIONS", "SENT_STARTERS",
                                    "ORTHO_CONTEXT"};
     static const int kinds[4] = {PT_SET_STR, PT_SET_PAIR, PT_SET_STR, PT_DICT};
-    Map *maps[4] = {&m->abbrev, &m->colloc, &m->starters, &m->ortho};
+    PTable *maps[4] = {&m->abbrev, &m->colloc, &m->starters, &m->ortho};
     int seen[4] = {0, 0, 0, 0};
-    PSrc p = {src, n, 0, NULL, 0, 0, 0};
+    PSrc p = {src, n, 0, NULL, 0, 0, NULL, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        maps[k]->file = (const char *)src;
+        maps[k]->file_len = n;
+    }
     int status = PT_SHAPE;
     if (n >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF) p.i = 3;
     /* the orthographic contexts are nearly all of a model file, 15 bytes or more an entry */
-    if (!map_reserve(&m->ortho, n / 15)) {
+    if (!pt_reserve(&m->ortho, n / 15)) {
         p.no_memory = 1;
         goto done;
     }
@@ -386,7 +545,7 @@ static int punkt_tables_from_source(PunktTables *m, const unsigned char *src, in
         unsigned char c = src[p.i];
         if (c == '\'' || c == '"') { /* a docstring */
             p.len = 0;
-            if (!ps_string(&p) || !ps_statement_end(&p)) goto done;
+            if (!ps_string(&p, 1) || !ps_statement_end(&p)) goto done;
             continue;
         }
         int64_t name = p.i;

@@ -67,9 +67,9 @@ static void map_free(Map *map) {
     memset(map, 0, sizeof(*map));
 }
 
-/* Move the table to `cap` slots (a power of two above twice the size); 0 when out of memory
- * (the map is unchanged then). */
-static int map_resize(Map *map, int64_t cap) {
+/* Double the table; 0 when out of memory (the map is unchanged then). */
+static int map_rehash(Map *map) {
+    int64_t cap = map->cap ? map->cap * 2 : 1024;
     uint64_t *hashes = malloc((size_t)cap * sizeof(uint64_t));
     int64_t *key_at = malloc((size_t)cap * sizeof(int64_t));
     int32_t *key_len = malloc((size_t)cap * sizeof(int32_t));
@@ -101,19 +101,6 @@ static int map_resize(Map *map, int64_t cap) {
     map->ids = ids;
     map->cap = cap;
     return 1;
-}
-
-/* Double the table; 0 when out of memory (the map is unchanged then). */
-static int map_rehash(Map *map) {
-    return map_resize(map, map->cap ? map->cap * 2 : 1024);
-}
-
-/* Room for `count` keys without rehashing (a table read in one go: each rehash moves all the
- * keys again); 0 when out of memory. */
-static int map_reserve(Map *map, int64_t count) {
-    int64_t cap = map->cap ? map->cap : 1024;
-    while (cap < 2 * (count + 1)) cap *= 2;
-    return cap == map->cap || map_resize(map, cap);
 }
 
 /* memcmp(a, b, n) == 0; inline, as keys are words of a few bytes (a libc call costs more). */
