@@ -389,7 +389,9 @@ PyDoc_STRVAR(encode_sentences_doc,
 "Split each text into sentences (split_mode 0: newline_split, 1: auto_split, 2: nltk_split;\n"
 "Punkt itself is ``splitter``, called only when the text needs it) and encode them: int32 ids,\n"
 "int64 offsets of each sentence's ids, int64 offsets of each text's sentences (threads as\n"
-"in encode).");
+"in encode).  When ``splitter.punkt_model()`` gives a PunktModel, the texts that need Punkt\n"
+"are split with it on num_threads threads without the GIL (last_punkt_threads says how\n"
+"many), the others by ``splitter``.");
 
 /* The model the splitter offers for the threads (its punkt_model()), called once per call when
  * a text needs it; NULL (no exception) when it offers none. */
