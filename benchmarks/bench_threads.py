@@ -2,9 +2,10 @@
 
     .venv/bin/python benchmarks/bench_threads.py [--repeats 15]
 
-Suites: REALSumm (2,500 pairs, sentences on lines) and 200 pairs of ~2,000 tokens, four types,
-``tokenizer="rouge_score"``, stemming off and on; the three scorers alternate within each
-repeat and the numbers must be identical.  Printed, best of ``--repeats``: wall time, the
+Suites: REALSumm (2,500 pairs, sentences on lines), REALSumm with each text on one line (the
+sentences joined by spaces: ROUGE-Lsum splits them with Punkt) and 200 pairs of ~2,000 tokens,
+four types, ``tokenizer="rouge_score"``, stemming off and on; the three scorers alternate within
+each repeat and the numbers must be identical.  Printed, best of ``--repeats``: wall time, the
 process's CPU time (all threads: the work), and the calling thread's CPU time
 (``time.thread_time``).  The calling thread runs its own shard and every serial step, so on a
 machine with a free core for the other thread its CPU time is the wall time to expect; when
@@ -32,6 +33,10 @@ def main() -> None:
     preds, refs = load_pairs("en_cnndm_realsumm")
     suites = {
         "REALSumm": (preds, [r[0] for r in refs]),
+        "REALSumm, one line (Punkt)": (
+            [p.replace("\n", " ") for p in preds],
+            [r[0].replace("\n", " ") for r in refs],
+        ),
         "200 x 2,000 tokens": concatenated_pairs(2000, 200),
     }
     print(f"load average {os.getloadavg()[0]:.2f}")

@@ -701,8 +701,8 @@ def test_stage_entry_points_read_a_subclass_as_its_str():
 
     cls = _lower_is(None)
     text = "Mr. Smith went to Washington. He arrived at 5 p.m. on Friday. Café! Done."
-    tables = nltk_punkt().tables
-    assert m.punkt_spans(cls(text), *tables) == m.punkt_spans(text, *tables)
+    model = m.PunktModel(*nltk_punkt().tables)
+    assert m.punkt_spans(cls(text), model) == m.punkt_spans(text, model)
     assert m._test_unicode_tokens(cls("Café AU lait"), native._normalize) == m._test_unicode_tokens(
         "Café AU lait", native._normalize
     )
@@ -712,4 +712,102 @@ def test_stage_entry_points_read_a_subclass_as_its_str():
         m._test_unicode_tokens("Café", lambda form, text: 42)
     assert m._test_porter_stem(cls("Running")) == m._test_porter_stem("Running")
     with pytest.raises(TypeError):
-        m.punkt_spans(text, ".", frozenset(), frozenset(), frozenset(), [])
+        m.punkt_spans(text, nltk_punkt().tables)
+
+
+# --- Punkt on the text stage's threads (csrc/punkt.h, punkt_tables.h) ---------------------------
+
+
+def _punkt_threads_ready():
+    m = _ext()
+    from rouge_lcs.engine import native
+
+    if not native.native_unicode() or not m.PUNKT_CASE_TABLE:
+        pytest.skip("Punkt in C is not used with this regex / Unicode version")
+    return m, native
+
+
+_HOSTILE_PUNKT = [
+    "\ud800. \udfff. x. \udbff\udc00? Yes.",  # lone and paired surrogates
+    "A.\x00 B. \x00\x00. C",  # NUL
+    "." * 100_000,
+    ". " * 60_000 + "Z",
+    "Mr. " * 30_000 + "X.",
+    "?!" * 40_000,
+    '")' * 30_000 + ". Next. One.",
+    "a" * 300_000 + ". B. c",
+    "\u2029. \x85. \u3000A. b. \xa0C.",
+    "!!! ... ??? --- ;;; ,,, ...",
+    "İ. Σ. ΑΣ. σ.",  # characters whose lowercase the C tables leave to CPython
+    "1. 2. 3. ##number## 4.5. -3. ,5.",
+]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_threaded_punkt_survives_hostile_texts(threads):
+    # Through the engine's own call: spans equal the Python port's on each text, never a crash;
+    # str subclasses (whose lower() lies) count by their characters.
+    m, native = _punkt_threads_ready()
+    from rouge_lcs.config.settings import make_settings
+    from rouge_lcs.text.sentences import nltk_split
+
+    settings = make_settings(["rougeLsum"], tokenizer="rouge_score")
+    texts = _HOSTILE_PUNKT + [_lower_is(42)(t) for t in _HOSTILE_PUNKT[:3]]
+    encoder = native._encoder_for(settings)
+    got = encoder.encode_sentences(texts, 2, native._punkt_split(), threads)
+    python = native._encoder_for(settings)
+    want = python.encode_sentences([str(t) for t in texts], 2, nltk_split, threads)
+    assert np.frombuffer(got[1], np.int64).tolist() == np.frombuffer(want[1], np.int64).tolist()
+    assert np.frombuffer(got[2], np.int64).tolist() == np.frombuffer(want[2], np.int64).tolist()
+    assert encoder.last_punkt_threads >= 1
+    assert rouge(texts, texts[::-1], rouge_types=["rougeLsum"], num_threads=threads)
+
+
+def test_every_model_survives_hostile_texts():
+    m, native = _punkt_threads_ready()
+    from rouge_lcs.text.languages import LANGUAGES
+    from rouge_lcs.text.sentences import punkt_of
+
+    models = sorted({lang.punkt for lang in LANGUAGES.values() if lang.punkt}) + [None]
+    for model in models:
+        c_model = native._c_model(model)
+        python = punkt_of(model)
+        for text in _HOSTILE_PUNKT:
+            assert m.punkt_spans(text, c_model) == python.spans(text), (model, text[:20])
+
+
+def test_punkt_models_check_their_tables():
+    m = _ext()
+    with pytest.raises(TypeError):
+        m.PunktModel(".", [1], (), (), {})
+    with pytest.raises(TypeError):
+        m.PunktModel(".", (), [("a",)], (), {})
+    with pytest.raises(TypeError):
+        m.PunktModel(".", (), (), (), {"a": "b"})
+    with pytest.raises(ValueError):
+        m.PunktModel("." * 17, (), (), (), {})
+    with pytest.raises(TypeError):
+        m.punkt_model_from_source("not bytes", ".")
+    model = m.PunktModel(".?!", [_lower_is(1)("dr")], [("a", "b")], (), {"x": -1, "y": 10**30})
+    assert model._test_tables()[1:] == (
+        frozenset({"dr"}),
+        frozenset({("a", "b")}),
+        frozenset(),
+        {"x": 127, "y": 10**30 & 127},
+    )
+    # a splitter whose model is not one: a TypeError, not a crash
+    from rouge_lcs.config.settings import make_settings
+    from rouge_lcs.engine import native
+
+    class Odd:
+        def __call__(self, text):
+            return [text]
+
+        def punkt_model(self):
+            return 42
+
+    encoder = native._encoder_for(make_settings(["rougeLsum"], tokenizer="rouge_score"))
+    if m.PUNKT_CASE_TABLE:
+        with pytest.raises(TypeError):
+            encoder.encode_sentences(["A b. C d."], 1, Odd(), 2)
+    assert encoder.encode_sentences(["A b c"], 1, Odd(), 2)  # the shortcut needs no model

@@ -392,6 +392,28 @@ def test_unicode_table_matches_regex_on_every_code_point():
     assert [cp for cp in range(0x110000) if _native._test_punkt_class(cp) != punkt.get(cp, 0)] == []
 
 
+@needs_native
+def test_case_table_matches_str_on_every_code_point():
+    # Punkt without the GIL (csrc/punkt.h) asks csrc/case_table.h what str.isupper, islower,
+    # isspace and lower() say: on every code point, the same, but for the two characters it
+    # declares undecided (their texts take CPython's str methods).
+    from rouge_lcs import _native
+
+    if not _native.PUNKT_CASE_TABLE:
+        pytest.skip("case_table.h is of another Unicode version: Punkt uses CPython's str")
+    wrong, undecided = [], []
+    for cp in range(0x110000):
+        ch = chr(cp)
+        bits, lower = _native._test_case_class(cp)
+        want = ch.isupper() | ch.islower() << 1 | ch.isspace() << 2
+        if bits & 8:
+            undecided.append(cp)
+        elif (bits & 7) != want or ch.lower() != chr(lower):
+            wrong.append(cp)
+    assert wrong == []
+    assert undecided == [0x130, 0x3A3]  # "i" + U+0307; sigma, lowered by its neighbours
+
+
 def _check_unicode_tokens(text: str) -> None:
 
     from rouge_lcs import _native
@@ -518,6 +540,65 @@ def test_text_stage_threads_reach_the_encoder(corpora, monkeypatch, how):
     scorer = Rouge(TYPES, use_stemmer=True, num_threads=2 if how == "argument" else None)
     np.testing.assert_array_equal(scorer.score(preds, refs).fmeasure, one)
     assert scorer._stores.store._encoder.last_threads == 2
+
+
+def _one_line_pairs(corpora, count: int) -> tuple[list[str], list[str]]:
+    """REALSumm pairs with each text on one line (sentences joined by spaces): ROUGE-Lsum
+    splits them with Punkt."""
+    rows = corpora.rows("en_cnndm_realsumm")[:count]
+    preds = [" ".join(r["prediction_sents"]) for r in rows]
+    refs = [" ".join(r["references_sents"][0]) for r in rows]
+    return preds, refs
+
+
+@needs_native
+@pytest.mark.parametrize("how", ["argument", "variable"])
+def test_punkt_runs_on_the_text_stage_threads(corpora, monkeypatch, how):
+    # Through the public call, texts without newlines are split by Punkt in C on two threads
+    # without the GIL (encode_sentences reports it), with the numbers of one thread and of
+    # the reference engine.
+    if not native.native_unicode() or not native._native.PUNKT_CASE_TABLE:
+        pytest.skip("Punkt in C is not used with this regex / Unicode version")
+    preds, refs = _one_line_pairs(corpora, 400)
+    assert not any("\n" in t for t in preds + refs)
+    monkeypatch.delenv(native.THREADS_ENV, raising=False)
+    monkeypatch.setenv(native.ENV, "python")
+    reference = Rouge(TYPES, use_stemmer=True).score(preds, refs)
+    monkeypatch.setenv(native.ENV, "native")
+    one = Rouge(TYPES, use_stemmer=True, num_threads=1)
+    one_scores = one.score(preds, refs)
+    assert one._stores.store._encoder.last_punkt_threads == 1
+    if how == "variable":
+        monkeypatch.setenv(native.THREADS_ENV, "2")
+    scorer = Rouge(TYPES, use_stemmer=True, num_threads=2 if how == "argument" else None)
+    two = scorer.score(preds, refs)
+    assert scorer._stores.store._encoder.last_punkt_threads == 2
+    for got in (one_scores, two):
+        for field in ("precision", "recall", "fmeasure"):
+            np.testing.assert_array_equal(getattr(got, field), getattr(reference, field))
+
+
+@needs_native
+def test_threaded_punkt_sentences_equal_the_python_splitter(corpora):
+    # encode_sentences with Punkt on 1-3 threads gives the sentences the splitter gives when
+    # called per text in Python (the path of the texts the threads leave to it).
+    if not native.native_unicode() or not native._native.PUNKT_CASE_TABLE:
+        pytest.skip("Punkt in C is not used with this regex / Unicode version")
+    preds, refs = _one_line_pairs(corpora, 300)
+    texts = [*preds, *refs, "İstanbul. Σ here. Ok.", "中文。 A. B.", "", "   ", "?!", "A b c"]
+    settings = make_settings(TYPES, tokenizer="rouge_score")
+    split = native._punkt_split()
+    want = None
+    for threads in (1, 2, 3):
+        encoder = native._encoder_for(settings)
+        got = encoder.encode_sentences(texts, 1, split, threads)
+        assert encoder.last_punkt_threads == threads
+        python = native._encoder_for(settings)
+        assert python.encode_sentences(texts, 1, lambda text: split(text), threads) == got
+        assert python.last_punkt_threads == 0  # a splitter without a C model: all in Python
+        got = (_first_seen(got[0]), got[1:])  # which ids tokens get may depend on threads
+        want = want or got
+        assert got == want
 
 
 @needs_native
@@ -727,7 +808,17 @@ def test_ascii_fast_path_and_other_texts_share_token_ids():
 
 CSRC = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc"
 #: The stages that run without the GIL, or need no Python: they must not see Python.h at all.
-PYTHON_FREE = ["kernels.h", "porter.h", "rouge155.h", "scores.h", "similarity.h", "tokens.h"]
+PYTHON_FREE = [
+    "kernels.h",
+    "porter.h",
+    "rouge155.h",
+    "scores.h",
+    "similarity.h",
+    "tokens.h",
+    "punkt_tables.h",
+    "punkt.h",
+    "case_table.h",
+]
 
 
 def _compiler() -> str | None:

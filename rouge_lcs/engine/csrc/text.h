@@ -7,8 +7,9 @@
  *   tokenizers      rouge_score's ([a-z0-9] runs of text.lower()) and the ``unicode`` one
  *                   (classes from unicode_table.h, NFKC and str.lower() from CPython); any other
  *                   tokenizer is a Python callable whose tokens are interned here;
- *   sentences       ROUGE-Lsum's newline split, the texts Punkt cannot split, and the Python
- *                   splitter (Punkt in punkt.h, through rouge_lcs.engine.native) for the rest.
+ *   sentences       ROUGE-Lsum's newline split, the texts Punkt cannot split, the sentences
+ *                   Punkt found on the threads (punkt.h, run from module.c), and the Python
+ *                   splitter for the rest.
  *
  * These call into CPython (str.lower, unicodedata.normalize, Python tokenizers and splitters),
  * so they run with the GIL held; the ids they produce are all that kernels.h sees.  module.c
@@ -47,6 +48,13 @@ static PyObject *str_lower(PyObject *s) {
         return NULL;
     }
     return lowered;
+}
+
+/* str.isupper / islower / isspace of one character (Py_UNICODE_IS*: what the str methods are
+ * for a one-character string), as punkt.h's PunktCase bits. */
+static int cpython_case_bits(uint32_t c) {
+    return (Py_UNICODE_ISUPPER(c) ? CASE_UPPER : 0) | (Py_UNICODE_ISLOWER(c) ? CASE_LOWER : 0) |
+           (Py_UNICODE_ISSPACE(c) ? CASE_SPACE : 0);
 }
 
 /* Porter on any word, exactly as NLTK: NLTK's rules look at characters only through "is it one
@@ -151,6 +159,7 @@ typedef struct {
     PyObject *keep;   /* strings the pieces point into, other than `held` */
     PyObject *held;   /* the text being prepared, kept alive by the call's tuple */
     int last_threads; /* threads the last call cut its pieces on (tests check the wiring) */
+    int last_punkt_threads; /* threads the last encode_sentences ran Punkt on (0: none) */
     int initialized; /* __init__ ran */
     int busy;        /* inside encode/encode_sentences (Python code they call must not re-enter) */
 } Encoder;
@@ -468,11 +477,6 @@ static int split_lines(Encoder *e, PyObject *text) {
     return 1;
 }
 
-/* ASCII whitespace: \s to Python's str methods, to `re` and to `regex` alike. */
-static int ascii_space(Py_UCS4 c) {
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 /* sentences.nltk_split's shortcut: texts Punkt cannot split are one sentence, text.rstrip()
  * (none when blank).  Two sufficient conditions, each checked conservatively:
  * - at most one sentence end (.?!。！？), closing the text;
@@ -482,34 +486,26 @@ static int ascii_space(Py_UCS4 c) {
  *   syllable ("0.47", "A.B"), or by ASCII whitespace only up to the end of the text, is no
  *   candidate; anything else counts as one.  With no candidate, NLTK's _slices_from_text
  *   yields the single slice [0, len(text.rstrip())).
- * Returns 1 when it applied, 0 when Punkt is needed, -1 on error. */
+ * punkt.h's punkt_short_end (also run on the encoder's threads) with CPython's str.isspace:
+ * the index of the last character of text.rstrip() when it applies (-1: the text is blank, no
+ * sentence), -2 when Punkt is needed; *cjk_end says whether the text has 。！？. */
+static Py_ssize_t short_sentence_end(PyObject *text, int *cjk_end) {
+    PunktText t = {PyUnicode_DATA(text), PyUnicode_KIND(text), PyUnicode_GET_LENGTH(text)};
+    return (Py_ssize_t)punkt_short_end(&t, cpython_case_bits, cjk_end);
+}
+
+/* Whether split_mode splits the text at its lines (auto_split on a text with a newline). */
+static int splits_lines(PyObject *text, int split_mode) {
+    if (split_mode != SPLIT_AUTO) return split_mode == SPLIT_NEWLINE;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    return len && PyUnicode_FindChar(text, '\n', 0, len, 1) >= 0;
+}
+
+/* The shortcut (short_sentence_end) when it applies: 1, 0 when Punkt is needed, -1 on error. */
 static int split_short(Encoder *e, PyObject *text) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), ends = 0, last = -1, last_word = -1;
-    int kind = PyUnicode_KIND(text), cjk = 0;
-    const void *data = PyUnicode_DATA(text);
-    Py_UCS4 first_end = 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, k);
-        if (c == '.' || c == '?' || c == '!' || c == 0x3002 || c == 0xFF01 || c == 0xFF1F) {
-            if (ends++ == 0) first_end = c;
-            cjk |= c > 127;
-        }
-        if (!Py_UNICODE_ISSPACE(c)) last = k;
-        if (!ascii_space(c)) last_word = k;
-    }
-    int one_final = ends == 0 || (ends == 1 && last >= 0 &&
-                                  PyUnicode_READ(kind, data, last) == first_end);
-    if (!one_final) {
-        if (cjk) return 0;
-        for (Py_ssize_t k = 0; k + 1 < n; k++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, k);
-            if (c != '.' && c != '?' && c != '!') continue;
-            Py_UCS4 d = PyUnicode_READ(kind, data, k + 1);
-            int word = (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
-                       (d >= 'A' && d <= 'Z') || (d >= 0xAC00 && d <= 0xD7A3);
-            if (!word && last_word > k) return 0; /* maybe a candidate: ask Punkt */
-        }
-    }
+    int cjk;
+    Py_ssize_t last = short_sentence_end(text, &cjk);
+    if (last == -2) return 0;
     if (last < 0) return 1; /* blank: no sentence */
     return encode_sentence(e, text, 0, last + 1) ? 1 : -1;
 }
@@ -543,16 +539,22 @@ static int split_python(Encoder *e, PyObject *splitter, PyObject *text) {
     return ok;
 }
 
+/* Encode the sentences Punkt found on the threads (module.c): n_spans (start, end) pairs of
+ * the text, the blank ones dropped as cjk_cuts drops them; 0 on error. */
+static int encode_spans(Encoder *e, PyObject *text, const int64_t *spans, int64_t n_spans) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    for (int64_t k = 0; k < n_spans; k++) {
+        int64_t a = spans[2 * k], b = spans[2 * k + 1], c = a;
+        while (c < b && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, c))) c++;
+        if (c < b && !encode_sentence(e, text, (Py_ssize_t)a, (Py_ssize_t)b)) return 0;
+    }
+    return 1;
+}
+
 /* Split one text as split_mode says and encode its sentences; 0 on error. */
 static int encode_text_sentences(Encoder *e, PyObject *text, int split_mode, PyObject *splitter) {
-    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
-    int lines = split_mode == SPLIT_NEWLINE;
-    if (split_mode == SPLIT_AUTO) {
-        Py_ssize_t at = len ? PyUnicode_FindChar(text, '\n', 0, len, 1) : -1;
-        if (at == -2) return 0;
-        lines = at >= 0;
-    }
-    if (lines) return split_lines(e, text);
+    if (splits_lines(text, split_mode)) return split_lines(e, text);
     int shortcut = split_short(e, text);
     return !(shortcut < 0 || (shortcut == 0 && !split_python(e, splitter, text)));
 }
