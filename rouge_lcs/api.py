@@ -14,7 +14,7 @@ from rouge_lcs.config.options import OPTIONS, describe
 from rouge_lcs.engine.compute import Progress
 from rouge_lcs.scores.output import Output
 from rouge_lcs.scores.results import Scores
-from rouge_lcs.scores.scorer import Rouge
+from rouge_lcs.scores.scorer import function_scorer
 from rouge_lcs.text.sentences import SplitterSpec
 from rouge_lcs.text.tokenizers import TokenizerSpec
 
@@ -37,7 +37,7 @@ def score(
     progress: Progress | None = None,
 ) -> Scores:
     """Score a batch and return per-example :class:`Scores` (options as in :func:`rouge`)."""
-    scorer = Rouge(
+    scorer = function_scorer(
         rouge_types,
         use_stemmer=use_stemmer,
         tokenizer=tokenizer,
@@ -89,7 +89,7 @@ def rouge(
 
         given = {k: v for k, v in locals().items() if k in OPTIONS and k != "rouge_types"}
         return cast(Output, rouge155_output(predictions, references, rouge_types, given))
-    scorer = Rouge(
+    scorer = function_scorer(
         rouge_types,
         use_stemmer=use_stemmer,
         tokenizer=tokenizer,

@@ -1111,3 +1111,48 @@ def test_scores_from_flat_statistics_read_as_numpy_alike():
     assert again.stats.counts.tobytes() == got.stats.counts.tobytes()
     with pytest.raises(AttributeError):
         got.fmeasure = None  # type: ignore[misc]
+
+
+@needs_native
+def test_functional_calls_share_their_threads_vocabulary():
+    # rouge() / score() make a new scorer per call; they reuse the last call's vocabulary on
+    # their thread (same settings), and the numbers equal a fresh scorer's.
+    from rouge_lcs import rouge
+    from rouge_lcs.scores import scorer as scorer_module
+
+    preds, refs = ["the cat sat on the mat", "dogs bark"], ["a cat sat on a mat", "dogs run"]
+    rouge(preds, refs, tokenizer="rouge_score")
+    first = scorer_module._FUNCTION_STORES.store
+    out = rouge(["the dog sat", "cats bark"], ["a dog sat", "cats run"], tokenizer="rouge_score")
+    assert scorer_module._FUNCTION_STORES.store is first and first is not None
+    fresh = Rouge(tokenizer="rouge_score").compute(
+        ["the dog sat", "cats bark"], ["a dog sat", "cats run"]
+    )
+    assert out == fresh
+    rouge(preds, refs, tokenizer="rouge_score", use_stemmer=True)  # other settings: a new store
+    assert scorer_module._FUNCTION_STORES.store is not first
+    seen = []
+    worker = threading.Thread(
+        target=lambda: (rouge(preds, refs), seen.append(scorer_module._FUNCTION_STORES.store))
+    )
+    worker.start()
+    worker.join()
+    assert seen[0] is not None and seen[0] is not scorer_module._FUNCTION_STORES.store
+
+
+@needs_native
+def test_native_combine_pooled_sums_wrap_like_numpy_without_undefined_behaviour():
+    # Counts the kernels never make (near 2**63): the pooled sum wraps as NumPy's int64 sum
+    # does, instead of a signed overflow (undefined behaviour; the sanitizer build checks).
+    from array import array
+
+    from rouge_lcs.scores.multiref import combine
+
+    counts = np.full((2, 1, 3), 1 << 62, dtype=np.int64)
+    n_refs = np.array([2], dtype=np.int64)
+    got = native.combine(
+        (array("q", counts.tobytes()), array("q", n_refs.tobytes())), 1, "pooled", 1.0
+    )
+    want = combine(counts, n_refs, "pooled", 1.0)
+    for g, w in zip(got, want):
+        assert np.frombuffer(g, dtype=np.float64).tobytes() == w.tobytes()

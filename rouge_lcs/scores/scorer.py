@@ -34,6 +34,10 @@ from rouge_lcs.scores.signature import make_signature
 from rouge_lcs.text.sentences import SplitterSpec
 from rouge_lcs.text.tokenizers import TokenizerSpec
 
+TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class Rouge:
     """ROUGE with fixed scoring options (see :mod:`rouge_lcs.config.options` for each).
@@ -186,3 +190,20 @@ class Rouge:
             n_resamples=n_resamples,
             seed=seed,
         )
+
+
+#: The vocabularies of :func:`rouge_lcs.rouge` and :func:`rouge_lcs.score`, one per thread: each
+#: call makes a new scorer, and without this every call would rebuild the vocabulary of common
+#: words that the last call on its thread built (~15% of a REALSumm call, more on two threads,
+#: where the new tokens are merged on one).  A kept :class:`Rouge` does the same with its own.
+#: Token ids only need to be equal for equal tokens, so the numbers are the same; the store
+#: starts afresh past ``STORE_LIMIT`` tokens and when the settings or thread count change.
+_FUNCTION_STORES = StoreCache()
+
+
+def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> Rouge:
+    """A :class:`Rouge` for one functional call, sharing its thread's vocabulary with the
+    functional calls before it (see ``_FUNCTION_STORES``)."""
+    scorer = Rouge(rouge_types, **options)
+    scorer._stores = _FUNCTION_STORES
+    return scorer

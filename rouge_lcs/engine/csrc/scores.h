@@ -50,10 +50,14 @@ static void combine_scores(const int64_t *counts, int64_t n_types, const int64_t
             if (refs == 1) {
                 prf_cell(pair + 3 * t, b2, &p, &r, &f);
             } else if (mode == COMBINE_POOLED) {
-                int64_t sum[3] = {0, 0, 0};
+                /* Summed as unsigned, which wraps (signed overflow is undefined behaviour)
+                 * as NumPy's int64 sum does; the counting kernels' counts never come near. */
+                uint64_t sum[3] = {0, 0, 0};
                 for (int64_t j = 0; j < refs; j++)
-                    for (int k = 0; k < 3; k++) sum[k] += pair[(j * n_types + t) * 3 + k];
-                prf_cell(sum, b2, &p, &r, &f);
+                    for (int k = 0; k < 3; k++)
+                        sum[k] += (uint64_t)pair[(j * n_types + t) * 3 + k];
+                int64_t pooled[3] = {(int64_t)sum[0], (int64_t)sum[1], (int64_t)sum[2]};
+                prf_cell(pooled, b2, &p, &r, &f);
             } else if (mode == COMBINE_MEAN) {
                 prf_cell(pair + 3 * t, b2, &p, &r, &f);
                 for (int64_t j = 1; j < refs; j++) {
