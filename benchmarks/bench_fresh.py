@@ -16,9 +16,9 @@ first call with rouge-score-rs's warm call.
 
 Children run ``python -S`` with the checkout and site-packages on ``PYTHONPATH``: no ``.pth``
 file imports anything before the clock starts (an editable install's finder imports pathlib
-and more, which a wheel install would not), so the import is timed as a user pays it (the package's bytecode is compiled first, as a
-wheel install does).  Ours
-is timed twice: ``rouge()`` (evaluate's per-example lists; the native engine needs no NumPy)
+and more, which a wheel install would not), so the import is timed as a user pays it (the
+package's bytecode is compiled first, as a wheel install does).  Ours is timed twice:
+``rouge()`` (evaluate's per-example lists; the native engine needs no NumPy)
 and ``score()`` (NumPy arrays, whose import is then part of the first call).
 
 The interpreter's own start-up (equal for both) is excluded.  rouge-score-rs runs
