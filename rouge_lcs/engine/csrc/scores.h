@@ -51,7 +51,7 @@ static void combine_scores(const int64_t *counts, int64_t n_types, const int64_t
                 prf_cell(pair + 3 * t, b2, &p, &r, &f);
             } else if (mode == COMBINE_POOLED) {
                 /* Summed as unsigned, which wraps (signed overflow is undefined behaviour)
-                 * as NumPy's int64 sum does; the counting kernels' counts never come near. */
+                 * as numpy's int64 sum does; the counting kernels' counts never come near. */
                 uint64_t sum[3] = {0, 0, 0};
                 for (int64_t j = 0; j < refs; j++)
                     for (int k = 0; k < 3; k++)
