@@ -168,7 +168,12 @@ class Scores:
         ``math.fsum`` rounds the sum once, so the mean does not depend on example order or on
         how the data was split into batches.
         """
-        n = len(self)
+        n, k = len(self), len(self.rouge_types)
+        if self._values is not None:  # fsum reads the flat arrays' slices (no list made)
+            return {
+                name: Score(*(math.fsum(v[t::k]) / n for v in self._values))
+                for t, name in enumerate(self.rouge_types)
+            }
         return {
             name: Score(*(math.fsum(self.values(name, m)) / n for m in MEASURES))
             for name in self.rouge_types
