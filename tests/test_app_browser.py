@@ -607,13 +607,14 @@ def test_out_of_range_beta_is_a_message_and_clears_results(page):
     page.locator("#pair-options").get_by_text("Options").first.click()
     beta = page.locator("#pair-beta input")
     for value in ("0", "-1"):
-        beta.fill(value)
-        beta.press("Tab")  # the box's value reaches the page before Score reads it
         message = page.locator("#pair-message .msg-error", has_text=f"got {value}")
         # Gradio copies a typed number into its state asynchronously; on a loaded machine a
         # click right after the Tab can still send the old value (then the old value's scores
-        # come back, not this message), so a visitor's second click is allowed.
+        # come back, not this message), and a typed value can land in a box that is being
+        # re-rendered; so a visitor's retyping and second click are allowed.
         for attempt in range(3):
+            beta.fill(value)
+            beta.press("Tab")  # the box's value reaches the page before Score reads it
             page.locator("#score").click()
             try:
                 message.wait_for(timeout=20_000)
