@@ -293,8 +293,8 @@ def _type_codes(rouge_types: Sequence[RougeType]) -> array[int]:
     return array("q", [c for pair in codes for c in pair])
 
 
-def _zeros(typecode: str, size: int) -> array[int]:
-    """``size`` zeros of an int array type (``q``: int64; ``i``: int32)."""
+def _zeros(typecode: str, size: int) -> array[Any]:
+    """``size`` zeros of an array type (``q``: int64, ``i``: int32, ``d``: float64)."""
     return array(typecode, bytes(array(typecode).itemsize * size))
 
 
@@ -306,7 +306,7 @@ def combine(
     flat float64 arrays of ``examples * n_types`` values (no NumPy needed)."""
     counts, n_refs = flat
     cells = len(n_refs) * n_types
-    p, r, f = (array("d", bytes(8 * cells)) for _ in range(3))
+    p, r, f = (_zeros("d", cells) for _ in range(3))
     _native.combine(counts, n_types, n_refs, MULTI_REF_MODES.index(mode), float(beta), p, r, f)
     return p, r, f
 

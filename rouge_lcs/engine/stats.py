@@ -109,14 +109,13 @@ class PairStats:
         """Join the statistics of consecutive batches (in order)."""
         if len(parts) == 1:
             return parts[0]
-        flats = [p.flat() for p in parts]
+        flats = [f for f in (p.flat() for p in parts) if f is not None]
         types = {p.n_types for p in parts}
-        if parts and len(types) == 1 and all(f is not None for f in flats):
+        if parts and len(flats) == len(parts) and len(types) == 1:
             counts, n_refs = array("q"), array("q")
-            for flat in flats:
-                if flat is not None:
-                    counts.extend(flat[0])
-                    n_refs.extend(flat[1])
+            for part_counts, part_refs in flats:
+                counts.extend(part_counts)
+                n_refs.extend(part_refs)
             return cls.from_flat(counts, types.pop(), n_refs)
         import numpy as np
 
