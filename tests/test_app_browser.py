@@ -496,17 +496,31 @@ def test_api_batch_and_compare(client, tmp_path):
     }
 
 
+def _files_under(folder: Path) -> set[Path]:
+    """The files under ``folder`` while the live server may be deleting them: ``os.walk``
+    skips a folder that vanishes mid-walk, where ``Path.rglob`` raises (seen in CI when a
+    visitor's session folder went away during the walk)."""
+    return {Path(root, name) for root, _dirs, names in os.walk(folder) for name in names}
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:  # deleted by the server since the walk
+        return 0
+
+
 def test_server_refuses_oversized_upload_before_it_lands(server, temp_dir):
     import httpx
 
-    before = {p for p in temp_dir.rglob("*") if p.is_file()}
+    before = _files_under(temp_dir)
     payload = b"prediction,reference\n" + b"a,b\n" * (6 * 1024 * 1024 // 4)
     response = httpx.post(
         server + "gradio_api/upload", files={"files": ("big.csv", payload, "text/csv")}, timeout=60
     )
     assert response.status_code == 413
-    after = {p for p in temp_dir.rglob("*") if p.is_file()}
-    assert not [p for p in after - before if p.stat().st_size > 5 * 1024 * 1024]
+    after = _files_under(temp_dir)
+    assert not [p for p in after - before if _size(p) > 5 * 1024 * 1024]
 
 
 def test_short_request_answers_while_a_long_one_runs(client, tmp_path):
@@ -556,12 +570,12 @@ def _batch_file(tmp_path: Path, name: str, marker: str, rows: int = 25) -> Path:
 
 def _files_containing(folder: Path, marker: str) -> list[Path]:
     found = []
-    for path in folder.rglob("*"):
-        if path.is_file() and path.name != "server.log":
+    for path in _files_under(folder):
+        if path.name != "server.log":
             try:
                 if marker in path.read_text("utf-8", errors="ignore"):
                     found.append(path)
-            except OSError:
+            except OSError:  # the server deleted it after the walk listed it
                 pass
     return found
 
