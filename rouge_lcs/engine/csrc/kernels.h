@@ -13,8 +13,11 @@
  *                union_lcs_word), clipped against the prediction's counts.  The backtrack is
  *                explained once, in rouge_lcs/engine/lcs.py's module docstring ("rouge_score's
  *                backtrack on bit rows"); this is its word-by-word version (the prefix parity).
- *   threads      Job / Shard / run_shards: contiguous pair ranges, one per thread, each with
- *                its own Workspace (scratch memory), so the counts never depend on threads.
+ *   threads      Job / Shard / run_shards: one shard per thread, each with its own Workspace
+ *                (scratch memory); a shard claims the next block of contiguous pairs from a
+ *                shared counter until none is left (pairs differ in cost, so fixed ranges
+ *                left one thread waiting), and writes each pair's counts at the pair's own
+ *                place, so the counts never depend on threads.
  *   stopping     Control: a long call stops on request (Ctrl-C).  The kernels count their
  *                work (ws_tick) and, about every millisecond of it, read a shared stop flag;
  *                on the calling thread they also ask module.c's poll function (at most every
@@ -100,9 +103,12 @@ typedef struct {
 #if defined(_MSC_VER)
 #define LOAD_FLAG(p) (*(volatile int *)(p))
 #define STORE_FLAG(p, v) (*(volatile int *)(p) = (v))
+#define FETCH_ADD64(p, v) _InterlockedExchangeAdd64((volatile long long *)(p), (v))
 #else
 #define LOAD_FLAG(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define STORE_FLAG(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+/* the value before the addition; relaxed: the counter only hands out disjoint ranges */
+#define FETCH_ADD64(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 #endif
 
 static int64_t now_ms(void) {
@@ -262,6 +268,65 @@ static inline uint64_t ngram_hash(const int32_t *t, int64_t n) {
     return h;
 }
 
+static inline int same_ngram(const int32_t *a, const int32_t *b, int64_t n) {
+    /* n is small (ROUGE-N's n): a loop the compiler keeps inline, where memcmp was a call
+     * per probe (5% of a REALSumm run) */
+    for (int64_t k = 0; k < n; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
+}
+
+/* ROUGE-2's bigrams: the two ids packed in one 64-bit key that the table itself holds (no
+ * second look at the tokens), placed by a multiplicative (Fibonacci) hash's top bits.  The
+ * ids are >= 0, so no key is -1, the empty slot.  Same counts as the general path. */
+static int64_t bigram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const int32_t *ref,
+                           int64_t lr) {
+    int64_t np_ = lp - 1, nr = lr - 1, hits = 0, size = 16;
+    int shift = 60; /* 64 - log2(size) */
+    while (size < 2 * np_) {
+        size <<= 1;
+        shift--;
+    }
+    if (!GROW(ws, slots, slots_cap, size)) return 0;
+    if (!GROW(ws, slot_count, slot_count_cap, size)) return 0;
+    int64_t *keys = ws->slots;
+    int32_t *slot_count = ws->slot_count;
+    uint64_t mask = (uint64_t)size - 1;
+    for (int64_t s = 0; s < size; s++) keys[s] = -1;
+    for (int64_t k = 0; k < np_; k++) {
+        int64_t key = (int64_t)(((uint64_t)(uint32_t)pred[k] << 32) | (uint32_t)pred[k + 1]);
+        uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
+        for (;;) {
+            if (keys[s] == key) {
+                slot_count[s]++;
+                break;
+            }
+            if (keys[s] < 0) {
+                keys[s] = key;
+                slot_count[s] = 1;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    for (int64_t k = 0; k < nr; k++) {
+        int64_t key = (int64_t)(((uint64_t)(uint32_t)ref[k] << 32) | (uint32_t)ref[k + 1]);
+        uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
+        for (;;) {
+            if (keys[s] == key) {
+                if (slot_count[s] > 0) {
+                    hits++;
+                    slot_count[s]--;
+                }
+                break;
+            }
+            if (keys[s] < 0) break;
+            s = (s + 1) & mask;
+        }
+    }
+    return hits;
+}
+
 /* sum over n-grams of min(count in pred, count in ref) */
 static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const int32_t *ref,
                           int64_t lr, int64_t n) {
@@ -279,6 +344,7 @@ static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const 
         for (int64_t k = 0; k < lp; k++) count[pred[k]] = 0;
         return hits;
     }
+    if (n == 2) return bigram_hits(ws, pred, lp, ref, lr);
     /* Open addressing over the prediction's n-grams; a slot keeps the first position of its
      * n-gram (compared by content) and a count that the reference's n-grams consume. */
     int64_t size = 16;
@@ -289,7 +355,6 @@ static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const 
     int32_t *slot_count = ws->slot_count;
     uint64_t mask = (uint64_t)size - 1;
     for (int64_t s = 0; s < size; s++) slots[s] = -1;
-    size_t bytes = (size_t)n * sizeof(int32_t);
     for (int64_t k = 0; k < np_; k++) {
         uint64_t s = ngram_hash(pred + k, n) & mask;
         for (;;) {
@@ -299,7 +364,7 @@ static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const 
                 slot_count[s] = 1;
                 break;
             }
-            if (memcmp(pred + at, pred + k, bytes) == 0) {
+            if (same_ngram(pred + at, pred + k, n)) {
                 slot_count[s]++;
                 break;
             }
@@ -311,7 +376,7 @@ static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const 
         for (;;) {
             int64_t at = slots[s];
             if (at < 0) break;
-            if (memcmp(pred + at, ref + k, bytes) == 0) {
+            if (same_ngram(pred + at, ref + k, n)) {
                 if (slot_count[s] > 0) {
                     hits++;
                     slot_count[s]--;
@@ -655,13 +720,23 @@ typedef struct {
     int64_t vocab;
     int64_t *out;              /* pairs x types x 3 */
     Control *ctl;              /* stop requests (may be NULL) */
+    int64_t n_pairs;
+    int64_t block;             /* pairs a shard claims at a time (>= 1) */
+    int64_t *next;             /* the first unclaimed pair, shared (FETCH_ADD64) */
 } Job;
 
 typedef struct {
     const Job *job;
-    int64_t first, last;  /* pair range */
     int status;           /* RUN_OK, RUN_NO_MEMORY or RUN_STOPPED */
 } Shard;
+
+/* Pairs per claim for n_pairs on n threads: about 32 claims a thread, so the last block
+ * leaves the others idle for ~3% of a thread's share at most; one pair per block on few
+ * pairs, at most 256 (a claim is one atomic addition). */
+static int64_t shard_block(int64_t n_pairs, int n) {
+    int64_t block = n_pairs / ((int64_t)n * 32);
+    return block < 1 ? 1 : block > 256 ? 256 : block;
+}
 
 /* ROUGE-Lsum hits of one pair; -1 on allocation failure. */
 static int64_t lsum_hits(Workspace *ws, const Job *job, int64_t pred, int64_t ref) {
@@ -709,15 +784,10 @@ static int64_t lsum_hits(Workspace *ws, const Job *job, int64_t pred, int64_t re
     return hits;
 }
 
-static int shard_run(Shard *shard) {
+/* The counts of pairs [first, last) of the job, on this shard's workspace. */
+static void shard_pairs(const Shard *shard, Workspace *ws, int64_t first, int64_t last) {
     const Job *job = shard->job;
-    Workspace ws;
-    if (!workspace_init(&ws, job->vocab)) {
-        workspace_free(&ws);
-        return RUN_NO_MEMORY;
-    }
-    ws.ctl = job->ctl;
-    for (int64_t k = shard->first; k < shard->last && !ws.failed; k++) {
+    for (int64_t k = first; k < last && !ws->failed; k++) {
         int64_t p = job->pair_pred[k], r = job->pair_ref[k];
         const int32_t *pt = job->tokens + job->doc_start[p], *rt = job->tokens + job->doc_start[r];
         int64_t lp = job->doc_start[p + 1] - job->doc_start[p];
@@ -726,22 +796,38 @@ static int shard_run(Shard *shard) {
             int64_t kind = job->types[2 * t], n = job->types[2 * t + 1];
             int64_t *o = job->out + (k * job->n_types + t) * 3;
             if (kind == KIND_N) {
-                o[0] = ngram_hits(&ws, pt, lp, rt, lr, n);
+                o[0] = ngram_hits(ws, pt, lp, rt, lr, n);
                 o[1] = lp - n + 1 > 0 ? lp - n + 1 : 0;
                 o[2] = lr - n + 1 > 0 ? lr - n + 1 : 0;
             } else if (kind == KIND_L) {
-                o[0] = lcs_length(&ws, rt, lr, pt, lp);
-                if (o[0] < 0 && !ws.failed) ws.failed = RUN_NO_MEMORY;
+                o[0] = lcs_length(ws, rt, lr, pt, lp);
+                if (o[0] < 0 && !ws->failed) ws->failed = RUN_NO_MEMORY;
                 o[1] = lp;
                 o[2] = lr;
             } else {
-                o[0] = lsum_hits(&ws, job, p, r);
-                if (o[0] < 0 && !ws.failed) ws.failed = RUN_NO_MEMORY;
+                o[0] = lsum_hits(ws, job, p, r);
+                if (o[0] < 0 && !ws->failed) ws->failed = RUN_NO_MEMORY;
                 o[1] = job->sent_start[job->doc_sent[p + 1]] - job->sent_start[job->doc_sent[p]];
                 o[2] = job->sent_start[job->doc_sent[r + 1]] - job->sent_start[job->doc_sent[r]];
             }
         }
-        ws_tick(&ws, lp + lr);
+        ws_tick(ws, lp + lr);
+    }
+}
+
+static int shard_run(Shard *shard) {
+    const Job *job = shard->job;
+    Workspace ws;
+    if (!workspace_init(&ws, job->vocab)) {
+        workspace_free(&ws);
+        return RUN_NO_MEMORY;
+    }
+    ws.ctl = job->ctl;
+    for (;;) {
+        int64_t first = FETCH_ADD64(job->next, job->block);
+        if (first >= job->n_pairs || ws.failed) break;
+        int64_t last = first + job->block < job->n_pairs ? first + job->block : job->n_pairs;
+        shard_pairs(shard, &ws, first, last);
     }
     int status = ws.failed;
     workspace_free(&ws);

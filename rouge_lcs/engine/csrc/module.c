@@ -240,10 +240,12 @@ static PyObject *py_counts(PyObject *self, PyObject *args) {
     if (num_threads > n_pairs) num_threads = n_pairs > 0 ? (int)n_pairs : 1;
     num_threads = threads_within_budget(num_threads, job.vocab);
     Shard shards[MAX_THREADS];
+    int64_t next_pair = 0;
+    job.n_pairs = n_pairs;
+    job.block = shard_block(n_pairs, num_threads);
+    job.next = &next_pair;
     for (int k = 0; k < num_threads; k++) {
         shards[k].job = &job;
-        shards[k].first = n_pairs * k / num_threads;
-        shards[k].last = n_pairs * (k + 1) / num_threads;
         shards[k].status = RUN_OK;
     }
     SignalPoll signals;
