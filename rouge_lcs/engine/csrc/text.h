@@ -169,7 +169,7 @@ static int64_t form_id(Encoder *e, int kind, const char *data, int64_t nbytes) {
     uint64_t h = bytes_hash(kind, data, nbytes);
     int64_t slot = map_find(&e->forms, kind, data, nbytes, h);
     if (slot < 0) return -1;
-    if (e->forms.key_at[slot] >= 0) return e->forms.ids[slot];
+    if (map_has(&e->forms, slot)) return map_id(&e->forms, slot);
     if (!map_put(&e->forms, slot, kind, data, nbytes, h, e->n_ids)) return -1;
     return e->n_ids++;
 }
@@ -239,8 +239,8 @@ static int emit_hashed(Encoder *e, int kind, const char *data, int64_t nbytes, u
     }
     int64_t slot = map_find(&e->raw, kind, data, nbytes, h);
     if (slot < 0) return 0;
-    if (e->raw.key_at[slot] >= 0) {
-        e->out[e->out_len++] = e->raw.ids[slot];
+    if (map_has(&e->raw, slot)) {
+        e->out[e->out_len++] = map_id(&e->raw, slot);
         return 1;
     }
     int64_t id = new_id(e, kind, data, nbytes);
@@ -600,8 +600,8 @@ static int merge_shard(Encoder *e, const TokenShard *s, int32_t **trans, int64_t
         uint64_t h = s->new_hash[j];
         int64_t slot = map_find(&e->raw, kind, key + 1, nbytes, h);
         if (slot < 0) return 0;
-        if (e->raw.key_at[slot] >= 0) { /* an earlier shard added it */
-            ids[j] = e->raw.ids[slot];
+        if (map_has(&e->raw, slot)) { /* an earlier shard added it */
+            ids[j] = map_id(&e->raw, slot);
             continue;
         }
         int64_t id = s->form_at[j] >= 0

@@ -41,28 +41,72 @@
  * canonical (the narrowest kind that holds them), so equal strings have equal keys.
  */
 
+/* One slot of the table: everything a lookup compares sits in one 32-byte record, and a key
+ * of up to 8 bytes (kind byte included: most words) is compared without reading the arena.
+ * The table was five parallel arrays, and a lookup's loads from them (each a cache miss in
+ * a large vocabulary) were most of the time of cutting a text into ids. */
 typedef struct {
-    uint64_t *hashes;
-    int64_t *key_at; /* offset of the key in the arena, -1 for an empty slot */
-    int32_t *key_len;
-    int32_t *ids;
+    uint64_t hash;
+    uint64_t head;  /* the key's first 8 bytes, zero-padded (key_head) */
+    int64_t key_at; /* offset of the key in the arena, -1 for an empty slot */
+    int32_t key_len;
+    int32_t id;
+} MapSlot;
+
+typedef struct {
+    MapSlot *slots;
     int64_t cap, size;
     char *arena;
     int64_t arena_len, arena_cap;
 } Map;
 
-static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
-    /* FNV-1a then a finalizer: cheap for short tokens */
-    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)kind;
-    for (int64_t k = 0; k < n; k++) h = (h ^ (unsigned char)data[k]) * 0x100000001b3ULL;
-    return mix64(h);
+/*
+ * A key is its kind byte then its bytes, read as 64-bit words (byte i at bits 8 * (i % 8) of
+ * word i / 8: arithmetic, so the same on any byte order).  The first word is the key's head
+ * (key_head), which a slot holds.  The hash folds one word at a time (a multiply per 8 bytes,
+ * where byte-wise FNV-1a was a multiply per byte, a chain that bounded the scan) and ends
+ * with the length and a finalizer.  scan_ascii_runs builds both as it reads a token.
+ */
+#define HASH_SEED 0x243f6a8885a308d3ULL
+
+static inline uint64_t hash_word(uint64_t h, uint64_t word) {
+    h = (h ^ word) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 32);
 }
 
+/* the hash of a key of nbytes data bytes whose last, partial word (maybe 0) is `word` */
+static inline uint64_t hash_end(uint64_t h, uint64_t word, int64_t nbytes) {
+    return mix64(hash_word(h, word) ^ (uint64_t)nbytes);
+}
+
+static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
+    uint64_t h = HASH_SEED, word = (uint64_t)(unsigned char)kind;
+    int shift = 8;
+    for (int64_t k = 0; k < n; k++) {
+        word |= (uint64_t)(unsigned char)data[k] << shift;
+        shift += 8;
+        if (shift == 64) {
+            h = hash_word(h, word);
+            word = 0;
+            shift = 0;
+        }
+    }
+    return hash_end(h, word, n);
+}
+
+/* The key's first word: its kind and the first 7 bytes of data, zero-padded. */
+static inline uint64_t key_head(int kind, const char *data, int64_t nbytes) {
+    uint64_t head = (uint64_t)(unsigned char)kind;
+    int64_t n = nbytes < 7 ? nbytes : 7;
+    for (int64_t k = 0; k < n; k++) head |= (uint64_t)(unsigned char)data[k] << (8 * (k + 1));
+    return head;
+}
+
+static inline int map_has(const Map *map, int64_t slot) { return map->slots[slot].key_at >= 0; }
+static inline int32_t map_id(const Map *map, int64_t slot) { return map->slots[slot].id; }
+
 static void map_free(Map *map) {
-    free(map->hashes);
-    free(map->key_at);
-    free(map->key_len);
-    free(map->ids);
+    free(map->slots);
     free(map->arena);
     memset(map, 0, sizeof(*map));
 }
@@ -70,35 +114,17 @@ static void map_free(Map *map) {
 /* Double the table; 0 when out of memory (the map is unchanged then). */
 static int map_rehash(Map *map) {
     int64_t cap = map->cap ? map->cap * 2 : 1024;
-    uint64_t *hashes = malloc((size_t)cap * sizeof(uint64_t));
-    int64_t *key_at = malloc((size_t)cap * sizeof(int64_t));
-    int32_t *key_len = malloc((size_t)cap * sizeof(int32_t));
-    int32_t *ids = malloc((size_t)cap * sizeof(int32_t));
-    if (!hashes || !key_at || !key_len || !ids) {
-        free(hashes);
-        free(key_at);
-        free(key_len);
-        free(ids);
-        return 0;
-    }
-    for (int64_t s = 0; s < cap; s++) key_at[s] = -1;
+    MapSlot *slots = malloc((size_t)cap * sizeof(MapSlot));
+    if (slots == NULL) return 0;
+    for (int64_t s = 0; s < cap; s++) slots[s].key_at = -1;
     for (int64_t s = 0; s < map->cap; s++) {
-        if (map->key_at[s] < 0) continue;
-        uint64_t at = map->hashes[s] & (uint64_t)(cap - 1);
-        while (key_at[at] >= 0) at = (at + 1) & (uint64_t)(cap - 1);
-        hashes[at] = map->hashes[s];
-        key_at[at] = map->key_at[s];
-        key_len[at] = map->key_len[s];
-        ids[at] = map->ids[s];
+        if (map->slots[s].key_at < 0) continue;
+        uint64_t at = map->slots[s].hash & (uint64_t)(cap - 1);
+        while (slots[at].key_at >= 0) at = (at + 1) & (uint64_t)(cap - 1);
+        slots[at] = map->slots[s];
     }
-    free(map->hashes);
-    free(map->key_at);
-    free(map->key_len);
-    free(map->ids);
-    map->hashes = hashes;
-    map->key_at = key_at;
-    map->key_len = key_len;
-    map->ids = ids;
+    free(map->slots);
+    map->slots = slots;
     map->cap = cap;
     return 1;
 }
@@ -111,33 +137,35 @@ static inline int same_bytes(const char *a, const char *b, int64_t n) {
     return 1;
 }
 
+/* The slot holds the key (hash h, head of key_head). */
+static inline int slot_is(const Map *map, const MapSlot *slot, const char *data, int64_t nbytes,
+                          uint64_t h, uint64_t head) {
+    return slot->hash == h && slot->head == head && slot->key_len == nbytes + 1 &&
+           (nbytes <= 7 || same_bytes(map->arena + slot->key_at + 8, data + 7, nbytes - 7));
+}
+
 /* The id of the key, or -1 when absent; never changes the map (safe from many threads while
  * no thread writes it). */
-static int64_t map_lookup(const Map *map, int kind, const char *data, int64_t nbytes,
-                          uint64_t h) {
+static int64_t map_lookup(const Map *map, const char *data, int64_t nbytes, uint64_t h,
+                          uint64_t head) {
     if (map->cap == 0) return -1;
     uint64_t mask = (uint64_t)map->cap - 1, s = h & mask;
     for (;;) {
-        int64_t at = map->key_at[s];
-        if (at < 0) return -1;
-        if (map->hashes[s] == h && map->key_len[s] == nbytes + 1 && map->arena[at] == (char)kind &&
-            same_bytes(map->arena + at + 1, data, nbytes))
-            return map->ids[s];
+        const MapSlot *slot = map->slots + s;
+        if (slot->key_at < 0) return -1;
+        if (slot_is(map, slot, data, nbytes, h, head)) return slot->id;
         s = (s + 1) & mask;
     }
 }
 
-/* The slot of the key: its id is map->ids[slot] when map->key_at[slot] >= 0, else the key is
+/* The slot of the key: its id is map_id(map, slot) when map_has(map, slot), else the key is
  * absent and map_add(slot) adds it.  -1 when out of memory. */
 static int64_t map_slot(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
     if (2 * (map->size + 1) > map->cap && !map_rehash(map)) return -1;
-    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask;
+    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask, head = key_head(kind, data, nbytes);
     for (;;) {
-        int64_t at = map->key_at[s];
-        if (at < 0) return (int64_t)s;
-        if (map->hashes[s] == h && map->key_len[s] == nbytes + 1 && map->arena[at] == (char)kind &&
-            same_bytes(map->arena + at + 1, data, nbytes))
-            return (int64_t)s;
+        const MapSlot *slot = map->slots + s;
+        if (slot->key_at < 0 || slot_is(map, slot, data, nbytes, h, head)) return (int64_t)s;
         s = (s + 1) & mask;
     }
 }
@@ -148,10 +176,12 @@ static int map_add(Map *map, int64_t slot, int kind, const char *data, int64_t n
     if (!grow((void **)&map->arena, &map->arena_cap, map->arena_len + nbytes + 1, 1)) return 0;
     map->arena[map->arena_len] = (char)kind;
     memcpy(map->arena + map->arena_len + 1, data, (size_t)nbytes);
-    map->hashes[slot] = h;
-    map->key_at[slot] = map->arena_len;
-    map->key_len[slot] = (int32_t)(nbytes + 1);
-    map->ids[slot] = (int32_t)id;
+    MapSlot *at = map->slots + slot;
+    at->hash = h;
+    at->head = key_head(kind, data, nbytes);
+    at->key_at = map->arena_len;
+    at->key_len = (int32_t)(nbytes + 1);
+    at->id = (int32_t)id;
     map->arena_len += nbytes + 1;
     map->size++;
     return 1;
@@ -335,21 +365,23 @@ static int shard_fail(TokenShard *s, int status) {
     return 0;
 }
 
-/* A token (kind, code units, h = bytes_hash of them) of the shard; 0 on failure. */
-static int shard_emit(TokenShard *s, int kind, const char *data, int64_t nbytes, uint64_t h) {
+/* A token (kind, code units, h = bytes_hash of them, head = key_head) of the shard; 0 on
+ * failure. */
+static int shard_emit_key(TokenShard *s, int kind, const char *data, int64_t nbytes, uint64_t h,
+                          uint64_t head) {
     if (nbytes > INT32_MAX - 1) return shard_fail(s, SHARD_TOO_LONG);
     if (s->out_len == s->out_cap &&
         !grow((void **)&s->out, &s->out_cap, s->out_len + 1, sizeof(int32_t)))
         return shard_fail(s, SHARD_NO_MEMORY);
-    int64_t id = map_lookup(s->vocab, kind, data, nbytes, h);
+    int64_t id = map_lookup(s->vocab, data, nbytes, h, head);
     if (id >= 0) {
         s->out[s->out_len++] = (int32_t)id;
         return 1;
     }
     int64_t slot = map_slot(&s->local, kind, data, nbytes, h);
     if (slot < 0) return shard_fail(s, SHARD_NO_MEMORY);
-    if (s->local.key_at[slot] >= 0) {
-        s->out[s->out_len++] = -(s->local.ids[slot] + 1);
+    if (map_has(&s->local, slot)) {
+        s->out[s->out_len++] = -(map_id(&s->local, slot) + 1);
         return 1;
     }
     if (s->n_new >= INT32_MAX - 1) return shard_fail(s, SHARD_TOO_MANY);
@@ -382,29 +414,45 @@ static int shard_emit(TokenShard *s, int kind, const char *data, int64_t nbytes,
     return 1;
 }
 
+/* shard_emit_key with the key's hash and head computed here. */
+static int shard_emit(TokenShard *s, int kind, const char *data, int64_t nbytes, uint64_t h) {
+    return shard_emit_key(s, kind, data, nbytes, h, key_head(kind, data, nbytes));
+}
+
 /* rouge_score's tokens of a piece: the maximal ASCII [A-Za-z0-9] runs, lowered.  The common
  * case (one byte a code unit) is one pass: a table lowers and classifies each byte, and the
- * token's hash (bytes_hash's FNV-1a) is built as it is read. */
+ * token's words (bytes_hash, key_head) are built as it is read. */
 static int scan_ascii_runs(TokenShard *s, const TextPiece *p) {
     int64_t n = p->end - p->start, run = 0;
     if (!grow((void **)&s->buf, &s->buf_cap, n + 1, 1)) return shard_fail(s, SHARD_NO_MEMORY);
     char *buf = s->buf;
-    const uint64_t seed = 0xcbf29ce484222325ULL ^ 1ULL;
-    uint64_t h = seed;
     if (p->kind == 1) {
         const unsigned char *t = (const unsigned char *)p->data + p->start;
+        uint64_t h = HASH_SEED, word = 1, head = 0; /* word: the kind byte, 1 */
+        int shift = 8;
         for (int64_t k = 0; k < n; k++) {
             char c = ASCII_ALNUM_LOWER[t[k]];
             if (c) {
                 buf[run++] = c;
-                h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
+                word |= (uint64_t)(unsigned char)c << shift;
+                shift += 8;
+                if (shift == 64) {
+                    if (run == 7) head = word;
+                    h = hash_word(h, word);
+                    word = 0;
+                    shift = 0;
+                }
             } else if (run) {
-                if (!shard_emit(s, 1, buf, run, mix64(h))) return 0;
+                if (!shard_emit_key(s, 1, buf, run, hash_end(h, word, run), run < 7 ? word : head))
+                    return 0;
                 run = 0;
-                h = seed;
+                h = HASH_SEED;
+                word = 1;
+                shift = 8;
             }
         }
-        return run ? shard_emit(s, 1, buf, run, mix64(h)) : 1;
+        return run ? shard_emit_key(s, 1, buf, run, hash_end(h, word, run), run < 7 ? word : head)
+                   : 1;
     }
     for (int64_t k = 0; k <= n; k++) {
         uint32_t c = k < n ? unit_at(p->kind, p->data, p->start + k) : 0;
