@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import warnings
+from array import array
 from pathlib import Path
 
 import numpy as np
@@ -1070,6 +1071,79 @@ def test_native_combine_refuses_overlapping_outputs():
     out = bytearray(8)
     with pytest.raises(ValueError, match="overlaps"):
         native._native.combine(b"\0" * 24, 1, b"\1" + b"\0" * 7, 0, 1.0, out, out, bytearray(8))
+
+
+# --- numbering a chunk's texts (Backend.number_texts) ------------------------------------------
+
+
+@needs_native
+def test_number_texts_hand_worked_on_both_engines():
+    from rouge_lcs.engine.python import BACKEND as PYTHON
+
+    # first-seen order, pair texts first: a=0 b=1 c=2, then the references' new d=3
+    pairs, refs = ["a", "b", "a", "c"], ["b", "d", "a", "d"]
+    want = (["a", "b", "c", "d"], [0, 1, 0, 2], [1, 3, 0, 3])
+    for engine in (PYTHON, native.BACKEND):
+        texts, pair_pred, pair_ref = engine.number_texts(pairs, refs)
+        assert (texts, list(pair_pred), list(pair_ref)) == want
+        assert pair_pred.typecode == pair_ref.typecode == "q"
+
+
+@needs_native
+def test_number_texts_agrees_between_engines_on_equal_but_distinct_strings():
+    from rouge_lcs.engine.python import BACKEND as PYTHON
+
+    rng = random.Random(3)
+    words = ["", "x", "é", "中", "😀", "a b", "\ud800", "long " * 40]
+    # equal strings built separately are distinct objects: numbered by value, not identity
+    pairs = ["".join(rng.choice(words) for _ in range(rng.randint(0, 3))) for _ in range(3000)]
+    refs = ["".join(rng.choice(words) for _ in range(rng.randint(0, 3))) for _ in range(3000)]
+    got, want = native.BACKEND.number_texts(pairs, refs), PYTHON.number_texts(pairs, refs)
+    assert got[0] == want[0] and got[1] == want[1] and got[2] == want[2]
+    assert native.BACKEND.number_texts([], []) == ([], array("q"), array("q"))
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "pairs, refs, n_out, error, match",
+    [
+        (["a", 1], ["b", "c"], 2, TypeError, r"pair_texts\[1\]: expected a str"),
+        (["a"], [b"b"], 1, TypeError, r"ref_texts\[0\]: expected a str"),
+        (["a"], [_Text("b")], 1, TypeError, r"ref_texts\[0\]"),  # callers pass exact strs
+        (["a", "b"], ["c"], 2, ValueError, "same length"),
+        (["a"], ["b"], 2, ValueError, "same length"),
+    ],
+)
+def test_number_texts_checks_what_enters(pairs, refs, n_out, error, match):
+    outs = [array("q", bytes(8 * n_out)) for _ in range(2)]
+    with pytest.raises(error, match=match):
+        native._native.number_texts(pairs, refs, *outs)
+    with pytest.raises(TypeError):
+        native._native.number_texts(("a",), ["b"], *outs)  # a list, not a tuple
+    with pytest.raises(TypeError):
+        native._native.number_texts(["a"], ["b"], b"\0" * 8, outs[1])  # read-only output
+    shared = array("q", [0])
+    with pytest.raises(ValueError, match="overlaps"):
+        native._native.number_texts(["a"], ["b"], shared, shared)
+
+
+@needs_native
+def test_counting_threads_balance_skewed_pairs_with_identical_counts(monkeypatch):
+    # A few long pairs among many short ones: the shards claim blocks of pairs as they go,
+    # and every pair's counts land at its own place whatever thread counted it.
+    rng = random.Random(5)
+    words = [f"w{k}" for k in range(30)]
+
+    def text() -> str:
+        return " ".join(rng.choices(words, k=rng.choices([3, 9, 2000], [60, 38, 2])[0]))
+
+    preds, refs = [text() for _ in range(700)], [text() for _ in range(700)]
+    types = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
+    want = score(preds, refs, types, num_threads=1).fmeasure
+    for threads in (2, 3, 8):
+        np.testing.assert_array_equal(score(preds, refs, types, num_threads=threads).fmeasure, want)
+    monkeypatch.setenv(native.ENV, "python")
+    np.testing.assert_array_equal(score(preds, refs, types).fmeasure, want)
 
 
 NO_NUMPY_CALL = """

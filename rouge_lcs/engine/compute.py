@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 from rouge_lcs.base.validation import TextBatch, fail_type
 from rouge_lcs.config.settings import Settings
-from rouge_lcs.engine.backend import Store, backend
+from rouge_lcs.engine.backend import Backend, Store, backend
 from rouge_lcs.engine.stats import PairStats
 
 #: Examples per chunk: bounds the memory of the batched ROUGE-Lsum kernel and paces progress.
@@ -121,16 +121,15 @@ def compute_stats(
             if len(store) > STORE_LIMIT:  # distinct texts (Python) or tokens (native)
                 store = fresh_store()
             stop = min(start + CHUNK, len(batch))
-            parts.append(_chunk_stats(batch.slice(start, stop), store))
+            parts.append(_chunk_stats(batch.slice(start, stop), store, engine))
             if progress is not None:
                 progress(stop - start)
     return PairStats.concatenate(parts)
 
 
-def _chunk_stats(batch: TextBatch, store: Store) -> PairStats:
-    # Each distinct text of the chunk is tokenized once; pairs are indices into them.  The
-    # distinct texts are numbered in first-seen order, predictions first, by dict building and
-    # map() in C rather than a Python call per text (a visible cost on short texts).
+def _chunk_stats(batch: TextBatch, store: Store, engine: Backend) -> PairStats:
+    # Each distinct text of the chunk is tokenized once; pairs are indices into them, numbered
+    # in first-seen order, predictions first (the engine's number_texts).
     predictions = batch.predictions
     references = batch.references
     n_refs = array("q", map(len, references))  # int64 arrays: the native path needs no NumPy
@@ -140,10 +139,5 @@ def _chunk_stats(batch: TextBatch, store: Store) -> PairStats:
     else:
         pair_texts = [p for p, refs in zip(predictions, references) for _ in refs]
         ref_texts = [r for refs in references for r in refs]
-    order = dict.fromkeys(predictions)
-    order.update(dict.fromkeys(ref_texts))  # known texts keep their first place
-    texts = list(order)
-    position = dict(zip(texts, range(len(texts))))
-    pair_pred = array("q", map(position.__getitem__, pair_texts))
-    pair_ref = array("q", map(position.__getitem__, ref_texts))
+    texts, pair_pred, pair_ref = engine.number_texts(pair_texts, ref_texts)
     return store.chunk_stats(texts, pair_pred, pair_ref, n_refs)

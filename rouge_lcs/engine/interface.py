@@ -8,7 +8,8 @@ Both engines implement every method with bit-identical results; the tests run ea
 - :meth:`Backend.id_counts`: the same counts for texts already numbered (token ids, sentence
   offsets), used by the ROUGE-1.5.5 mode;
 - :meth:`Backend.skip_counts`: ROUGE-1.5.5's skip-bigram counts (ROUGE-S/SU);
-- :meth:`Backend.rouge155_tokens`: ROUGE-1.5.5's tokens of many summaries, numbered.
+- :meth:`Backend.rouge155_tokens`: ROUGE-1.5.5's tokens of many summaries, numbered;
+- :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them.
 """
 
 from __future__ import annotations
@@ -122,4 +123,11 @@ class Backend(Protocol):
         """Every ROUGE-1.5.5 token of ``blob`` (maximal runs of ``[a-z0-9]`` bytes, A-Z
         lower-cased first when ``lower``) numbered by first occurrence, -1 for each line break;
         and the distinct tokens in that order."""
+        ...
+
+    def number_texts(
+        self, pair_texts: list[str], ref_texts: list[str]
+    ) -> tuple[list[str], array[int], array[int]]:
+        """The distinct strings of two lists of equal length (of exact ``str``) in first-seen
+        order, ``pair_texts`` first, and each list's indices into them (int64 arrays)."""
         ...

@@ -534,6 +534,16 @@ class NativeBackend:
         )
         return out
 
+    def number_texts(
+        self, pair_texts: list[str], ref_texts: list[str]
+    ) -> tuple[list[str], array[int], array[int]]:
+        """See :meth:`rouge_lcs.engine.interface.Backend.number_texts`: one pass in C over a
+        table of the strings (their hashes are cached), where the reference engine's dicts
+        were ~0.8 ms of a REALSumm call on the calling thread alone."""
+        pair_pred, pair_ref = _zeros("q", len(pair_texts)), _zeros("q", len(ref_texts))
+        texts = _native.number_texts(pair_texts, ref_texts, pair_pred, pair_ref)
+        return texts, pair_pred, pair_ref
+
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""
         ids, distinct = _native.rouge155_tokens(blob, lower)

@@ -8,6 +8,7 @@ rapidfuzz (ROUGE-L) and bit rows (ROUGE-Lsum).  :data:`BACKEND` implements
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator, Sequence
 from itertools import count
 from typing import TYPE_CHECKING
@@ -335,6 +336,18 @@ class PythonBackend:
     ) -> np.ndarray:
         """See :meth:`rouge_lcs.engine.interface.Backend.skip_counts`."""
         return skip_pair_counts(ids, starts, pair_peer, pair_model, distance, unigrams)
+
+    def number_texts(
+        self, pair_texts: list[str], ref_texts: list[str]
+    ) -> tuple[list[str], array[int], array[int]]:
+        """See :meth:`rouge_lcs.engine.interface.Backend.number_texts`: dict building and
+        map() in C, no Python call per text."""
+        order = dict.fromkeys(pair_texts)
+        order.update(dict.fromkeys(ref_texts))  # known texts keep their first place
+        texts = list(order)
+        position = dict(zip(texts, range(len(texts))))
+        pair_pred = array("q", map(position.__getitem__, pair_texts))
+        return texts, pair_pred, array("q", map(position.__getitem__, ref_texts))
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""

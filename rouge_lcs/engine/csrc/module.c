@@ -1188,6 +1188,96 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Numbering a chunk's texts (rouge_lcs/engine/compute.py)                                      */
+
+PyDoc_STRVAR(number_texts_doc,
+"number_texts(pair_texts, ref_texts, pair_pred, pair_ref) -> list[str]\n"
+"--\n\n"
+"The distinct strings of two lists of equal length (every item exactly a str), in the order\n"
+"they are first seen, pair_texts first; pair_pred[k] and pair_ref[k] (writable buffers of as\n"
+"many int64) get the numbers of pair_texts[k] and ref_texts[k].  What the batch engine builds\n"
+"for each chunk (the reference engine does it with dicts, 0.8 ms of a REALSumm call, serial).");
+
+typedef struct {
+    PyObject *key; /* borrowed from the lists (no Python code runs meanwhile), NULL: empty */
+    Py_hash_t hash;
+    int64_t number;
+} TextSlot;
+
+/* Number list's items into out[], adding the new ones to texts; 0 with an exception. */
+static int number_list(PyObject *list, const char *name, int64_t *out, TextSlot *table,
+                       uint64_t mask, PyObject *texts) {
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PyList_GET_ITEM(list, k);
+        if (!PyUnicode_CheckExact(item)) {
+            PyErr_Format(PyExc_TypeError, "number_texts: %s[%zd]: expected a str, got %.100s",
+                         name, k, Py_TYPE(item)->tp_name);
+            return 0;
+        }
+        Py_hash_t h = PyObject_Hash(item); /* cached in the str after the first time */
+        if (h == -1) return 0;
+        uint64_t s = (uint64_t)h & mask;
+        for (;;) {
+            TextSlot *slot = &table[s];
+            if (slot->key == NULL) {
+                slot->key = item;
+                slot->hash = h;
+                slot->number = PyList_GET_SIZE(texts);
+                if (PyList_Append(texts, item) < 0) return 0;
+                break;
+            }
+            if (slot->hash == h) {
+                /* exact strs: compared by value, without calling Python code */
+                int same = slot->key == item || PyUnicode_Compare(slot->key, item) == 0;
+                if (same) break;
+                if (PyErr_Occurred()) return 0;
+            }
+            s = (s + 1) & mask;
+        }
+        out[k] = table[s].number;
+    }
+    return 1;
+}
+
+static PyObject *py_number_texts(PyObject *self, PyObject *args) {
+    PyObject *pair_texts, *ref_texts;
+    Py_buffer b[2];
+    memset(b, 0, sizeof(b));
+    if (!PyArg_ParseTuple(args, "O!O!w*w*", &PyList_Type, &pair_texts, &PyList_Type, &ref_texts,
+                          &b[0], &b[1]))
+        return NULL;
+    PyObject *texts = NULL, *result = NULL;
+    TextSlot *table = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(pair_texts), n_pred, n_ref;
+    if (!check_view(&b[0], 8, "pair_pred", &n_pred) || !check_view(&b[1], 8, "pair_ref", &n_ref))
+        goto done;
+    if (PyList_GET_SIZE(ref_texts) != n || n_pred != n || n_ref != n) {
+        PyErr_SetString(PyExc_ValueError,
+                        "number_texts: expected two lists and two buffers of the same length");
+        goto done;
+    }
+    if (!check_disjoint(&b[1], b, 1, "number_texts")) goto done;
+    uint64_t cap = 16;
+    while (cap < 4 * (uint64_t)n) cap <<= 1; /* 2n keys at most: at most half full */
+    table = calloc((size_t)cap, sizeof(TextSlot));
+    texts = PyList_New(0);
+    if (table == NULL || texts == NULL) {
+        if (table == NULL) PyErr_NoMemory();
+        goto done;
+    }
+    if (number_list(pair_texts, "pair_texts", b[0].buf, table, cap - 1, texts) &&
+        number_list(ref_texts, "ref_texts", b[1].buf, table, cap - 1, texts))
+        result = Py_NewRef(texts);
+done:
+    free(table);
+    Py_XDECREF(texts);
+    for (int k = 0; k < 2; k++)
+        if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* ROUGE similarity, one query against many choices (_similarity.h; rouge_lcs/similarity.py)   */
 
 
@@ -1325,6 +1415,7 @@ static PyMethodDef module_methods[] = {
      * PyInit__native). */
     {"counts", py_counts, METH_VARARGS, counts_doc},
     {"combine", py_combine, METH_VARARGS, combine_doc},
+    {"number_texts", py_number_texts, METH_VARARGS, number_texts_doc},
     {"similarity", py_similarity, METH_VARARGS, similarity_doc},
     {"punkt_spans", py_punkt_spans, METH_VARARGS, punkt_spans_doc},
     {"punkt_model_from_source", py_punkt_model_from_source, METH_VARARGS,
