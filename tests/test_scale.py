@@ -239,6 +239,7 @@ def test_document_cache_reset_between_chunks_changes_nothing(monkeypatch, pairs)
     preds, refs = pairs(1200)
     expected = score(preds, refs, use_stemmer=True)
     monkeypatch.setattr(engine, "CHUNK", 100)
+    monkeypatch.setattr(engine, "NATIVE_CHUNK", 100)
     monkeypatch.setattr(engine, "STORE_LIMIT", 150)
     got = score(preds, refs, use_stemmer=True)
     for measure in ("precision", "recall", "fmeasure"):
