@@ -173,6 +173,10 @@ typedef struct {
     int64_t carry_cap;
     uint8_t *unions;  /* union-LCS flags per reference token of a document */
     int64_t unions_cap;
+    int64_t *present; /* union_lcs_word: the reference rows whose token the candidate has */
+    int64_t present_cap;
+    uint64_t *present_masks; /* and that token's match mask */
+    int64_t present_masks_cap;
     int64_t *slots;   /* n-gram hash table: first position of the n-gram, or -1 */
     int64_t slots_cap;
     int32_t *slot_count;
@@ -248,6 +252,8 @@ static void workspace_free(Workspace *ws) {
     free(ws->unions);
     free(ws->slots);
     free(ws->slot_count);
+    free(ws->present);
+    free(ws->present_masks);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -670,10 +676,17 @@ static int union_lcs(Workspace *ws, const int32_t *ref, int64_t m, const int32_t
 static int union_lcs_word(Workspace *ws, const int32_t *ref, int64_t m, const int32_t *cand,
                           int64_t n, uint8_t *flags) {
     if (!table_for(ws, cand, n)) return 0;
-    if (!GROW(ws, rows, rows_cap, m + 1)) return 0;
+    if (!GROW(ws, rows, rows_cap, m + 1) || !GROW(ws, present, present_cap, m) ||
+        !GROW(ws, present_masks, present_masks_cap, m))
+        return 0;
     const int32_t *local = ws->local;
     const uint64_t *masks = ws->masks;
-    uint64_t *rows = ws->rows;
+    /* Only the rows of tokens the candidate has are kept: a row of another token equals the
+     * row before it, where the walk back just steps up (its stops are every column below j,
+     * the highest is j - 1, no match: j stays) -- and most reference tokens are not in a
+     * given prediction sentence. */
+    uint64_t *rows = ws->rows, *pmasks = ws->present_masks;
+    int64_t *present = ws->present, kept = 0;
     uint64_t full = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1), v = full;
     rows[0] = v;
     for (int64_t i = 0; i < m; i++) {
@@ -681,21 +694,22 @@ static int union_lcs_word(Workspace *ws, const int32_t *ref, int64_t m, const in
         if (l >= 0) {
             uint64_t u = v & masks[l];
             v = ((v + u) | (v - u)) & full;
+            present[kept] = i;
+            pmasks[kept] = masks[l];
+            rows[++kept] = v; /* rows[k]: after the k-th kept row; rows[0]: the start */
         }
-        rows[i + 1] = v;
     }
-    int64_t length = n - popcount64(v), found = 0, i = m, j = n;
-    while (i > 0 && j > 0 && found < length) {
-        int32_t l = local[ref[i - 1]];
-        uint64_t match = l >= 0 ? masks[l] : 0;
-        uint64_t stops = (match | ~prefix_parity(rows[i - 1] ^ rows[i]));
+    int64_t length = n - popcount64(v), found = 0, k = kept, j = n;
+    while (k > 0 && j > 0 && found < length) {
+        uint64_t match = pmasks[k - 1];
+        uint64_t stops = (match | ~prefix_parity(rows[k - 1] ^ rows[k]));
         if (j < 64) stops &= ((uint64_t)1 << j) - 1;
         if (!stops) break;
         int p = highest_bit(stops);
-        i--;
+        k--;
         if (match >> p & 1) {
             j = p;
-            flags[i] = 1;
+            flags[present[k]] = 1;
             found++;
         } else {
             j = p + 1;
