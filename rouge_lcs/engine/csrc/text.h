@@ -659,6 +659,20 @@ static int collect_run(Encoder *e, int threads, int64_t **piece_end) {
     int64_t trans_cap = 0;
     e->out_len = 0;
     if (ok) ends[0] = 0;
+    if (ok && used > 0) {
+        /* Sized once: the output for every shard's tokens, and the vocabulary for the first
+         * shard's new tokens (exact on one thread; later shards' are mostly the same words).
+         * On a new vocabulary the doublings were a chain of new blocks to fault in. */
+        int64_t total = 0;
+        for (int t = 0; t < used; t++) total += shards[t].out_len;
+        const TokenShard *first = &shards[0];
+        if (!grow((void **)&e->out, &e->out_cap, total, sizeof(int32_t)) ||
+            !map_reserve(&e->raw, first->n_new, first->local.arena_len) ||
+            (e->stem != NULL && !map_reserve(&e->forms, first->n_new, first->forms_len + first->n_new))) {
+            PyErr_NoMemory();
+            ok = 0;
+        }
+    }
     for (int t = 0; t < used && ok; t++) {
         const TokenShard *s = &shards[t];
         ok = merge_shard(e, s, &trans, &trans_cap);

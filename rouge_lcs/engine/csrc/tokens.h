@@ -111,9 +111,9 @@ static void map_free(Map *map) {
     memset(map, 0, sizeof(*map));
 }
 
-/* Double the table; 0 when out of memory (the map is unchanged then). */
-static int map_rehash(Map *map) {
-    int64_t cap = map->cap ? map->cap * 2 : 1024;
+/* Move the keys to a table of `cap` slots (a power of two, more than twice the keys); 0 when
+ * out of memory (the map is unchanged then). */
+static int map_resize(Map *map, int64_t cap) {
     MapSlot *slots = malloc((size_t)cap * sizeof(MapSlot));
     if (slots == NULL) return 0;
     for (int64_t s = 0; s < cap; s++) slots[s].key_at = -1;
@@ -127,6 +127,19 @@ static int map_rehash(Map *map) {
     map->slots = slots;
     map->cap = cap;
     return 1;
+}
+
+/* Double the table; 0 when out of memory (the map is unchanged then). */
+static int map_rehash(Map *map) { return map_resize(map, map->cap ? map->cap * 2 : 1024); }
+
+/* Room for `more` keys (of `bytes` bytes in all, kind bytes included) beyond those held,
+ * without a rehash on the way: one table instead of a chain of doublings, each a new block
+ * of memory to fault in.  0 when out of memory (the map is unchanged then). */
+static int map_reserve(Map *map, int64_t more, int64_t bytes) {
+    int64_t cap = map->cap ? map->cap : 1024;
+    while (cap < 2 * (map->size + more + 1)) cap *= 2;
+    if (cap > map->cap && !map_resize(map, cap)) return 0;
+    return grow((void **)&map->arena, &map->arena_cap, map->arena_len + bytes, 1);
 }
 
 /* memcmp(a, b, n) == 0; inline, as keys are words of a few bytes (a libc call costs more). */
