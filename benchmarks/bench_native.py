@@ -13,7 +13,11 @@ Suites (four types: rouge1, rouge2, rougeL, rougeLsum; sentences one a line):
 
 Contestants, one after the other in one process, best of ``--repeats``:
 - ``rouge_lcs python``: the pure-Python/numpy engine (``ROUGE_LCS_IMPLEMENTATION=python``);
-- ``rouge_lcs native``: the compiled core, one thread;
+- ``rouge_lcs native``: the compiled core, one thread, through ``score()`` (which keeps its
+  thread's vocabulary from one call to the next, as a reward or metric called every step
+  does);
+- ``native, new vocab``: the same through a new ``Rouge`` each call (a new vocabulary, as
+  rouge-score-rs has every call);
 - ``rs score``: rouge-score-rs's ``RougeScorer.score`` one pair at a time;
 - ``rs score_batch``: its batch call, on one thread (``RAYON_NUM_THREADS=1``, set here before
   rouge-score-rs is imported; pass ``--rayon-threads 2`` for both cores, and
@@ -47,7 +51,7 @@ from corpora import concatenated_pairs, load_pairs  # noqa: E402
 from rouge_score_rs import rouge_scorer as rs_scorer  # noqa: E402
 from rouge_score_rs import tokenizers as rs_tokenizers  # noqa: E402
 
-from rouge_lcs import score  # noqa: E402
+from rouge_lcs import Rouge, score  # noqa: E402
 from rouge_lcs.engine import native  # noqa: E402
 from rouge_lcs.text import stemming  # noqa: E402
 
@@ -58,6 +62,12 @@ def _ours(engine: str, preds, refs, stem: bool, tokenizer: str | None) -> np.nda
     os.environ[native.ENV] = engine
     stemming._CACHE.clear()
     return score(preds, refs, TYPES, tokenizer=tokenizer, use_stemmer=stem).fmeasure
+
+
+def _ours_new_vocabulary(preds, refs, stem: bool, tokenizer: str | None) -> np.ndarray:
+    os.environ[native.ENV] = "native"
+    stemming._CACHE.clear()
+    return Rouge(TYPES, tokenizer=tokenizer, use_stemmer=stem).score(preds, refs).fmeasure
 
 
 def _rs_scorer(stem: bool, unicode: bool):
@@ -89,6 +99,7 @@ def run_suite(name, preds, refs, stem, tokenizer, unicode_rs, repeats, check) ->
     contestants = {
         "rouge_lcs python": lambda: _ours("python", preds, refs, stem, tokenizer),
         "rouge_lcs native": lambda: _ours("native", preds, refs, stem, tokenizer),
+        "native, new vocab": lambda: _ours_new_vocabulary(preds, refs, stem, tokenizer),
         "rs score": lambda: _rs_loop(preds, refs, stem, unicode_rs),
         "rs score_batch": lambda: _rs_batch(preds, refs, stem, unicode_rs),
     }
@@ -106,6 +117,7 @@ def run_suite(name, preds, refs, stem, tokenizer, unicode_rs, repeats, check) ->
         print(f"{label:28} {key:18} {t:9.4f} s   native is {t / native_t:6.2f}x faster")
     if check:
         same = np.array_equal(results["rouge_lcs native"], results["rouge_lcs python"])
+        same = same and np.array_equal(results["native, new vocab"], results["rouge_lcs native"])
         rs_diff = float(np.max(np.abs(results["rouge_lcs native"] - results["rs score_batch"])))
         loop_diff = float(np.max(np.abs(results["rs score"] - results["rs score_batch"])))
         print(
