@@ -158,8 +158,33 @@ def target_combine(data: bytes) -> None:
         assert np.frombuffer(got, dtype=np.float64).tobytes() == expected.tobytes()
 
 
+def target_number_texts(data: bytes) -> None:
+    from array import array
+
+    from rouge_lcs import _native
+    from rouge_lcs.engine.python import BACKEND
+
+    # the bytes cut into short strings (equal ones built apart, so equal but distinct objects),
+    # the first byte choosing how many are pair texts and how long the outputs are
+    if not data:
+        return
+    words = [_text(data[k : k + 1 + data[k] % 4]) for k in range(1, len(data))]
+    half = len(words) // 2
+    pairs, refs = words[:half], words[half : 2 * half]
+    n_out = half if data[0] % 5 else data[0] % 3  # mostly the right length, sometimes not
+    outs = [array("q", bytes(8 * n_out)) for _ in range(2)]
+    try:
+        texts = _native.number_texts(pairs, refs, *outs)
+    except ValueError:
+        assert n_out != half
+        return
+    want = BACKEND.number_texts(pairs, refs)
+    assert (texts, outs[0], outs[1]) == want
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "combine": target_combine,
+    "number_texts": target_number_texts,
     "tokens": target_tokens,
     "encoder": target_encoder,
     "punkt": target_punkt,
