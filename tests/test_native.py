@@ -239,6 +239,13 @@ def test_bad_buffers_are_rejected_not_crashing():
     zero = np.zeros(1, dtype=np.int64)
     with pytest.raises(ValueError, match="out of range"):
         _native.counts(ids, starts, empty, zero, zero, pairs, pairs, types, 3, out, 1)
+    for bad in (-1, -2, -(2**31)):  # negative ids, whatever the vocabulary size
+        for vocab in (6, 2**31, 2**40):
+            with pytest.raises(ValueError, match="out of range"):
+                ids_bad = np.array([0, bad, 1], dtype=np.int32)
+                _native.counts(
+                    ids_bad, starts, empty, zero, zero, pairs, pairs, types, vocab, out, 1
+                )
     with pytest.raises(ValueError, match="document index"):
         _native.counts(ids, starts, empty, zero, zero, pairs + 1, pairs, types, 6, out, 1)
     with pytest.raises(ValueError, match="offsets"):
@@ -681,16 +688,20 @@ def _check_split_shortcut(texts: list[str]) -> None:
     from rouge_lcs.text.tokenizers import unicode_tokenize
 
     encoder = _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, None, native._normalize)
-    ids, offsets, docs = encoder.encode_sentences(texts, 2, _punkt_sentences)
+    ids, offsets, docs, doc_offsets = encoder.encode_sentences(texts, 2, _punkt_sentences, 1, True)
     ids = np.frombuffer(ids, dtype=np.int32)
     offsets = np.frombuffer(offsets, dtype=np.int64)
     docs = np.frombuffer(docs, dtype=np.int64)
+    doc_offsets = np.frombuffer(doc_offsets, dtype=np.int64)
+    assert len(doc_offsets) == len(texts) + 1
     for k, text in enumerate(texts):
         want_ids, want_offsets = encoder.encode(_punkt_sentences(text))
         want = np.frombuffer(want_ids, dtype=np.int32)
         got = [ids[offsets[s] : offsets[s + 1]] for s in range(docs[k], docs[k + 1])]
         assert len(got) == len(np.frombuffer(want_offsets, dtype=np.int64)) - 1, text
         assert np.array_equal(np.concatenate(got) if got else want[:0], want), text
+        # the text's own tokens: its sentences' put together
+        assert np.array_equal(ids[doc_offsets[k] : doc_offsets[k + 1]], want), text
 
 
 @needs_native

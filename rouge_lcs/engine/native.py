@@ -384,10 +384,10 @@ class NativeStore:
             # tokens.  The encoder calls the splitter only for texts without newlines that
             # Punkt may cut, where auto_split and nltk_split are both Punkt.
             punkt = _punkt_split() if split_mode else splitter
-            sent_ids, sent_starts, doc_sent = encode_sentences(texts, split_mode, punkt, threads)
             # A document's tokens start where its first sentence does (plain buffers: no NumPy).
-            at = memoryview(sent_starts).cast("q").__getitem__
-            starts = array("q", map(at, memoryview(doc_sent).cast("q")))
+            sent_ids, sent_starts, doc_sent, starts = encode_sentences(
+                texts, split_mode, punkt, threads, True
+            )
             return sent_ids, starts, sent_ids, sent_starts, doc_sent
         if split_mode is None:
             splitter = _language_split(self._splitter) or splitter
