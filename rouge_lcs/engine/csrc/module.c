@@ -488,6 +488,7 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
     PunktModelObject *model = NULL;
     PunktJob *jobs = NULL;
     int64_t n_jobs = 0, *job_of = NULL;
+    Py_ssize_t *first_nl = NULL; /* each text's first '\n', looked for once */
     int collect = encoder_collects(e);
     e->last_punkt_threads = 0;
     if (docs == NULL || (collect && !collect_begin(e))) goto done;
@@ -495,8 +496,9 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
      * pieces point into them. */
     exact = PyTuple_New(n);
     job_of = malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    first_nl = malloc((size_t)(n > 0 ? n : 1) * sizeof(Py_ssize_t));
     jobs = malloc((size_t)(n > 0 ? n : 1) * sizeof(PunktJob));
-    if (exact == NULL || job_of == NULL || jobs == NULL) {
+    if (exact == NULL || job_of == NULL || first_nl == NULL || jobs == NULL) {
         if (exact != NULL) PyErr_NoMemory();
         goto done;
     }
@@ -513,7 +515,8 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
         PyObject *text = as_exact_str(items[k], "text");
         if (text == NULL) goto done;
         PyTuple_SET_ITEM(exact, k, text);
-        if (!threaded || splits_lines(text, split_mode)) continue;
+        first_nl[k] = next_newline(text, 0);
+        if (!threaded || splits_lines(first_nl[k], split_mode)) continue;
         PunktText t = {PyUnicode_DATA(text), PyUnicode_KIND(text), PyUnicode_GET_LENGTH(text)};
         jobs[n_jobs] = (PunktJob){t, PJ_PYTHON, -1, NULL, 0};
         job_of[k] = n_jobs++;
@@ -528,7 +531,7 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
         PyObject *text = PyTuple_GET_ITEM(exact, k);
         e->held = text; /* `exact` keeps it (a subclass's copy too) for the call */
         if (!(job_of[k] >= 0 ? encode_job_sentences(e, text, &jobs[job_of[k]], splitter)
-                             : encode_text_sentences(e, text, split_mode, splitter)))
+                             : encode_text_sentences(e, text, split_mode, splitter, first_nl[k])))
             goto done;
         doc_sent[k + 1] = e->soff_len - 1;
     }
@@ -555,6 +558,7 @@ done:
     if (collect) collect_end(e);
     punkt_jobs_free(jobs, n_jobs);
     free(job_of);
+    free(first_nl);
     Py_XDECREF((PyObject *)model);
     Py_XDECREF(exact);
     Py_XDECREF(docs);

@@ -464,15 +464,27 @@ static int encode_sentence(Encoder *e, PyObject *text, Py_ssize_t a, Py_ssize_t 
     return ok;
 }
 
-/* sentences.newline_split: the non-empty lines */
-static int split_lines(Encoder *e, PyObject *text) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), start = 0;
+/* The first '\n' of text[start:] at or after start, -1 if none (memchr on one-byte text). */
+static Py_ssize_t next_newline(PyObject *text, Py_ssize_t start) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (start >= n) return -1;
+    if (PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND) {
+        const char *data = (const char *)PyUnicode_DATA(text);
+        const char *at = memchr(data + start, '\n', (size_t)(n - start));
+        return at != NULL ? (Py_ssize_t)(at - data) : -1;
+    }
+    Py_ssize_t at = PyUnicode_FindChar(text, '\n', start, n, 1);
+    return at < 0 ? -1 : at; /* -2 (an error) cannot happen: the range is valid */
+}
+
+/* sentences.newline_split: the non-empty lines; `first`: the text's first '\n' (-1: none). */
+static int split_lines(Encoder *e, PyObject *text, Py_ssize_t first) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), start = 0, end = first;
     while (start <= n) {
-        Py_ssize_t end = start < n ? PyUnicode_FindChar(text, '\n', start, n, 1) : -1;
-        if (end == -2) return 0;
         if (end < 0) end = n;
         if (end > start && !encode_sentence(e, text, start, end)) return 0;
         start = end + 1;
+        end = next_newline(text, start);
     }
     return 1;
 }
@@ -494,11 +506,10 @@ static Py_ssize_t short_sentence_end(PyObject *text, int *cjk_end) {
     return (Py_ssize_t)punkt_short_end(&t, cpython_case_bits, cjk_end);
 }
 
-/* Whether split_mode splits the text at its lines (auto_split on a text with a newline). */
-static int splits_lines(PyObject *text, int split_mode) {
-    if (split_mode != SPLIT_AUTO) return split_mode == SPLIT_NEWLINE;
-    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
-    return len && PyUnicode_FindChar(text, '\n', 0, len, 1) >= 0;
+/* Whether split_mode splits the text at its lines (auto_split on a text with a newline);
+ * `first`: the text's first '\n' (next_newline(text, 0)). */
+static int splits_lines(Py_ssize_t first, int split_mode) {
+    return split_mode == SPLIT_NEWLINE || (split_mode == SPLIT_AUTO && first >= 0);
 }
 
 /* The shortcut (short_sentence_end) when it applies: 1, 0 when Punkt is needed, -1 on error. */
@@ -552,9 +563,11 @@ static int encode_spans(Encoder *e, PyObject *text, const int64_t *spans, int64_
     return 1;
 }
 
-/* Split one text as split_mode says and encode its sentences; 0 on error. */
-static int encode_text_sentences(Encoder *e, PyObject *text, int split_mode, PyObject *splitter) {
-    if (splits_lines(text, split_mode)) return split_lines(e, text);
+/* Split one text as split_mode says and encode its sentences (`first`: its first '\n', looked
+ * for once per text); 0 on error. */
+static int encode_text_sentences(Encoder *e, PyObject *text, int split_mode, PyObject *splitter,
+                                 Py_ssize_t first) {
+    if (splits_lines(first, split_mode)) return split_lines(e, text, first);
     int shortcut = split_short(e, text);
     return !(shortcut < 0 || (shortcut == 0 && !split_python(e, splitter, text)));
 }
