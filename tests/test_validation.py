@@ -69,3 +69,25 @@ def test_str_subclasses_are_scored_as_their_characters():
     assert odd.fmeasure.tolist() == plain.fmeasure.tolist()
     batch = check_texts([_Odd("a")], [_Odd("b")])
     assert type(batch.predictions[0]) is str and type(batch.references[0][0]) is str
+
+
+@pytest.mark.usefixtures("engine")
+def test_one_reference_each_is_kept_flat_and_scores_the_same():
+    from rouge_lcs.base.validation import TextBatch
+    from rouge_lcs.config.settings import make_settings
+    from rouge_lcs.engine.compute import compute_stats
+
+    preds = ["the cat sat", "a dog ran far", "the cat sat", ""]
+    refs = ["the cat sat down", "dogs run", "a cat", "x"]
+    batch = check_texts(preds, refs)
+    assert batch.single == refs and batch.references == [[r] for r in refs]
+    assert batch.slice(1, 3).single == refs[1:3]
+    assert check_texts(preds, [[r] for r in refs]).single is None  # lists: not known flat
+    assert check_texts(preds, [refs[0], [refs[1], "b"], refs[2], refs[3]]).single is None
+    settings = make_settings(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    flat = compute_stats(batch, settings)
+    nested = compute_stats(TextBatch(batch.predictions, batch.references), settings)
+    assert flat.counts.tolist() == nested.counts.tolist()
+    assert flat.n_refs.tolist() == nested.n_refs.tolist() == [1, 1, 1, 1]
+    # hand-worked: "the cat sat" vs "the cat sat down": ROUGE-1 hits 3 of 3 and 4
+    assert flat.counts[0, 0].tolist() == [3, 3, 4]

@@ -115,18 +115,22 @@ class TextBatch:
     """A validated batch: ``predictions[i]`` is scored against every text of ``references[i]``.
 
     Only :func:`check_texts` makes one, so whatever receives a ``TextBatch`` (the engine) knows
-    every item is a ``str`` and every reference list is non-empty.
+    every item is a ``str`` and every reference list is non-empty.  ``single``: when every
+    example has exactly one reference (the common batch), those references as one list, so
+    that the engine need not unwrap them again (``None``: not known to be so).
     """
 
     predictions: list[str]
     references: list[list[str]]
+    single: list[str] | None = None
 
     def __len__(self) -> int:
         return len(self.predictions)
 
     def slice(self, start: int, stop: int) -> TextBatch:
         """Examples ``start`` to ``stop - 1`` (already checked, so not checked again)."""
-        return TextBatch(self.predictions[start:stop], self.references[start:stop])
+        single = None if self.single is None else self.single[start:stop]
+        return TextBatch(self.predictions[start:stop], self.references[start:stop], single)
 
     @property
     def n_refs(self) -> list[int]:
@@ -175,7 +179,7 @@ def check_texts(
                 raise fail_type(f"{pname}[{i}]", "str", pred)
         preds = [plain(pred) for pred in preds]
     if set(map(type, refs)) == {str}:
-        return TextBatch(preds, [[ref] for ref in refs])
+        return TextBatch(preds, [[ref] for ref in refs], refs)
     ref_lists: list[list[str]] = []
     for i, ref in enumerate(refs):
         if isinstance(ref, str):
