@@ -22,7 +22,7 @@ import threading
 from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import backend
-from rouge_lcs.engine.compute import Progress, compute_stats
+from rouge_lcs.engine.compute import Progress, StoreCache, compute_stats
 from rouge_lcs.engine.stats import PairStats
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
@@ -77,6 +77,9 @@ def _drain(key: int, progress: Progress | None = None) -> list[tuple[int, PairSt
     their indexes."""
     batch, settings, bounds, counter = _INHERITED[key]
     done: list[tuple[int, PairStats]] = []
+    # One vocabulary for all the shards this process takes (as one process keeps one for the
+    # whole batch): a new one per shard made each worker intern its shards' words afresh.
+    cache = StoreCache()
     while True:
         with counter.get_lock():
             index = counter.value
@@ -84,7 +87,7 @@ def _drain(key: int, progress: Progress | None = None) -> list[tuple[int, PairSt
         if index >= len(bounds):
             return done
         start, stop = bounds[index]
-        done.append((index, compute_stats(batch.slice(start, stop), settings)))
+        done.append((index, compute_stats(batch.slice(start, stop), settings, cache=cache)))
         if progress is not None:
             progress(stop - start)
 
