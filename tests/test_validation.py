@@ -82,12 +82,15 @@ def test_one_reference_each_is_kept_flat_and_scores_the_same():
     batch = check_texts(preds, refs)
     assert batch.single == refs and batch.references == [[r] for r in refs]
     assert batch.slice(1, 3).single == refs[1:3]
-    assert check_texts(preds, [[r] for r in refs]).single is None  # lists: not known flat
+    nested = check_texts(preds, [[r] for r in refs])  # evaluate's shape: the same batch
+    assert nested.single == refs and nested.references == batch.references
     assert check_texts(preds, [refs[0], [refs[1], "b"], refs[2], refs[3]]).single is None
+    two = check_texts(preds, [[r, "b"] for r in refs])
+    assert two.single is None and two.references == [[r, "b"] for r in refs]
     settings = make_settings(["rouge1", "rouge2", "rougeL", "rougeLsum"])
     flat = compute_stats(batch, settings)
-    nested = compute_stats(TextBatch(batch.predictions, batch.references), settings)
-    assert flat.counts.tolist() == nested.counts.tolist()
-    assert flat.n_refs.tolist() == nested.n_refs.tolist() == [1, 1, 1, 1]
+    unknown = compute_stats(TextBatch(batch.predictions, batch.references), settings)
+    assert flat.counts.tolist() == unknown.counts.tolist()
+    assert flat.n_refs.tolist() == unknown.n_refs.tolist() == [1, 1, 1, 1]
     # hand-worked: "the cat sat" vs "the cat sat down": ROUGE-1 hits 3 of 3 and 4
     assert flat.counts[0, 0].tolist() == [3, 3, 4]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter
 
 from rouge_lcs.base.records import record
 
@@ -178,8 +180,14 @@ def check_texts(
             if not isinstance(pred, str):
                 raise fail_type(f"{pname}[{i}]", "str", pred)
         preds = [plain(pred) for pred in preds]
-    if set(map(type, refs)) == {str}:
+    ref_types = set(map(type, refs))
+    if ref_types == {str}:
         return TextBatch(preds, [[ref] for ref in refs], refs)
+    if ref_types == {list}:  # the nested batch (evaluate's shape), checked by passes in C too
+        lengths = list(map(len, refs))
+        if min(lengths) > 0 and set(map(type, chain.from_iterable(refs))) == {str}:
+            single = list(map(itemgetter(0), refs)) if max(lengths) == 1 else None
+            return TextBatch(preds, list(map(list.copy, refs)), single)
     ref_lists: list[list[str]] = []
     for i, ref in enumerate(refs):
         if isinstance(ref, str):
