@@ -1126,7 +1126,8 @@ static PyObject *py_unicode_tokens(PyObject *self, PyObject *args) {
     TokenShard shard;
     Map empty;
     memset(&empty, 0, sizeof(empty));
-    run_token_shards(&shard, 1, &one.piece, one.owner != NULL, &empty, 0);
+    int ran;
+    run_token_shards(&shard, 1, &one.piece, one.owner != NULL, &empty, 0, &ran);
     if (!shard_ok(&shard)) Py_CLEAR(list);
     for (int64_t k = 0; list != NULL && k < shard.out_len; k++) {
         int64_t j = -(int64_t)shard.out[k] - 1;

@@ -656,11 +656,12 @@ static int shard_ok(const TokenShard *s) {
  * exception on error. */
 static int collect_run(Encoder *e, int threads, int64_t **piece_end) {
     TokenShard shards[MAX_THREADS];
-    int used;
+    int used, ran;
     Py_BEGIN_ALLOW_THREADS
-    used = run_token_shards(shards, threads, e->pieces, e->n_pieces, &e->raw, e->stem != NULL);
+    used = run_token_shards(shards, threads, e->pieces, e->n_pieces, &e->raw, e->stem != NULL,
+                            &ran);
     Py_END_ALLOW_THREADS
-    e->last_threads = used;
+    e->last_threads = ran;
     int ok = 1;
     for (int t = 0; t < used && ok; t++) ok = shard_ok(&shards[t]);
     int64_t *ends = ok ? malloc((size_t)(e->n_pieces + 1) * sizeof(int64_t)) : NULL;

@@ -571,37 +571,65 @@ static void token_shard_task(void *arg) {
  * is ~20-50 us; cutting 64k units takes ~100 us). */
 #define UNITS_PER_THREAD 65536
 
-/* Cut `n_pieces` pieces into at most `threads` shards of about equal length (in code units)
- * and tokenize them in parallel.  `shards` holds MAX_THREADS entries; returns the shards
- * used (each shard's status says whether it succeeded; the caller frees them). */
+/* A thread of the text stage: it cuts the next shard not yet taken until none is left. */
+typedef struct {
+    TokenShard *shards;
+    int64_t n_shards;
+    int64_t *next; /* the next shard to take, shared (FETCH_ADD64) */
+} TokenWorker;
+
+static void token_worker_task(void *arg) {
+    TokenWorker *w = (TokenWorker *)arg;
+    for (;;) {
+        int64_t k = FETCH_ADD64(w->next, 1);
+        if (k >= w->n_shards) return;
+        token_shard_task(&w->shards[k]);
+    }
+}
+
+/* Shards per thread of the text stage: the threads take them as they go, so that a thread
+ * slowed down (a core shared with another job) leaves its share to the others instead of
+ * holding up the call; the merge takes them in order, so which tokens share an id does not
+ * change. */
+#define SHARDS_PER_THREAD 4
+
+/* Cut `n_pieces` pieces into shards of about equal length (in code units) and tokenize them
+ * on at most `threads` threads (*ran: how many).  `shards` holds MAX_THREADS entries; returns
+ * the shards used (each shard's status says whether it succeeded; the caller frees them). */
 static int run_token_shards(TokenShard *shards, int threads, const TextPiece *pieces,
-                            int64_t n_pieces, const Map *vocab, int stem) {
+                            int64_t n_pieces, const Map *vocab, int stem, int *ran) {
     int64_t total = 0;
     for (int64_t k = 0; k < n_pieces; k++) total += pieces[k].end - pieces[k].start;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     if ((int64_t)threads > total / UNITS_PER_THREAD + 1) threads = (int)(total / UNITS_PER_THREAD + 1);
     if (threads < 1) threads = 1;
+    int n = threads == 1 ? 1 : threads * SHARDS_PER_THREAD;
+    if (n > MAX_THREADS) n = MAX_THREADS;
     int64_t k = 0, seen = 0;
-    for (int t = 0; t < threads; t++) {
+    for (int t = 0; t < n; t++) {
         TokenShard *s = &shards[t];
         memset(s, 0, sizeof(*s));
         s->pieces = pieces;
         s->vocab = vocab;
         s->stem = stem;
         s->first = k;
-        int64_t goal = total * (t + 1) / threads;
-        while (k < n_pieces && (seen < goal || t == threads - 1)) {
+        int64_t goal = total * (t + 1) / n;
+        while (k < n_pieces && (seen < goal || t == n - 1)) {
             seen += pieces[k].end - pieces[k].start;
             k++;
         }
         s->last = k;
     }
+    *ran = threads;
     if (threads == 1) {
         token_shard_task(&shards[0]); /* no thread to start */
     } else {
-        run_parallel(token_shard_task, shards, sizeof(TokenShard), threads);
+        int64_t next = 0;
+        TokenWorker workers[MAX_THREADS];
+        for (int t = 0; t < threads; t++) workers[t] = (TokenWorker){shards, n, &next};
+        run_parallel(token_worker_task, workers, sizeof(TokenWorker), threads);
     }
-    return threads;
+    return n;
 }
 
 #endif /* ROUGE_LCS_TOKENS_H */
