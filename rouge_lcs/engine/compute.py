@@ -138,15 +138,15 @@ def _chunk_stats(batch: TextBatch, store: Store, engine: Backend) -> PairStats:
     predictions = batch.predictions
     references = batch.references
     if batch.single is not None:  # one reference each (check_texts knows): pairs are examples
-        texts, pair_pred, pair_ref = engine.number_texts(predictions, batch.single)
-        n_ones = array("q", [1]) * len(predictions)  # no map(len) over the batch (0.1 ms)
-        return store.chunk_stats(texts, pair_pred, pair_ref, n_ones)
-    n_refs = array("q", map(len, references))  # int64 arrays: the native path needs no NumPy
-    if sum(n_refs) == len(references):  # one reference each: pairs are examples
-        pair_texts = predictions
-        ref_texts = [refs[0] for refs in references]
+        pair_texts, ref_texts = predictions, batch.single
+        n_refs = array("q", [1]) * len(predictions)  # no map(len) over the batch (0.1 ms)
     else:
-        pair_texts = [p for p, refs in zip(predictions, references) for _ in refs]
-        ref_texts = [r for refs in references for r in refs]
+        n_refs = array("q", map(len, references))  # int64 arrays: no NumPy on the native path
+        if sum(n_refs) == len(references):  # one reference each: pairs are examples
+            pair_texts = predictions
+            ref_texts = [refs[0] for refs in references]
+        else:
+            pair_texts = [p for p, refs in zip(predictions, references) for _ in refs]
+            ref_texts = [r for refs in references for r in refs]
     texts, pair_pred, pair_ref = engine.number_texts(pair_texts, ref_texts)
     return store.chunk_stats(texts, pair_pred, pair_ref, n_refs)
