@@ -1084,6 +1084,24 @@ def test_native_combine_refuses_overlapping_outputs():
         native._native.combine(b"\0" * 24, 1, b"\1" + b"\0" * 7, 0, 1.0, out, out, bytearray(8))
 
 
+@needs_native
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_token_has_one_id_whichever_path_hashed_it(threads):
+    # The one-byte scan builds each token's hash as it reads (tokens.h: KeyWords); the other
+    # paths hash the finished token.  A word first met by one path and then by another must
+    # find the same id (a different hash would give it a second one): words of 1 to 20
+    # letters cross the 7- and 8-byte word edges.
+    from rouge_lcs import _native
+
+    words = ["abcdefghijklmnopqrst"[:n] for n in range(1, 21)] + ["x1y2z3w4", "0123456"]
+    encoder = _native.Encoder(_native.MODE_ROUGE_SCORE)
+    ascii_ids, _ = encoder.encode([" ".join(words)] * 40, threads)  # the one-byte scan
+    wide_ids, _ = encoder.encode([" ".join(words) + " \u4e2d"] * 40, threads)  # two-byte text
+    got = np.frombuffer(ascii_ids, np.int32)[: len(words)].tolist()
+    assert np.frombuffer(wide_ids, np.int32)[: len(words)].tolist() == got
+    assert len(set(got)) == len(words) and encoder.vocab_size == len(words)
+
+
 # --- numbering a chunk's texts (Backend.number_texts) ------------------------------------------
 
 

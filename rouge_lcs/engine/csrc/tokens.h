@@ -79,19 +79,45 @@ static inline uint64_t hash_end(uint64_t h, uint64_t word, int64_t nbytes) {
     return mix64(hash_word(h, word) ^ (uint64_t)nbytes);
 }
 
-static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
-    uint64_t h = HASH_SEED, word = (uint64_t)(unsigned char)kind;
-    int shift = 8;
-    for (int64_t k = 0; k < n; k++) {
-        word |= (uint64_t)(unsigned char)data[k] << shift;
-        shift += 8;
-        if (shift == 64) {
-            h = hash_word(h, word);
-            word = 0;
-            shift = 0;
-        }
+/* A key read byte by byte into its words: the one definition of the packing, used by
+ * bytes_hash and by scan_ascii_runs as it reads a token. */
+typedef struct {
+    uint64_t h, word;
+    uint64_t head; /* the first word once complete, else 0 (its kind byte is never 0) */
+    int shift;
+} KeyWords;
+
+static inline void key_start(KeyWords *k, int kind) {
+    k->h = HASH_SEED;
+    k->word = (uint64_t)(unsigned char)kind;
+    k->head = 0;
+    k->shift = 8;
+}
+
+static inline void key_push(KeyWords *k, unsigned char c) {
+    k->word |= (uint64_t)c << k->shift;
+    k->shift += 8;
+    if (k->shift == 64) {
+        if (k->head == 0) k->head = k->word;
+        k->h = hash_word(k->h, k->word);
+        k->word = 0;
+        k->shift = 0;
     }
-    return hash_end(h, word, n);
+}
+
+/* The key's hash, after its nbytes data bytes were pushed. */
+static inline uint64_t key_hash(const KeyWords *k, int64_t nbytes) {
+    return hash_end(k->h, k->word, nbytes);
+}
+
+/* The key's first word (key_head). */
+static inline uint64_t key_first_word(const KeyWords *k) { return k->head ? k->head : k->word; }
+
+static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
+    KeyWords k;
+    key_start(&k, kind);
+    for (int64_t i = 0; i < n; i++) key_push(&k, (unsigned char)data[i]);
+    return key_hash(&k, n);
 }
 
 /* The key's first word: its kind and the first 7 bytes of data, zero-padded. */
@@ -441,31 +467,21 @@ static int scan_ascii_runs(TokenShard *s, const TextPiece *p) {
     char *buf = s->buf;
     if (p->kind == 1) {
         const unsigned char *t = (const unsigned char *)p->data + p->start;
-        uint64_t h = HASH_SEED, word = 1, head = 0; /* word: the kind byte, 1 */
-        int shift = 8;
+        KeyWords key;
+        key_start(&key, 1);
         for (int64_t k = 0; k < n; k++) {
             char c = ASCII_ALNUM_LOWER[t[k]];
             if (c) {
                 buf[run++] = c;
-                word |= (uint64_t)(unsigned char)c << shift;
-                shift += 8;
-                if (shift == 64) {
-                    if (run == 7) head = word;
-                    h = hash_word(h, word);
-                    word = 0;
-                    shift = 0;
-                }
+                key_push(&key, (unsigned char)c);
             } else if (run) {
-                if (!shard_emit_key(s, 1, buf, run, hash_end(h, word, run), run < 7 ? word : head))
+                if (!shard_emit_key(s, 1, buf, run, key_hash(&key, run), key_first_word(&key)))
                     return 0;
                 run = 0;
-                h = HASH_SEED;
-                word = 1;
-                shift = 8;
+                key_start(&key, 1);
             }
         }
-        return run ? shard_emit_key(s, 1, buf, run, hash_end(h, word, run), run < 7 ? word : head)
-                   : 1;
+        return run ? shard_emit_key(s, 1, buf, run, key_hash(&key, run), key_first_word(&key)) : 1;
     }
     for (int64_t k = 0; k <= n; k++) {
         uint32_t c = k < n ? unit_at(p->kind, p->data, p->start + k) : 0;
