@@ -802,8 +802,7 @@ static int64_t lsum_hits(Workspace *ws, const Job *job, int64_t pred, int64_t re
 /* The counts of pairs [first, last) of the job, on this shard's workspace: type by type over
  * the block, so that a mask table survives from one pair to the next (a ROUGE-L table over a
  * reference that consecutive pairs share, which ROUGE-Lsum's tables evicted pair by pair). */
-static void shard_pairs(const Shard *shard, Workspace *ws, int64_t first, int64_t last) {
-    const Job *job = shard->job;
+static void shard_pairs(const Job *job, Workspace *ws, int64_t first, int64_t last) {
     for (int64_t t = 0; t < job->n_types && !ws->failed; t++) {
         int64_t kind = job->types[2 * t], n = job->types[2 * t + 1];
         for (int64_t k = first; k < last && !ws->failed; k++) {
@@ -845,7 +844,7 @@ static int shard_run(Shard *shard) {
         int64_t first = FETCH_ADD64(job->next, job->block);
         if (first >= job->n_pairs || ws.failed) break;
         int64_t last = first + job->block < job->n_pairs ? first + job->block : job->n_pairs;
-        shard_pairs(shard, &ws, first, last);
+        shard_pairs(job, &ws, first, last);
     }
     int status = ws.failed;
     workspace_free(&ws);
