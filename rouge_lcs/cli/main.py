@@ -420,6 +420,7 @@ COMMANDS = {
     "n-recall": cmd_n_recall,
     "rouge155": lambda rest: __import__("rouge_lcs.rouge155.cli").rouge155.cli.main(rest),
     **similarity_commands(),  # dedup, similar
+    "audit": lambda rest: __import__("rouge_lcs.cli.audit").cli.audit.main(rest),
 }
 
 #: One line of help per command, in the order of :data:`COMMANDS`.
@@ -433,6 +434,7 @@ COMMAND_HELP = {
     "n-recall": "exercise format: N, generated and reference lines on stdin -> ROUGE-N recall",
     "rouge155": "the Perl ROUGE-1.5.5 report for a folder of system summaries and a folder of "
     "model summaries, matched as pyrouge matches them",
+    "audit": "which tool and settings reproduce a paper's ROUGE numbers (ranked recipes)",
 }
 
 

@@ -52,10 +52,10 @@ def parse_reported(reported: object) -> dict[str, tuple[float, int]]:
     if isinstance(reported, str):
         pairs: list[tuple[str, object]] = []
         for item in reported.replace(",", " ").split():
-            name, sep, value = item.partition("=")
-            if not sep or not value:
+            label, sep, text = item.partition("=")
+            if not sep or not text:
                 raise fail_value("reported", "items NAME=VALUE such as 'R1=44.16 R2=21.28'", item)
-            pairs.append((name, value))
+            pairs.append((label, text))
     elif isinstance(reported, Mapping):
         pairs = list(reported.items())
     else:
@@ -73,9 +73,10 @@ def parse_reported(reported: object) -> dict[str, tuple[float, int]]:
             value = float(raw)
         except ValueError:
             raise fail_value(f"reported[{name!r}]", "a number", raw) from None
-        if not math.isfinite(value) or not 0 <= value <= 100:
+        number: float = value
+        if not math.isfinite(number) or not 0 <= number <= 100:
             raise fail_value(f"reported[{name!r}]", "a number from 0 to 100", raw)
-        out[key] = (value, _decimals(raw))
+        out[key] = (number, _decimals(raw))
     return out
 
 
@@ -148,12 +149,18 @@ class Audit:
     def verdict(self) -> str:
         """One sentence: who reproduces the numbers, or the nearest."""
         if self.reported is None:
-            return f"{len(self.candidates)} recipes on {self.n_examples} examples (nothing reported)"
+            return (
+                f"{len(self.candidates)} recipes on {self.n_examples} examples (nothing reported)"
+            )
         best = self.best
         names = ", ".join(f"{c.package} [{c.key}]" for c in best[:6])
         more = f" and {len(best) - 6} more" if len(best) > 6 else ""
         if self.reproduced:
-            tie = f" ({len(best)} recipes tie: the data cannot tell them apart)" if len(best) > 1 else ""
+            tie = (
+                f" ({len(best)} recipes tie: the data cannot tell them apart)"
+                if len(best) > 1
+                else ""
+            )
             return f"reproduced by {names}{more}{tie}"
         distance = best[0].distance if best else float("nan")
         return f"none reproduces these numbers; nearest: {names}{more} (off by {distance:.4g})"
@@ -184,7 +191,11 @@ class Audit:
             header += ["distance", "match"]
         rows = [header]
         if self.reported is not None:
-            rows.append(["", "reported", ""] + [f"{self.reported[t]:.{self.decimals}f}" for t in types] + ["", ""])
+            rows.append(
+                ["", "reported", ""]
+                + [f"{self.reported[t]:.{self.decimals}f}" for t in types]
+                + ["", ""]
+            )
         shown = self.candidates if limit is None else self.candidates[:limit]
         for c in shown:
             rank = "" if c.rank is None else f"{c.rank}{'=' if c.tied else ''}"
@@ -199,7 +210,10 @@ class Audit:
                     cells.append(f"{c.numbers[t]:.{digits}f}")
             row = [rank, c.package, c.key, *cells]
             if self.reported is not None:
-                row += ["-" if c.distance is None else f"{c.distance:.{digits}f}", "yes" if c.matches else "no"]
+                row += [
+                    "-" if c.distance is None else f"{c.distance:.{digits}f}",
+                    "yes" if c.matches else "no",
+                ]
             rows.append(row)
         widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
         lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
@@ -209,7 +223,9 @@ class Audit:
         return self.table()
 
 
-def _scaled(numbers: Numbers, scale: float) -> tuple[dict[str, float], dict[str, tuple[float, float]] | None]:
+def _scaled(
+    numbers: Numbers, scale: float
+) -> tuple[dict[str, float], dict[str, tuple[float, float]] | None]:
     values = {t: v * scale for t, v in numbers.values.items()}
     intervals = None
     if numbers.intervals is not None:
@@ -222,13 +238,18 @@ def _variants(n: Numbers, reported: Mapping[str, object]) -> list[tuple[Numbers,
     """A recipe, and where the paper's "RL" may be its rougeLsum (transformers' scripts print
     rougeLsum as the paper's ROUGE-L), the same recipe read that way."""
     out = [(n, "")]
-    if "rougeL" in reported and "rougeLsum" not in reported and "rougeLsum" in n.values:
-        if abs(n.values["rougeLsum"] - n.values["rougeL"]) > 1e-12:
-            values = dict(n.values, rougeL=n.values["rougeLsum"])
-            intervals = None
-            if n.intervals is not None:
-                intervals = dict(n.intervals, rougeL=n.intervals["rougeLsum"])
-            out.append((Numbers(n.recipe, values, intervals), "RL=rougeLsum"))
+    lsum = n.values.get("rougeLsum")
+    if (
+        "rougeL" in reported
+        and "rougeLsum" not in reported
+        and lsum is not None
+        and abs(lsum - n.values["rougeL"]) > 1e-12
+    ):
+        values = dict(n.values, rougeL=lsum)
+        intervals = None
+        if n.intervals is not None:
+            intervals = dict(n.intervals, rougeL=n.intervals["rougeLsum"])
+        out.append((Numbers(n.recipe, values, intervals), "RL=rougeLsum"))
     return out
 
 
@@ -317,22 +338,24 @@ def audit(
     places = decimals if decimals is not None else max(d for _, d in parsed.values())
     values = {t: v for t, (v, _) in parsed.items()}
     half = 0.5 * 10.0**-places
+    # Every recipe that reproduces the numbers ranks first (they tie: rounding cannot tell
+    # them apart); exact numbers are listed before unseeded-bootstrap intervals, which match
+    # a wider range.  The others rank by distance.
     judged = []
     for order, numbers in enumerate(computed):
         for variant, suffix in _variants(numbers, values):
             c = _candidate(variant, scale, suffix)
             distance, matches = (math.inf, False) if c.error else _judge(c, values, half)
-            judged.append((not matches, round(distance, 9), order, c, distance, matches))
-    judged.sort(key=lambda item: item[:3])
+            tie_key = (not matches, 0.0 if matches else round(distance, 9))
+            judged.append((tie_key, c.intervals is not None, round(distance, 9), order, c))
+    judged.sort(key=lambda item: item[:4])
+    tie_keys = [item[0] for item in judged]
     candidates = []
     rank = 0
-    previous: tuple[bool, float] | None = None
-    keys = [item[:2] for item in judged]
-    for index, (miss, rounded, _, c, distance, matches) in enumerate(judged):
-        if (miss, rounded) != previous:
+    for index, (tie_key, _, _, _, c) in enumerate(judged):
+        if index == 0 or tie_key != tie_keys[index - 1]:
             rank = index + 1
-            previous = (miss, rounded)
-        tied = keys.count((miss, rounded)) > 1
+        distance, matches = _judge(c, values, half) if not c.error else (math.inf, False)
         candidates.append(
             Candidate(
                 **{
@@ -340,8 +363,10 @@ def audit(
                     "distance": distance,
                     "matches": matches,
                     "rank": rank,
-                    "tied": tied,
+                    "tied": tie_keys.count(tie_key) > 1,
                 }
             )
         )
-    return Audit(candidates, values, units, places, len(batch), tuple(t for t in TYPES if t in values))
+    return Audit(
+        candidates, values, units, places, len(batch), tuple(t for t in TYPES if t in values)
+    )

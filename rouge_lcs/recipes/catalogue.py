@@ -18,7 +18,6 @@ PLTRDY = "https://github.com/pltrdy/rouge"
 FILES2ROUGE = "https://github.com/pltrdy/files2rouge"
 PYROUGE = "https://github.com/bheinzerling/pyrouge"
 TORCHMETRICS = "https://lightning.ai/docs/torchmetrics/stable/text/rouge_score.html"
-XLSUM = "https://github.com/csebuetnlp/xl-sum/tree/master/multilingual_rouge_scoring"
 GRUSKY = "Grusky, 'Rogue Scores', ACL 2023"
 
 
@@ -155,14 +154,15 @@ PERL_NOTE = (
 
 def _perl_recipes(multi_ref: bool) -> list[Recipe]:
     out = []
+    pyrouge_defaults = "pyrouge defaults: -c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a"
+    # (key, package, flags, sentences, note)
     flag_sets: list[tuple[str, str, dict[str, object], str, str]] = [
-        # (key, package, flags, sentences, note)
-        ("pyrouge", "pyrouge", {}, "as given", "pyrouge defaults: -c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a"),
-        ("pyrouge/-m", "pyrouge", {"stem": True}, "as given", "pyrouge with -m added (Porter + WordNet exceptions)"),
-        ("pyrouge/nltk", "pyrouge", {}, "nltk", "pyrouge defaults on nltk-split sentences"),
-        ("pyrouge/nltk/-m", "pyrouge", {"stem": True}, "nltk", "pyrouge -m on nltk-split sentences"),
-        ("files2rouge", "files2rouge", {}, "files2rouge", "files2rouge defaults: -c 95 -r 1000 -n 2 -a"),
-    ]  # fmt: skip
+        ("pyrouge", "pyrouge", {}, "as given", pyrouge_defaults),
+        ("pyrouge/-m", "pyrouge", {"stem": True}, "as given", f"{pyrouge_defaults} -m"),
+        ("pyrouge/nltk", "pyrouge", {}, "nltk", f"{pyrouge_defaults}, nltk-split sentences"),
+        ("pyrouge/nltk/-m", "pyrouge", {"stem": True}, "nltk", f"{pyrouge_defaults} -m, nltk"),
+        ("files2rouge", "files2rouge", {}, "files2rouge", "files2rouge: -c 95 -r 1000 -n 2 -a"),
+    ]
     for limit in ("-l 75", "-l 100", "-b 665"):
         flag, value = limit.split()
         name = "length_limit" if flag == "-l" else "byte_limit"
@@ -239,7 +239,7 @@ def _other_recipes() -> list[Recipe]:
                     options={
                         "use_stemmer": stem,
                         "normalizer": "re.sub(r'[^a-z0-9]+', ' ', text.lower())",
-                        "sentence_split": "nltk.sent_tokenize (always, newlines or not)",
+                        "sentence_split": "nltk.sent_tokenize only (a newline is a space)",
                         "accumulate": accumulate,
                     },
                     note=(
@@ -248,7 +248,7 @@ def _other_recipes() -> list[Recipe]:
                     ),
                     source=TORCHMETRICS,
                     group=f"rs_{s}" if accumulate == "best" else f"rs_{s}_avg",
-                    lsum_group=f"rs_nltk_{s}" if accumulate == "best" else f"rs_nltk_{s}_avg",
+                    lsum_group=f"tm_nltk_{s}" if accumulate == "best" else f"tm_nltk_{s}_avg",
                 )
             )
     out.append(
@@ -270,22 +270,6 @@ def _other_recipes() -> list[Recipe]:
             ),
             source=PLTRDY,
             group="pltrdy",
-        )
-    )
-    out.append(
-        Recipe(
-            key="multilingual-rouge/english/stem",
-            package="multilingual-rouge",
-            version="0.0.1 (XL-Sum)",
-            options={
-                "use_stemmer": True,
-                "lang": "english",
-                "stemmer": "Snowball English (not rouge_score's Porter)",
-                "sentence_split": NEWLINES,
-            },
-            note="XL-Sum's fork of rouge_score; its README scores with use_stemmer=True, lang",
-            source=XLSUM,
-            group="xlsum_stem",
         )
     )
     for stem in (False, True):

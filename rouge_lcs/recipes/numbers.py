@@ -21,7 +21,7 @@ from rouge_lcs.rouge155.api import score as rouge155_score
 from rouge_lcs.scores.scorer import function_scorer
 from rouge_lcs.text.sentences import nltk_split
 
-__all__ = ["Numbers", "compute", "mid_interval", "TYPES"]
+__all__ = ["Groups", "Numbers", "TYPES", "Unavailable", "compute", "mid_interval"]
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 MEASURES = ("precision", "recall", "fmeasure")
@@ -63,9 +63,12 @@ def mid_interval(column: np.ndarray) -> tuple[float, float]:
 
 
 def _engine_group(
-    batch: TextBatch, types: tuple[str, ...], transform: Callable[[str], str] | None, **options: object
+    batch: TextBatch,
+    types: tuple[str, ...],
+    transform: Callable[[str], str] | None,
+    **options: object,
 ) -> Columns:
-    scorer = function_scorer(list(types), **options)  # type: ignore[arg-type]
+    scorer = function_scorer(list(types), **options)
     preds, refs = batch.predictions, batch.references
     if transform is not None:
         preds = [transform(p) for p in preds]
@@ -78,11 +81,18 @@ def _nltk_lines(text: str) -> str:
     return "\n".join(nltk_split(text))
 
 
+def _punkt_only_lines(text: str) -> str:
+    """torchmetrics: Punkt sentences of the raw text, a newline inside one is a space."""
+    return "\n".join(" ".join(s.split("\n")) for s in nltk_split(text))
+
+
 def _files2rouge_lines(text: str) -> str:
     return "\n".join(" ".join(text.split("\n")).split(" . "))
 
 
-def _perl_group(batch: TextBatch, flags: dict[str, object], split: str) -> dict[str, dict[str, float]]:
+def _perl_group(
+    batch: TextBatch, flags: dict[object, object], split: str
+) -> dict[str, dict[str, float]]:
     """The script's printed averages (R, P, F per type) for one flag set."""
     transform = {"as given": None, "nltk": _nltk_lines, "files2rouge": _files2rouge_lines}[split]
     preds, refs = batch.predictions, batch.references
@@ -92,65 +102,93 @@ def _perl_group(batch: TextBatch, flags: dict[str, object], split: str) -> dict[
     report = rouge155_score(preds, refs, n=2, **flags)  # type: ignore[arg-type]
     printed = report.to_dict()
     out: dict[str, dict[str, float]] = {}
-    for measure, suffix in (("recall", "recall"), ("precision", "precision"), ("fmeasure", "f_score")):
-        values = {t: printed[f"rouge_{k}_{suffix}"] for t, k in (("rouge1", 1), ("rouge2", 2), ("rougeL", "l"))}
+    for measure, suffix in (
+        ("recall", "recall"),
+        ("precision", "precision"),
+        ("fmeasure", "f_score"),
+    ):
+        values = {
+            t: printed[f"rouge_{k}_{suffix}"]
+            for t, k in (("rouge1", 1), ("rouge2", 2), ("rougeL", "l"))
+        }
         values["rougeLsum"] = values["rougeL"]  # the script's ROUGE-L is summary level
         out[measure] = values
     return out
 
 
-def _pltrdy_group(batch: TextBatch) -> tuple[Columns | None, str | None]:
+class Unavailable(Exception):
+    """The package itself fails on this input (the message says where)."""
+
+
+def _pltrdy_group(batch: TextBatch) -> Columns:
     rows = []
     for i, (pred, refs) in enumerate(zip(batch.predictions, batch.references)):
         try:
             rows.append(pltrdy.pair_scores(pred, refs[0]))
         except pltrdy.EmptyText as error:
-            return None, f"the package raises ValueError({str(error)!r}) on example {i}"
-        except RecursionError:  # pragma: no cover - the emulation does not recurse
-            return None, f"the package raises RecursionError on example {i}"
+            raise Unavailable(
+                f"the package raises ValueError({str(error)!r}) on example {i}"
+            ) from None
     types = ("rouge1", "rouge2", "rougeL")
     return {
-        m: {t: np.array([row[t][k] for row in rows]) for t in types}
-        for k, m in enumerate(MEASURES)
-    }, None
+        m: {t: np.array([row[t][k] for row in rows]) for t in types} for k, m in enumerate(MEASURES)
+    }
 
 
 def _mean(column: np.ndarray) -> float:
     return math.fsum(column.tolist()) / len(column)
 
 
-class _Groups:
-    """Each group computed at its first use, once."""
+class Groups:
+    """Each group of per-example values computed at its first use, once."""
 
     def __init__(self, batch: TextBatch) -> None:
         self.batch = batch
-        self.cache: dict[str, object] = {}
+        self._columns: dict[str, Columns | Unavailable] = {}
+        self._printed: dict[str, dict[str, dict[str, float]]] = {}
 
-    def get(self, name: str) -> object:
-        if name not in self.cache:
-            self.cache[name] = self._make(name)
-        return self.cache[name]
+    def columns(self, name: str) -> Columns:
+        """The group's ``{measure: {type: per-example values}}``; :class:`Unavailable`."""
+        if name not in self._columns:
+            try:
+                self._columns[name] = self._make(name)
+            except Unavailable as error:
+                self._columns[name] = error
+        found = self._columns[name]
+        if isinstance(found, Unavailable):
+            raise found
+        return found
 
-    def _make(self, name: str) -> object:
+    def printed(self, recipe: Recipe) -> dict[str, dict[str, float]]:
+        """The script's printed averages for a Perl recipe's flags and sentences."""
+        if recipe.group not in self._printed:
+            flags = recipe.extra["flags"]
+            assert isinstance(flags, dict)
+            self._printed[recipe.group] = _perl_group(self.batch, flags, str(recipe.extra["split"]))
+        return self._printed[recipe.group]
+
+    def _make(self, name: str) -> Columns:
         batch = self.batch
         if name == "pltrdy":
             return _pltrdy_group(batch)
         stem = "_stem" in name
         multi = "max_f" if not name.endswith("_avg") else "mean"
-        if name.startswith("rs_nltk"):
+        if name.startswith("tm_nltk"):
             return _engine_group(
-                batch, ("rougeLsum",), None, tokenizer="rouge_score", lsum_split="nltk",
-                use_stemmer=stem, multi_ref=multi,
+                batch, ("rougeLsum",), _punkt_only_lines, tokenizer="rouge_score",
+                lsum_split="newline", use_stemmer=stem, multi_ref=multi,
+            )  # fmt: skip
+        if name.startswith("rs_nltk"):
+            # as scripts do it: "\n".join(sent_tokenize(text)), then newline sentences
+            return _engine_group(
+                batch, ("rougeLsum",), _nltk_lines, tokenizer="rouge_score",
+                lsum_split="newline", use_stemmer=stem, multi_ref=multi,
             )  # fmt: skip
         if name.startswith("rs_"):
             return _engine_group(
                 batch, TYPES, None, tokenizer="rouge_score", lsum_split="newline",
                 use_stemmer=stem, multi_ref=multi,
             )  # fmt: skip
-        if name == "xlsum_stem":
-            return _engine_group(
-                batch, TYPES, None, language="en", use_stemmer=True, lsum_split="newline"
-            )
         if name.startswith("lcs_"):
             return _engine_group(batch, TYPES, None, use_stemmer=stem)
         raise KeyError(name)  # pragma: no cover - the catalogue names only these
@@ -158,28 +196,19 @@ class _Groups:
 
 def compute(batch: TextBatch, recipes: list[Recipe]) -> list[Numbers]:
     """Every recipe's numbers on ``batch`` (each group of statistics computed once)."""
-    groups = _Groups(batch)
+    groups = Groups(batch)
     out = []
     for recipe in recipes:
         if recipe.group.startswith("perl|"):
-            key = recipe.group
-            if key not in groups.cache:
-                groups.cache[key] = _perl_group(
-                    batch, dict(recipe.extra["flags"]), str(recipe.extra["split"])  # type: ignore[call-overload]
-                )
-            printed = groups.cache[key]
-            out.append(Numbers(recipe, dict(printed[recipe.measure])))  # type: ignore[index]
+            out.append(Numbers(recipe, dict(groups.printed(recipe)[recipe.measure])))
             continue
-        if recipe.group == "pltrdy":
-            columns, error = groups.get("pltrdy")  # type: ignore[misc]
-            if columns is None:
-                out.append(Numbers(recipe, {}, error=error))
-                continue
-        else:
-            columns = groups.get(recipe.group)
-        cols = dict(columns[recipe.measure])  # type: ignore[index]
-        if recipe.lsum_group is not None:
-            cols["rougeLsum"] = groups.get(recipe.lsum_group)[recipe.measure]["rougeLsum"]  # type: ignore[index]
+        try:
+            cols = dict(groups.columns(recipe.group)[recipe.measure])
+            if recipe.lsum_group is not None:
+                cols["rougeLsum"] = groups.columns(recipe.lsum_group)[recipe.measure]["rougeLsum"]
+        except Unavailable as error:
+            out.append(Numbers(recipe, {}, error=str(error)))
+            continue
         values = {t: _mean(c) for t, c in cols.items()}
         intervals = None
         if recipe.aggregate == "bootstrap_mid":
