@@ -611,8 +611,8 @@ def test_threaded_punkt_sentences_equal_the_python_splitter(corpora):
 
 @needs_native
 def test_chunk_counts_seam_equals_batch_counts():
-    from rouge_lcs.engine.counts import batch_counts
-    from rouge_lcs.engine.documents import DocumentStore
+    from rouge_lcs.engine.reference.counts import batch_counts
+    from rouge_lcs.engine.reference.documents import DocumentStore
 
     settings = make_settings(TYPES, use_stemmer=True)
     texts = ["The cats sat.\nOn mats!", "a cat sat on the mat", "", "Dogs ran. Cats sat."]
@@ -1107,7 +1107,7 @@ def test_a_token_has_one_id_whichever_path_hashed_it(threads):
 
 @needs_native
 def test_number_texts_hand_worked_on_both_engines():
-    from rouge_lcs.engine.python import BACKEND as PYTHON
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
 
     # first-seen order, pair texts first: a=0 b=1 c=2, then the references' new d=3
     pairs, refs = ["a", "b", "a", "c"], ["b", "d", "a", "d"]
@@ -1120,7 +1120,7 @@ def test_number_texts_hand_worked_on_both_engines():
 
 @needs_native
 def test_number_texts_agrees_between_engines_on_equal_but_distinct_strings():
-    from rouge_lcs.engine.python import BACKEND as PYTHON
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
 
     rng = random.Random(3)
     words = ["", "x", "é", "中", "😀", "a b", "\ud800", "long " * 40]

@@ -4,7 +4,7 @@ As rapidfuzz picks its compiled or its pure-Python backend once and both export 
 functions, :func:`backend` returns the :class:`~rouge_lcs.engine.interface.Backend` in use
 (``ROUGE_LCS_IMPLEMENTATION`` is ``native`` or ``python``; unset, the compiled core when it
 loads).  Both implement every method of the interface with bit-identical results: the
-pure-Python/numpy one (:mod:`rouge_lcs.engine.python`) is the reference, the native one
+pure-Python/numpy one (:mod:`rouge_lcs.engine.reference.python`) is the reference, the native one
 (:mod:`rouge_lcs.engine.native`) runs the C core.  Nothing else in the package asks which
 engine runs.
 """
@@ -23,6 +23,8 @@ def backend() -> Backend:
     or a user can switch engines between calls)."""
     if native.active():
         return native.BACKEND
-    from rouge_lcs.engine import python  # the reference engine: imported once it is chosen
+    from rouge_lcs.engine.reference import (
+        python,
+    )  # the reference engine: imported once it is chosen
 
     return python.BACKEND

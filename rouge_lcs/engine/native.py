@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     #: What the kernels read: contiguous int32 ids / int64 offsets in any buffer.
     Buffer: TypeAlias = bytes | array[int] | np.ndarray
 
-    from rouge_lcs.engine.python import PythonBackend, PythonStore
+    from rouge_lcs.engine.reference.python import PythonBackend, PythonStore
 else:
     np = lazy_import("numpy")
     regex = lazy_import("regex")
@@ -326,7 +326,7 @@ class NativeStore:
     """Per-call state of the native engine: token ids stay the same across the chunks of a call.
 
     ``len()`` is the number of distinct tokens seen, so that the caller can start afresh on
-    very long inputs (as it does with :class:`rouge_lcs.engine.documents.DocumentStore`).
+    very long inputs (as it does with :class:`rouge_lcs.engine.reference.documents.DocumentStore`).
     """
 
     def __init__(self, settings: Settings, num_threads: int | None = None) -> None:
@@ -465,7 +465,7 @@ class NativeStore:
 def _python() -> PythonBackend:
     """The reference engine, for the inputs the core cannot take: imported then, not with
     this module (its lcs/n-gram modules were ~8 ms of every import of the package)."""
-    from rouge_lcs.engine.python import BACKEND
+    from rouge_lcs.engine.reference.python import BACKEND
 
     return BACKEND
 
@@ -562,5 +562,6 @@ def chunk_counts(
     num_threads: int | None = None,
 ) -> np.ndarray:
     """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts`` (the
-    distinct texts of a chunk), as :func:`rouge_lcs.engine.counts.batch_counts` gives them."""
+    distinct texts of a chunk), as
+    :func:`rouge_lcs.engine.reference.counts.batch_counts` gives them."""
     return NativeStore(settings, num_threads).chunk_counts(texts, pair_pred, pair_ref)

@@ -37,8 +37,8 @@ import numpy as np
 
 from rouge_lcs.engine.backend import IdDocs, backend
 from rouge_lcs.engine.lcs import Candidate, lcs_indices
-from rouge_lcs.engine.lcs_batch import union_lcs_hits_batch
-from rouge_lcs.engine.python import clipped_hits, skip_pair_counts
+from rouge_lcs.engine.reference.lcs_batch import union_lcs_hits_batch
+from rouge_lcs.engine.reference.python import clipped_hits, skip_pair_counts
 from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
 from rouge_lcs.text.rouge_types import RougeType
 
@@ -483,7 +483,8 @@ def batch_stats(
     """Per-pair statistics of every metric for pairs ``(pair_peer[k], pair_model[k])``.
 
     ROUGE-N and ROUGE-S run as numpy joins over the whole batch; ROUGE-L uses the project's
-    batched union-LCS kernel (:mod:`rouge_lcs.engine.lcs_batch`, same backtrack as the script)
+    batched union-LCS kernel (:mod:`rouge_lcs.engine.reference.lcs_batch`, same backtrack as the
+    script)
     except under ``-b``, where the script clips the sentence LCS with differently cut unigram
     counts and the per-pair path is taken; ROUGE-W is per pair.
     """

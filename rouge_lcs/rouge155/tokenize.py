@@ -31,7 +31,7 @@ from itertools import count
 import numpy as np
 
 from rouge_lcs.engine.backend import backend
-from rouge_lcs.engine.python import ASCII_LOWER, ROUGE155_TOKEN_BYTES
+from rouge_lcs.engine.reference.python import ASCII_LOWER, ROUGE155_TOKEN_BYTES
 from rouge_lcs.rouge155.stem import morph_stem
 
 __all__ = [

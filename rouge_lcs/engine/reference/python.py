@@ -1,8 +1,9 @@
 """The pure-Python/numpy engine: the reference that the native engine equals bit for bit.
 
-Each distinct text of a chunk becomes a :class:`~rouge_lcs.engine.documents.Document`, and
-:func:`~rouge_lcs.engine.counts.batch_counts` counts every pair and type in numpy (ROUGE-N),
-rapidfuzz (ROUGE-L) and bit rows (ROUGE-Lsum).  :data:`BACKEND` implements
+Each distinct text of a chunk becomes a
+:class:`~rouge_lcs.engine.reference.documents.Document`, and
+:func:`~rouge_lcs.engine.reference.counts.batch_counts` counts every pair and type in numpy
+(ROUGE-N), rapidfuzz (ROUGE-L) and bit rows (ROUGE-Lsum).  :data:`BACKEND` implements
 :class:`~rouge_lcs.engine.interface.Backend`.
 """
 
@@ -15,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
-from rouge_lcs.engine.counts import batch_counts
-from rouge_lcs.engine.documents import Document, DocumentStore
 from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.reference.counts import batch_counts
+from rouge_lcs.engine.reference.documents import Document, DocumentStore
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.text.rouge_types import RougeType
 
