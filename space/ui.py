@@ -37,8 +37,15 @@ from space.choices import (
 from space.examples import EXAMPLES, example_card, load_example
 from space.parsing import UserError, upload_problem
 from space.render import ExamplesView, examples_page, message_html, sort_choices
-from space.scoring import BatchResult, compare_systems, score_batch, score_pair
+from space.scoring import (
+    BatchResult,
+    ComparisonResult,
+    compare_systems,
+    score_batch,
+    score_pair,
+)
 from space.sessions import SessionFiles
+from space.uploads import check_upload
 
 log = logging.getLogger("rouge_space")
 STATIC = Path(__file__).with_name("static")
@@ -70,6 +77,33 @@ def _guard(what: str, call: Callable[[], Any]) -> tuple[Any, str]:
 
 def _session(request: gr.Request | None) -> str:
     return str(getattr(request, "session_hash", None) or "")
+
+
+#: The Blocks being served (set by :func:`build_demo`): its upload route records the files
+#: it received, the only server files a request may have read.
+SERVED: list[gr.Blocks] = []
+
+
+def _received(path: Path) -> bool:
+    """Whether the upload route of the served Blocks stored ``path``."""
+    files = tuple(getattr(SERVED[-1], "upload_file_set", ())) if SERVED else ()
+    name = str(path)
+    return name in files or any(os.path.abspath(f) == name for f in files)
+
+
+def uploaded(path: str | None, what: str) -> str | None:
+    """``path`` if it is a file uploaded to this server (see :mod:`space.uploads`), else a
+    :class:`UserError`; ``None`` stays ``None`` (no file)."""
+    if path is None or path == "":
+        return None
+    checked = check_upload(
+        path,
+        what,
+        folder=processing_utils.get_upload_folder(),
+        is_uploaded=_received,
+        content_hash=processing_utils.hash_file,
+    )
+    return str(checked)
 
 
 def _keep(request: gr.Request | None, *paths: str | None) -> None:
@@ -134,8 +168,13 @@ def batch_page(request: gr.Request, *inputs: Any) -> tuple[Any, ...]:
     table's pages).  ``inputs``: the upload, the pasted rows, the options, the histogram's
     type."""
     *scoring_inputs, histogram_type = inputs
-    _keep(request, scoring_inputs[0])
-    result, message = _guard("score_batch", lambda: score_batch(*scoring_inputs))
+
+    def run() -> BatchResult:
+        file = uploaded(scoring_inputs[0], "Upload")
+        _keep(request, file)
+        return score_batch(file, *scoring_inputs[1:])
+
+    result, message = _guard("score_batch", run)
     if result is None:
         return (message, *BATCH_CLEARED)
     names = result.scores.rouge_types
@@ -217,10 +256,16 @@ def compare_page(request: gr.Request, *inputs: Any) -> tuple[str, str, str]:
     """The Compare tab (two files, pasted rows, the options, the two names): message,
     comparison (with the largest differences), signature."""
     *scoring_inputs, name_a, name_b = inputs
-    _keep(request, *scoring_inputs[:2])
-    result, message = _guard(
-        "compare", lambda: compare_systems(*scoring_inputs, name_a=name_a, name_b=name_b)
-    )
+
+    def run() -> ComparisonResult:
+        files = (
+            uploaded(scoring_inputs[0], "System A file"),
+            uploaded(scoring_inputs[1], "System B file"),
+        )
+        _keep(request, *files)
+        return compare_systems(*files, *scoring_inputs[2:], name_a=name_a, name_b=name_b)
+
+    result, message = _guard("compare", run)
     if result is None:
         return message, "", ""
     return "", render.render_comparison(result), result.signature
@@ -278,7 +323,7 @@ def score_batch_api(
     """Score a CSV/JSONL file or pasted ``prediction<TAB>reference`` rows."""
     types = STANDARD_TYPES if rouge_types is None else rouge_types
     options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
-    return _api(lambda: score_batch(file, pasted, types, *options))
+    return _api(lambda: score_batch(uploaded(file, "Upload"), pasted, types, *options))
 
 
 def compare_api(
@@ -302,7 +347,13 @@ def compare_api(
     options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
     return _api(
         lambda: compare_systems(
-            file_a, file_b, pasted, types, *options, name_a=name_a, name_b=name_b
+            uploaded(file_a, "System A file"),
+            uploaded(file_b, "System B file"),
+            pasted,
+            types,
+            *options,
+            name_a=name_a,
+            name_b=name_b,
         )
     )
 
@@ -406,6 +457,7 @@ def build_demo() -> gr.Blocks:
         demo.unload(forget_session)
     # A bounded queue: a flood of requests is turned away instead of piling up.
     demo.queue(max_size=64, default_concurrency_limit=2)
+    SERVED[:] = [demo]
     return demo
 
 

@@ -797,3 +797,65 @@ def test_no_contrast_failure_in_either_scheme_at_either_size(every_page, tmp_pat
     page.wait_for_timeout(300)
     assert _axe_contrast(page) == []
     _save_screenshot(page, tmp_path, f"space-compare{_suffix(page)}.png")
+
+
+# --- issue 31: the API reads no server file but the request's own upload -------------------
+
+
+def _send_paths_as_is(monkeypatch) -> None:
+    """gradio_client uploads a local file before naming it; a hand-written client (or one on
+    another machine) can name any server path instead: make this client do that."""
+    from gradio_client import client as client_module
+
+    monkeypatch.setattr(
+        client_module.Endpoint,
+        "_upload_file",
+        lambda self, f, data_index: {"path": f["path"], "meta": {"_type": "gradio.FileData"}},
+    )
+
+
+def _named(path: Path) -> dict[str, Any]:
+    """A file argument that names a server path (the form gradio_client sends)."""
+    return {"path": str(path), "meta": {"_type": "gradio.FileData"}}
+
+
+def _refused(client: Any, **arguments: Any) -> str:
+    """The error message of a call that must not be answered."""
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError) as caught:
+        client.predict(**arguments)
+    return str(caught.value)
+
+
+def test_api_reads_no_server_file_but_its_own_upload(client, temp_dir, tmp_path, monkeypatch):
+    """Server files under the upload folder that no request uploaded (a planted table, a link
+    to one, a folder shaped like an upload's, a path out of the folder) are refused by name of
+    the field, never read; the same client's real upload is scored."""
+    from gradio_client import handle_file
+
+    rows = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in BATCH_ROWS)
+    planted = temp_dir / "planted" / "secret.jsonl"
+    planted.parent.mkdir()
+    planted.write_text(rows.replace("the cat", "qxsecret cat"), "utf-8")
+    shaped = temp_dir / ("ab" * 32) / "copy.jsonl"  # a folder named like an upload's hash
+    shaped.parent.mkdir()
+    shaped.write_text(planted.read_text("utf-8"), "utf-8")
+    linked = temp_dir / ("cd" * 32) / "link.jsonl"
+    linked.parent.mkdir()
+    linked.symlink_to(planted)
+    package_file = REPO / "rouge_lcs" / "data" / "examples.jsonl"
+    own = tmp_path / "own.jsonl"
+    own.write_text(rows, "utf-8")
+    # A genuine upload first (through the ordinary client): it scores.
+    assert client.predict(file=handle_file(str(own)), api_name="/score_batch")["pairs"] == 3
+    _send_paths_as_is(monkeypatch)
+    for path in (planted, shaped, linked, temp_dir / "planted" / ".." / "planted" / "secret.jsonl"):
+        message = _refused(client, file=_named(path), api_name="/score_batch")
+        assert "Upload: not a file uploaded with this request" in message, path
+        message = _refused(client, file_a=_named(path), file_b=_named(path), api_name="/compare")
+        assert "System A file: not a file uploaded with this request" in message, path
+    # Out of the upload folder altogether: refused before the app (no answer either way).
+    _refused(client, file=_named(package_file), api_name="/score_batch")
+    log = (temp_dir / "server.log").read_text("utf-8", errors="ignore")
+    assert "qxsecret" not in log
