@@ -489,3 +489,19 @@ def test_check_upload_takes_only_the_upload_routes_files(tmp_path):
     received.discard(str(upload))
     with pytest.raises(parsing.UserError, match="not a file uploaded"):
         check(str(upload))  # stored there, but not by the upload route
+
+
+def test_an_uninstalled_tokenizer_or_language_names_its_packages(monkeypatch):
+    monkeypatch.setattr(choices, "TOKENIZERS", [t for t in choices.TOKENIZERS if t != "mecab"])
+    monkeypatch.setattr(choices, "LANGUAGE_CODES", [c for c in choices.LANGUAGE_CODES if c != "th"])
+    with pytest.raises(parsing.UserError, match="^Tokenizer: mecab needs fugashi and unidic-lite"):
+        scoring.score_pair("a", "a", tokenizer="mecab")
+    with pytest.raises(parsing.UserError, match=r"^Language: Thai \(th\) needs pythainlp"):
+        scoring.score_pair("a", "a", language="th")
+
+
+def test_beta_box_empty_or_too_large_is_refused_as_1e308_is():
+    expected = "β (F-measure): expected a number from 1e-150 to 1e150"
+    for beta in (None, 1e308):
+        with pytest.raises(parsing.UserError, match=re.escape(expected)):
+            scoring.score_pair("a", "a", beta=beta)
