@@ -9,7 +9,9 @@ Both engines implement every method with bit-identical results; the tests run ea
   offsets), used by the ROUGE-1.5.5 mode;
 - :meth:`Backend.skip_counts`: ROUGE-1.5.5's skip-bigram counts (ROUGE-S/SU);
 - :meth:`Backend.rouge155_tokens`: ROUGE-1.5.5's tokens of many summaries, numbered;
-- :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them.
+- :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them;
+- :meth:`Backend.prefix_counts`: the counts of every prefix of each prediction (per-token
+  ROUGE-N and ROUGE-L).
 """
 
 from __future__ import annotations
@@ -130,4 +132,17 @@ class Backend(Protocol):
     ) -> tuple[list[str], array[int], array[int]]:
         """The distinct strings of two lists of equal length (of exact ``str``) in first-seen
         order, ``pair_texts`` first, and each list's indices into them (int64 arrays)."""
+        ...
+
+    def prefix_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """Counts ``(sum of prediction lengths, types, 3)`` of every prefix of each pair's
+        prediction (its rows the prefixes of 1, 2, … tokens, pair after pair), for documents
+        ``ids[starts[d]:starts[d + 1]]`` (ROUGE-N and ROUGE-L only; ``ValueError`` else)."""
         ...

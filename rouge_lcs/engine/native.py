@@ -30,6 +30,7 @@ from rouge_lcs.base.lazy import lazy_import, version_of
 from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.prefix import check_prefix_types
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.rouge_types import RougeType
@@ -543,6 +544,32 @@ class NativeBackend:
         pair_pred, pair_ref = _zeros("q", len(pair_texts)), _zeros("q", len(ref_texts))
         texts = _native.number_texts(pair_texts, ref_texts, pair_pred, pair_ref)
         return texts, pair_pred, pair_ref
+
+    def prefix_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.prefix_counts` (``csrc/prefix.h``)."""
+        check_prefix_types(rouge_types)
+        if ids.size and int(ids.max()) >= 1 << 31:
+            return _python().prefix_counts(ids, starts, pair_pred, pair_ref, rouge_types)
+        lengths = starts[1:] - starts[:-1]
+        rows = int(lengths[pair_pred].sum()) if pair_pred.size else 0
+        out = np.zeros((rows, len(rouge_types), 3), dtype=np.int64)
+        _native.prefix_counts(
+            np.ascontiguousarray(ids, dtype=np.int32),
+            np.ascontiguousarray(starts, dtype=np.int64),
+            np.ascontiguousarray(pair_pred, dtype=np.int64),
+            np.ascontiguousarray(pair_ref, dtype=np.int64),
+            _type_codes(rouge_types),
+            int(ids.max()) + 1 if ids.size else 1,
+            out,
+        )
+        return out
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""
