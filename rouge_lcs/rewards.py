@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rouge_lcs import Rouge
+from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import (
     check_choice,
     check_number,
@@ -35,6 +36,7 @@ from rouge_lcs.base.validation import (
     fail_type,
     fail_value,
 )
+from rouge_lcs.engine.backend import default_num_threads
 from rouge_lcs.scores.prefix import (
     check_offsets,
     offsets_from_ids,
@@ -42,6 +44,12 @@ from rouge_lcs.scores.prefix import (
     prefix_scores,
     token_ends,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 __all__ = [
     "AsyncRougeReward",
@@ -204,25 +212,31 @@ class RougeReward:
     ) -> list[list[float]]:
         """Per-token rewards: see :func:`token_rewards` (whose arguments these are)."""
         texts, spans = _token_inputs(completions, offsets, token_ids, model_tokenizer)
-        settings = self.scorer.settings
-        prefixes = prefix_scores(check_texts(texts, references), settings)
+        scorer = self.scorer
+        threads = default_num_threads() if scorer.num_threads is None else scorer.num_threads
+        prefixes = prefix_scores(
+            check_texts(texts, references), scorer.settings, threads, scorer._stores
+        )
+        # The running reward after each ROUGE token: the same float operations, in the same
+        # order, as score() above (NumPy's float64 arithmetic is IEEE's, as Python's), so the
+        # last one of each completion is its sequence reward exactly.
+        columns = [(prefixes.scores.column(n, self.measure), w) for n, w in self.weights.items()]
+        column, weight = columns[0]
+        total = column if weight == 1.0 else weight * column
+        for column, weight in columns[1:]:
+            total = total + weight * column
+        increments = np.empty_like(total)
+        increments[1:] = total[1:] - total[:-1]
+        firsts = [at for at, m in zip(prefixes.starts, prefixes.lengths) if m]
+        increments[firsts] = total[firsts]  # a completion's first token: from 0 (no token)
+        flat = increments.tolist()
         out = []
         for i, text in enumerate(texts):
-            # the running reward after each ROUGE token: the same float operations, in the same
-            # order, as score() above, so the last one is the sequence reward exactly
-            columns = [
-                (prefixes.values(i, n, self.measure).tolist(), w) for n, w in self.weights.items()
-            ]
-            column, weight = columns[0]
-            total = column if weight == 1.0 else [weight * v for v in column]
-            for column, weight in columns[1:]:
-                total = [t + weight * v for t, v in zip(total, column)]
-            increments = [b - a for a, b in zip([0.0, *total], total)]
-            if spans is None:
-                out.append(increments)
-            else:
-                ends = token_ends(settings.tokenizer, text)
-                out.append(place(ends, increments, spans[i], f"offsets[{i}]"))
+            row = flat[prefixes.starts[i] : prefixes.starts[i + 1]]
+            if spans is not None:
+                ends = token_ends(scorer.settings.tokenizer, text)
+                row = place(ends, row, spans[i], f"offsets[{i}]")
+            out.append(row)
         return out
 
     def _batch(self, completions: object, kwargs: Mapping[str, Any]) -> tuple[Any, Any]:

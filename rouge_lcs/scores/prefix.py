@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.settings import Settings
-from rouge_lcs.engine.backend import backend
+from rouge_lcs.engine.compute import StoreCache, kept_store
 from rouge_lcs.engine.prefix import check_prefix_types
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.results import Scores
@@ -36,10 +36,11 @@ class PrefixScores:
     """The scores of every prefix of each prediction of a batch.
 
     ``scores`` holds one example per prefix (prediction 0's prefixes of 1, 2, … tokens, then
-    prediction 1's, …); ``lengths[i]`` is prediction ``i``'s number of ROUGE tokens.
+    prediction 1's, …); ``lengths[i]`` is prediction ``i``'s number of ROUGE tokens and
+    ``starts[i]`` the row of its first prefix.
     """
 
-    __slots__ = ("scores", "lengths", "_starts")
+    __slots__ = ("scores", "lengths", "starts")
 
     def __init__(self, scores: Scores, lengths: list[int]) -> None:
         self.scores = scores
@@ -47,19 +48,24 @@ class PrefixScores:
         starts = [0]
         for m in lengths:
             starts.append(starts[-1] + m)
-        self._starts = starts
+        self.starts = starts
 
     def values(self, index: int, name: str, measure: str = "fmeasure") -> np.ndarray:
         """Prediction ``index``'s ``measure`` of ``name`` after each of its tokens."""
         column = self.scores.column(name, measure)
-        return column[self._starts[index] : self._starts[index + 1]]
+        return column[self.starts[index] : self.starts[index + 1]]
 
 
-def prefix_scores(batch: TextBatch, settings: Settings) -> PrefixScores:
-    """P/R/F of every prefix of each prediction of ``batch`` (ROUGE-N and ROUGE-L types)."""
+def prefix_scores(
+    batch: TextBatch,
+    settings: Settings,
+    num_threads: int = 1,
+    cache: StoreCache | None = None,
+) -> PrefixScores:
+    """P/R/F of every prefix of each prediction of ``batch`` (ROUGE-N and ROUGE-L types);
+    ``cache``: a scorer's kept store, whose vocabulary the texts are numbered with."""
     check_prefix_types(settings.rouge_types, "rouge_types")
-    engine = backend()
-    store = engine.store(settings, 1)
+    engine, store, _ = kept_store(settings, num_threads, cache)
     texts: dict[str, int] = {}
     for text in batch.predictions:
         texts.setdefault(text, len(texts))
@@ -67,28 +73,24 @@ def prefix_scores(batch: TextBatch, settings: Settings) -> PrefixScores:
         for text in refs:
             texts.setdefault(text, len(texts))
     ids, starts = store.token_ids(list(texts))
-    pair_pred = np.fromiter(
-        (texts[p] for p, refs in zip(batch.predictions, batch.references) for _ in refs),
-        dtype=np.int64,
-    )
+    n_refs = np.fromiter(map(len, batch.references), dtype=np.int64, count=len(batch))
+    pred_doc = np.fromiter(map(texts.__getitem__, batch.predictions), dtype=np.int64)
+    pair_pred = np.repeat(pred_doc, n_refs)
     pair_ref = np.fromiter((texts[r] for refs in batch.references for r in refs), dtype=np.int64)
     counts = engine.prefix_counts(ids, starts, pair_pred, pair_ref, settings.rouge_types)
-    doc_lengths = np.diff(starts)
-    lengths = [int(doc_lengths[texts[p]]) for p in batch.predictions]
+    lengths = np.diff(starts)[pred_doc]
     n_types = len(settings.rouge_types)
-    # Pairs come reference after reference, each with one row per prefix; an example is one
-    # prefix with its references consecutive: (refs, m, ...) -> (m, refs, ...) per prediction.
-    blocks, n_refs, row = [], [], 0
-    for m, refs in zip(lengths, batch.references):
-        r = len(refs)
-        block = counts[row : row + r * m].reshape(r, m, n_types, 3)
-        blocks.append(block.transpose(1, 0, 2, 3).reshape(m * r, n_types, 3))
-        n_refs.append(np.full(m, r, dtype=np.int64))
-        row += r * m
-    flat = np.concatenate(blocks) if blocks else np.zeros((0, n_types, 3), dtype=np.int64)
-    refs_per = np.concatenate(n_refs) if n_refs else np.zeros(0, dtype=np.int64)
-    stats = PairStats(np.ascontiguousarray(flat), refs_per)
-    return PrefixScores(Scores.from_stats(stats, settings), lengths)
+    if int(n_refs.max(initial=1)) > 1:
+        # Pairs come reference after reference, each with one row per prefix; an example is
+        # one prefix with its references consecutive: (refs, m, ...) -> (m, refs, ...).
+        blocks, row = [], 0
+        for m, r in zip(lengths.tolist(), n_refs.tolist()):
+            block = counts[row : row + r * m].reshape(r, m, n_types, 3)
+            blocks.append(block.transpose(1, 0, 2, 3).reshape(m * r, n_types, 3))
+            row += r * m
+        counts = np.concatenate(blocks) if blocks else counts
+    stats = PairStats(np.ascontiguousarray(counts), np.repeat(n_refs, lengths))
+    return PrefixScores(Scores.from_stats(stats, settings), lengths.tolist())
 
 
 def _surface(tokenizer: Tokenizer, text: str) -> list[str]:
