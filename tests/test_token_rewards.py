@@ -344,3 +344,35 @@ def test_state_bad_input() -> None:
         RougeState([b"a"])  # type: ignore[list-item]
     with pytest.raises(TypeError, match=re.escape("text_or_tokens[1]")):
         RougeState("a").push(["a", 3])  # type: ignore[list-item]
+
+
+def test_the_benchmark_runs_on_a_tiny_input(corpora, monkeypatch) -> None:
+    # benchmarks/bench_token_rewards.py on a few completions and sources, so it cannot rot
+    import sys
+    from pathlib import Path
+
+    corpora.rows("en_cnndm_realsumm")  # skips or fails as the other corpus tests do
+    bench = Path(__file__).resolve().parent.parent / "benchmarks"
+    monkeypatch.syspath_prepend(str(bench))
+    sys.modules.pop("bench_token_rewards", None)
+    import bench_token_rewards
+
+    results = bench_token_rewards.main(
+        [
+            "--repeats",
+            "1",
+            "--completions",
+            "4",
+            "--tokens",
+            "40",
+            "--sources",
+            "2",
+            "--candidates",
+            "6",
+            "--brute",
+            "1",
+            "--state-lengths",
+            "20",
+        ]
+    )
+    assert results["token_rewards_s"] > 0 and 0 <= results["aggregate_agreement_rouge1"] <= 1
