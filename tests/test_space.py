@@ -505,3 +505,15 @@ def test_beta_box_empty_or_too_large_is_refused_as_1e308_is():
     for beta in (None, 1e308):
         with pytest.raises(parsing.UserError, match=re.escape(expected)):
             scoring.score_pair("a", "a", beta=beta)
+
+
+def test_a_batch_row_with_an_empty_reference_is_refused_at_its_line(tmp_path):
+    data = tmp_path / "pairs.csv"
+    # The first row's quoted prediction spans two lines: the empty reference is on line 4.
+    data.write_text('prediction,reference\n"a\nb",a b\nc d,  \n', "utf-8")
+    with pytest.raises(parsing.UserError, match=r"^Upload: pairs.csv, line 4: reference 1 is"):
+        scoring.score_batch(str(data))
+    listed = tmp_path / "pairs.jsonl"
+    listed.write_text('{"prediction": "a", "references": ["a", ""]}\n', "utf-8")
+    with pytest.raises(parsing.UserError, match=r"pairs.jsonl, line 1: reference 2 is empty"):
+        scoring.score_batch(str(listed))
