@@ -479,6 +479,12 @@ def examples_page(
 def _small_n_note(n: int) -> str:
     if n >= limits.MIN_PAIRS_FOR_TEST:
         return ""
+    if n == 1:
+        return (
+            "Only 1 example: one difference has no spread to test it against, so no p-value "
+            f"is shown (a resampled one would be meaningless). Compare more examples (below "
+            f"{limits.MIN_PAIRS_FOR_TEST} these tests have little power)."
+        )
     smallest = 2.0 ** (1 - n)
     return (
         f"Only {plural(n, 'example')}: below {limits.MIN_PAIRS_FOR_TEST} examples these tests "
@@ -513,8 +519,9 @@ def render_comparison(result: ComparisonResult) -> str:
             fmt(c.mean_b[k]),
             f"{c.difference[k]:+.4f}",
             f"[{c.low[k]:+.4f}, {c.high[k]:+.4f}]",
-            fmt_p(float(c.p_bootstrap[k]), limits.RESAMPLES),
-            fmt_p(float(c.p_randomization[k]), limits.RESAMPLES),
+            # One example has no spread to test against: no p-value, not a tiny one.
+            fmt_p(float(c.p_bootstrap[k]), limits.RESAMPLES) if result.pairs > 1 else "n/a",
+            fmt_p(float(c.p_randomization[k]), limits.RESAMPLES) if result.pairs > 1 else "n/a",
             f"{wins:,} · {ties:,} · {losses:,}",
         ]
         rows.append(f'<tr data-type="{esc(name)}">{_cells(labels, values, name)}</tr>')
