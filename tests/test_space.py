@@ -534,3 +534,30 @@ def test_compare_at_one_example_prints_no_p_value_and_the_api_flags_small_sample
     enough = scoring.compare_systems(pasted=rows, rouge_types=["rouge1"])
     assert enough.as_dict()["small_sample"] is False
     assert enough.as_dict()["min_pairs_for_test"] == limits.MIN_PAIRS_FOR_TEST
+
+
+def test_evaluates_printed_median_falls_in_the_range_shown():
+    """The range beside rouge_score's exact mean is where evaluate's unseeded bootstrap median
+    lands: checked against rouge_score's own BootstrapAggregator over several seeds."""
+    rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+    scoring_module = pytest.importorskip("rouge_score.scoring")
+    rng = np.random.default_rng(5)
+    words = [f"w{k}" for k in range(12)]
+    pairs = [(" ".join(rng.choice(words, 8)), " ".join(rng.choice(words, 9))) for _ in range(40)]
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    per_example = [scorer.score(ref, pred) for pred, ref in pairs]
+    printed = []
+    for seed in range(10):
+        np.random.seed(seed)  # evaluate leaves numpy's global generator unseeded
+        aggregator = scoring_module.BootstrapAggregator()
+        for score in per_example:
+            aggregator.add_scores(score)
+        printed.append(aggregator.aggregate()["rouge1"].mid.fmeasure)
+    f = np.array([[s["rouge1"].fmeasure] for s in per_example])
+    low, high = render.evaluate_range(f)[0]
+    width = high - low
+    assert all(low - width <= p <= high + width for p in printed), (low, high, printed)
+    assert 0.25 < (max(printed) - min(printed)) / width < 4
+    result = scoring.score_batch(pasted="".join(f"{p}\t{r}\n" for p, r in pairs))
+    page = render.render_aggregate(result)
+    assert "rouge_score&#x27;s mean F" in page and "evaluate prints" in page
