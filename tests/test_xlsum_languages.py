@@ -37,6 +37,7 @@ needs = {
         ("thai", "pycrfsuite"),
         ("jieba", "jieba"),
         ("kiwi", "kiwipiepy"),
+        ("mecab", "fugashi"),
     ]
 }
 
@@ -225,19 +226,45 @@ MY_PRED = "ရန်ကုန်မြို့တွင် မိုးသည�
 MY_REF = "ရန်ကုန်တွင် မိုးအများအပြား ရွာခဲ့သည်။"  # much rain fell in Yangon
 
 
+def _xlsum_tokens(lang: str, text: str) -> list[str]:
+    """XL-Sum's tokens of ``text``: its scorer's own pipeline (lowercase, its text cleaning,
+    the language's segmenter), as ``RougeScorer.score`` runs it."""
+    from multilingual_rouge import rouge_scorer, tokenization_wrapper
+
+    scorer = rouge_scorer.RougeScorer(["rouge1"], lang=lang)
+    return tokenization_wrapper.tokenize(text, None, scorer._tokenizer)
+
+
+# The particles ၏ (genitive), ၍ ("and so"), ၌ (locative), ၎ ("aforementioned", before င်း);
+# stacked consonants (သိက္ခာ "dignity", ကမ္ဘာ့ "world's", မဂ္ဂ); a killed consonant with a
+# medial (ယောက်ျား "man", one unit of 5 characters: not joined); kinzi (အင်္ဂလိပ် "English").
+MY_PARTICLES = "လူတိုင်း၏ ဂုဏ်သိက္ခာကို လေးစား၍ ကမ္ဘာ့ ကုလသမဂ္ဂ၌ ယောက်ျား မိန်းမ ၎င်းတို့သည် ပညာရေး ၎င်း၏ အင်္ဂလိပ်စာ"
+
+
+@needs["mr"]
+def test_burmese_syllables_are_xlsums_on_particles_and_stacks():
+    ours = resolve_tokenizer(None, language="my").tokenize(MY_PARTICLES)
+    assert ours == _xlsum_tokens("burmese", MY_PARTICLES)
+    # the particles, which Unicode classes as punctuation (Po), are dropped as XL-Sum drops them
+    assert not {"၏", "၍", "၌", "၎"} & set(ours)
+    # a stacked consonant starts a syllable of its own
+    assert ours[ours.index("သိ") : ours.index("သိ") + 2] == ["သိ", "က္ခာ"]
+
+
 @needs["mr"]
 def test_burmese_syllables_equal_xlsum_and_score_as_its_scorer():
     from multilingual_rouge import rouge_scorer
-    from multilingual_rouge.tokenizers import BurmeseTokenizer
 
     text = "မြန်မာနိုင်ငံ အစိုးရက ကျောင်းသားများအတွက် စီမံကိန်းသစ် ကြေညာခဲ့သည် အင်္ဂလိပ်"
-    assert resolve_tokenizer(None, language="my").tokenize(text) == BurmeseTokenizer()(text)
-    xlsum = rouge_scorer.RougeScorer(["rouge1", "rougeL"], lang="burmese")
-    expected = xlsum.score(MY_REF, MY_PRED)
-    got = score([MY_PRED], [MY_REF], ["rouge1", "rougeL"], language="my")
-    for k, name in enumerate(["rouge1", "rougeL"]):
-        assert got.fmeasure[0, k] == pytest.approx(expected[name].fmeasure, abs=1e-15)
-    assert expected["rouge1"].fmeasure > 0.5
+    assert resolve_tokenizer(None, language="my").tokenize(text) == _xlsum_tokens("burmese", text)
+    xlsum = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], lang="burmese")
+    pred, ref = MY_PRED + " " + MY_PARTICLES, MY_REF + " ကမ္ဘာ့ ဂုဏ်သိက္ခာ၏ ၎င်း"
+    for p, r in [(MY_PRED, MY_REF), (pred, ref)]:
+        expected = xlsum.score(r, p)
+        got = score([p], [r], ["rouge1", "rouge2", "rougeL"], language="my")
+        for k, name in enumerate(["rouge1", "rouge2", "rougeL"]):
+            assert got.fmeasure[0, k] == pytest.approx(expected[name].fmeasure, abs=1e-15)
+    assert xlsum.score(MY_REF, MY_PRED)["rouge1"].fmeasure > 0.5
     # without the language, phrases between spaces are single tokens: nothing matches
     assert _rouge1(MY_PRED, MY_REF) == 0.0
 
@@ -246,6 +273,55 @@ def test_burmese_keeps_numbers_and_latin_words_whole():
     # XL-Sum's tokenizer would cut 2024 and BBC into single characters
     tokens = resolve_tokenizer(None, language="my").tokenize("BBC သတင်း ၂၀၂၄ ခုနှစ်")
     assert tokens == ["bbc", "သ", "တင်း", "၂၀၂၄", "ခု", "နှစ်"]
+
+
+# ---- segmenters see the text as XL-Sum's scorer gives it: punctuation made spaces -----------
+
+# UDHR articles 3 and 4 (Japanese), as one text: MeCab cuts "有する。何人も" as 有する / 何人 / も,
+# and XL-Sum's "有する 何人も" as 有する / 何 / 人 / も.
+JA_UDHR = (
+    "すべての人は、生命、自由及び身体の安全に対する権利を有する。何人も、奴隷にされ、又は"
+    "苦役に服することはない。"
+)
+JA_REF = "何人も、ほしいままに逮捕、拘禁、又は追放されることはない。"
+# Latin words in quotes and brackets, numbers with separators, in Thai and Chinese news style.
+TH_TEXT = "สายพันธุ์ “eta” (B.1.525) ระบาดใน 1,000 จังหวัด ราคา 3.5 บาท ‘Delta’"
+TH_REF = "สายพันธุ์ eta ระบาด 1 000 จังหวัด ราคา 3 บาท delta"
+ZH_TEXT = "新冠病毒“eta”变种(B.1.525)在1,000个城市传播，价格上涨3.5%。"
+ZH_REF = "eta变种在1000个城市传播，价格上涨3%"
+
+
+@needs["mr"]
+@needs["mecab"]
+@needs["thai"]
+@needs["jieba"]
+@pytest.mark.parametrize(
+    ("code", "lang", "tokenizer", "pred", "ref"),
+    [
+        ("ja", "japanese", "mecab", JA_UDHR, JA_REF),
+        ("th", "thai", None, TH_TEXT, TH_REF),
+        ("zh", "chinese", "jieba", ZH_TEXT, ZH_REF),
+    ],
+    ids=["ja", "th", "zh"],
+)
+def test_segmenters_equal_xlsum_on_punctuated_text(xlsum, code, lang, tokenizer, pred, ref):
+    """Same tokens as XL-Sum's scorer (its " " tokens aside: see test_languages.py) and the
+    same P, R, F for ROUGE-1, -2 and -L."""
+    from multilingual_rouge import tokenization_wrapper
+
+    types = ["rouge1", "rouge2", "rougeL"]
+    scorer = xlsum.RougeScorer(types, lang=lang)
+    ours = resolve_tokenizer(tokenizer, language=code)
+    for text in (pred, ref):
+        theirs = tokenization_wrapper.tokenize(text, None, scorer._tokenizer)
+        assert ours.tokenize(text) == [t for t in theirs if t != " "]
+    if code == "ja":  # no " " tokens in MeCab's output: the scores are XL-Sum's
+        expected = scorer.score(ref, pred)
+        got = score([pred], [ref], types, language=code, tokenizer=tokenizer)
+        for j, name in enumerate(types):
+            want = (expected[name].precision, expected[name].recall, expected[name].fmeasure)
+            have = (got.precision[0, j], got.recall[0, j], got.fmeasure[0, j])
+            assert have == pytest.approx(want, abs=1e-15)
 
 
 # ---- stemmers ----------------------------------------------------------------------------------
