@@ -18,6 +18,7 @@ import subprocess
 import sys
 import unicodedata
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from language_samples import requires
@@ -136,6 +137,25 @@ def test_language_spellings(spelling, code):
 def test_common_mistakes_get_a_did_you_mean(wrong, meant):
     with pytest.raises(ValueError, match=f"language: .*got '{wrong}'; did you mean '{meant}'"):
         get_language(wrong)
+
+
+def test_tagalog_is_not_suggested_telugu():
+    with pytest.raises(ValueError, match="got 'tl'; 'tl' is Tagalog.*Telugu is 'te'") as error:
+        get_language("tl")
+    assert "did you mean" not in str(error.value)
+
+
+def test_stem_help_names_each_languages_stemmer():
+    out = subprocess.run(
+        [sys.executable, "-m", "rouge_lcs", "score", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    help_text = " ".join(out.split())
+    snowball = help_text.split("Snowball for ", 1)[1].split(", XL-Sum's own", 1)[0].split(", ")
+    assert {"fr", "ru", "ar"} <= set(snowball) and not {"hi", "bn", "tr", "en"} & set(snowball)
+    assert "XL-Sum's own stemmers for hi, bn, tr" in help_text
 
 
 def test_cli_accepts_what_the_library_accepts(tmp_path):
@@ -387,14 +407,35 @@ def test_stemmed_scores_equal_xlsums_scorer(code, lang, pred, ref):
     assert stemmed > _rouge1(pred, ref, language=code)  # stemming matches more words
 
 
-def test_bengali_stemmer_upstream_examples():
-    """bengali-stemmer's own tests (tests/test_rafikamal2014.py), after NFKC (our tokens'
-    form, which writes য় as য + nukta)."""
-    from rouge_lcs.text.stemming import bengali_stem
+BN_RULES = Path(__file__).with_name("bengali_common.rules")
 
-    nfkc = lambda s: unicodedata.normalize("NFKC", s)  # noqa: E731
-    cases = {"আমি": "আমি", "বাংলায়": "বাংলা", "গান": "গান", "গাই": "গা", "ভাতের": "ভাত"}
-    assert {w: bengali_stem(nfkc(w)) for w in cases} == {w: nfkc(s) for w, s in cases.items()}
+
+def _bengali_words() -> list[str]:
+    """The example words of XL-Sum's Bengali rule file (its comments: হয়েছে, খেয়েছে, যাওয়া…),
+    and the words of bengali-stemmer's own tests, as NFC text has them."""
+    words = {"আমি", "বাংলায়", "গান", "গাই", "ভাতের"}
+    for line in BN_RULES.read_text("utf-8").splitlines()[2:]:
+        if "#" in line:
+            words.update(w.strip() for w in line.split("#", 1)[1].split(","))
+    return sorted(unicodedata.normalize("NFC", w) for w in words if w.strip())
+
+
+@needs["mr"]
+def test_bengali_stemmer_equals_xlsums_on_the_text_users_have():
+    """XL-Sum's own RafiStemmer with its own rule file, on NFC words: its rules write য়
+    precomposed (U+09DF), which NFC text never has, so its য়-rules never fire there."""
+    import io
+
+    from multilingual_rouge.bengali_stemmer import RafiStemmer
+
+    from rouge_lcs.text.stemming import stemmer_for
+
+    theirs = RafiStemmer(io.StringIO(BN_RULES.read_text("utf-8")))
+    ours = stemmer_for("bengali")
+    words = _bengali_words()
+    assert len(words) > 60 and any("\u09bc" in w for w in words)
+    expected = [theirs.stem_word(w) if len(w) > 3 else w for w in words]
+    assert [ours.stem(w) for w in words] == expected
 
 
 @needs["tr"]
@@ -457,6 +498,9 @@ def test_snowball_languages_on_nltk_punkt_vocabularies():
         ("fa", "آیا قیمت‌ها کاهش می‌یابد؟ دولت گفت بله.", 2),
         ("mr", "मुंबईत मुसळधार पाऊस पडला. अनेक रस्ते बंद झाले।", 2),
         ("am", "መንግሥት አዲስ ፖሊሲ አወጣ። ፖሊሲው ዛሬ ይጀምራል።", 2),
+        # ። typed as two wordspaces ፡፡ (as in the UDHR); one ፡ separates words
+        ("ti", "መንግስቲ ሓድሽ ውሳነ ኣውጺኡ፡፡ ፖሊሲ፡ሎሚ ይጅምር፡፡", 2),
+        ("am", "መንግሥት፡አዲስ፡ፖሊሲ፡አወጣ፡፡ፖሊሲው፡ዛሬ፡ይጀምራል፡፡", 2),
         ("my", "ရန်ကုန်တွင် မိုးရွာသည်။ လမ်းများ ပိတ်ခဲ့သည်။", 2),
         ("pa", "ਪੰਜਾਬ ਵਿੱਚ ਮੀਂਹ ਪਿਆ। ਸੜਕਾਂ ਬੰਦ ਹੋ ਗਈਆਂ।", 2),
     ],
