@@ -366,3 +366,148 @@ def test_cli_dedup_and_similar(tmp_path, corpora):
         i for *_, i in _brute_extract(texts[5], texts, 3, None)
     ]
     assert main(["dedup", str(source), "--threshold", "2"]) == 2
+
+
+# --- Hostile round (issue: similarity at scale) ------------------------------------------------
+
+
+def test_unknown_option_names_the_users_call():
+    with pytest.raises(TypeError, match=r"^cdist\(\) got an unexpected keyword argument 'foo'"):
+        cdist(["a"], ["b"], foo=1)
+    with pytest.raises(TypeError, match=r"^dedup\(\) got an unexpected keyword argument"):
+        dedup(["a"], use_stemer=True)
+    with pytest.raises(TypeError, match=r"^SimilarityIndex\(\) got an unexpected keyword"):
+        SimilarityIndex(tokeniser="unicode")
+
+
+@pytest.mark.parametrize(("name", "value"), [("lsum_split", "newline"), ("multi_ref", "mean")])
+@pytest.mark.parametrize("call", ["cdist", "extract", "dedup", "SimilarityIndex"])
+def test_options_without_meaning_here_are_refused(call, name, value):
+    calls = {
+        "cdist": lambda **o: cdist(["a b"], ["a c"], **o),
+        "extract": lambda **o: extract("a b", ["a c"], **o),
+        "dedup": lambda **o: dedup(["a b", "a c"], **o),
+        "SimilarityIndex": lambda **o: SimilarityIndex(["a b"], **o),
+    }
+    with pytest.raises(TypeError, match=rf"^{call}\(\) does not take {name}="):
+        calls[call](**{name: value})
+
+
+def test_huge_beta_at_threshold_one_warns_nothing():
+    import warnings
+
+    texts = ["a b c", "a b c", "a b", "a b c d"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for threshold in (1.0, 0.999999, 0.5):
+            got = dedup(texts, threshold=threshold, beta=1e10)
+            assert got.kept == _plain_greedy(texts, threshold, beta=1e10)
+            assert got == dedup(texts, threshold=threshold, beta=1e10, prefilter=False)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, "float16", np.dtype("float64")])
+def test_cdist_dtype_rounds_each_score_once(corpora, dtype):
+    texts = _short_texts(corpora, 120)
+    want = _pairwise(texts[:20], texts[20:], "rougeL")
+    got = cdist(texts[:20], texts[20:], dtype=dtype)
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(got, want.astype(dtype))
+    cut = cdist(texts[:20], texts[20:], dtype=dtype, score_cutoff=0.3)
+    np.testing.assert_array_equal(cut, np.where(want >= 0.3, want, 0).astype(dtype))
+
+
+@pytest.mark.parametrize(
+    ("dtype", "error"),
+    [(np.int32, ValueError), ("int8", ValueError), ("nope", ValueError), (3, TypeError)],
+)
+def test_cdist_dtype_refuses_non_floating_types(dtype, error):
+    with pytest.raises(error, match="dtype: expected"):
+        cdist(["a"], ["b"], dtype=dtype)
+
+
+def test_similarity_index_takes_arrays():
+    texts = np.array(["the cat sat", "a dog ran", "the cat ran"])
+    index = SimilarityIndex(texts)
+    assert index.texts == texts.tolist()
+    assert index.extract("the cat", limit=1)[0][2] == 0
+    assert len(SimilarityIndex(np.array([], dtype=str))) == 0
+
+
+def test_similarity_index_from_threads_equals_cdist(corpora):
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = _short_texts(corpora, 800)
+    base, extra, queries = texts[:300], texts[300:700], texts[700:760]
+    index = SimilarityIndex(base, workers=2)
+    batches = [extra[k : k + 20] for k in range(0, len(extra), 20)]
+
+    def add(batch):
+        return batch, index.add(batch)
+
+    def ask(query):
+        before = len(index)
+        found = index.extract(query, limit=3)
+        return query, before, found
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        adds = [pool.submit(add, b) for b in batches]
+        asks = [pool.submit(ask, q) for q in queries * 2]
+        added = [f.result() for f in adds]
+        answers = [f.result() for f in asks]
+    # serialized adds: each text one index, and the index holds each at its own
+    indices = [i for _, got in added for i in got]
+    assert sorted(indices) == list(range(300, 700))
+    held = index.texts
+    for batch, got in added:
+        assert [held[i] for i in got] == batch
+    # each answer is the top 3 of the texts held when the query started (or a later prefix)
+    scores = cdist(queries, held)
+    row = {q: k for k, q in enumerate(queries)}
+    for query, before, found in answers:
+        values = scores[row[query]]
+        assert found, query
+        for text, value, i in found:
+            assert held[i] == text and value == values[i]
+        limit = max(i for *_, i in found) + 1
+        visible = values[: max(before, limit)]
+        best = sorted(visible.tolist(), reverse=True)[:3]
+        assert [value for _, value, _ in found] == best[: len(found)]
+    # and once the adds are done, queries from threads equal cdist exactly
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        tops = list(pool.map(index.max_score, queries))
+    np.testing.assert_array_equal(tops, scores.max(axis=1))
+
+
+@pytest.mark.parametrize("rouge_type", ["rougeL", "rouge2"])
+def test_queries_do_not_grow_the_index(rouge_type):
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("reads the resident memory from /proc")
+
+    # every query brings new tokens (and n-grams); the index holds 100 texts
+    code = f"""
+from rouge_lcs.similarity import SimilarityIndex
+index = SimilarityIndex([f"text {{k}} of the index" for k in range(100)], rouge_type="{rouge_type}")
+def rss():  # KiB resident now (ru_maxrss would carry the parent's peak across exec)
+    with open("/proc/self/status") as status:
+        return int(next(line for line in status if line.startswith("VmRSS:")).split()[1])
+for k in range(200):
+    index.max_score(" ".join(f"w{{k}}x{{j}}" for j in range(400)))
+start = rss()
+for k in range(200, 1200):
+    index.max_score(" ".join(f"w{{k}}x{{j}}" for j in range(400)))
+print(rss() - start)
+"""
+    grown_kib = int(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    # the 400,000 new tokens took 38 MB (native) and 71 MB (Python engine) when kept
+    assert grown_kib < 15_000, grown_kib
+    index = SimilarityIndex(["a b c"], rouge_type=rouge_type)
+    assert index.max_score("z y x w") == 0.0
+    assert index.max_score("a b c") == 1.0
