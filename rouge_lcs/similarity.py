@@ -226,6 +226,10 @@ class DedupResult:
         neighbors: with ``neighbors=k``, for every text the ``k`` kept texts before it most
             similar to it, ``[(index, score), ...]`` best first (lower index on ties); else
             None.
+
+    With ``seeds``, ``kept``, the keys of ``matches`` and the rows of ``neighbors`` are about
+    ``texts``; a match or neighbour index ``j`` is into ``seeds + texts`` (below
+    ``len(seeds)``: a seed).
     """
 
     kept: list[int]
@@ -247,7 +251,8 @@ def dedup(
     neighbors: int = 0,
     prefilter: bool = True,
     workers: int = 1,
-    progress: Callable[[int], object] | None = None,
+    progress: Callable[[int], object] | bool | None = None,
+    seeds: Sequence[str] | None = None,
     **options: Any,
 ) -> DedupResult:
     """The pipelines' greedy filter: in input order, a text is dropped when its best score
@@ -259,18 +264,38 @@ def dedup(
         neighbors: also record each text's ``neighbors`` most similar kept texts.
         prefilter: draw candidates from an inverted index with prefix filtering (exact: the
             same result; used when ``neighbors`` is 0); False: compare with every kept text.
-        progress: called with the number of texts done since the last call.
+        progress: True: a progress bar on stderr (tqdm's; ``pip install tqdm``); or a callable,
+            called with the number of texts done since the last call; None or False: none.
+        seeds: texts that every text is also compared with and that are never dropped nor
+            compared with each other — Alpaca's and Self-Instruct's 175 seed tasks, which their
+            loops score each new instruction against, with the instructions kept so far.
         rouge_type, measure, workers, **options: as in :func:`cdist`.
     """
     items = _texts(texts, "texts")
+    pool = [] if seeds is None else _texts(seeds, "seeds")
+    if progress is not None and not isinstance(progress, bool) and not callable(progress):
+        raise fail_type("progress", "True, False, None or a callable", progress)
     limit = _fraction(threshold, "threshold")
     k = check_int(neighbors, "neighbors")
     check_bool(prefilter, "prefilter")
     threads = _workers(workers)
     scoring = _scoring(rouge_type, measure, options, "dedup")
-    units = scoring.interner.units(items)
-    kept, matches, near = greedy(scoring, units, limit, k, prefilter, threads, progress)
-    return DedupResult(kept, matches, near)
+    units = scoring.interner.units(pool + items)
+    start = len(pool)
+    if progress is True:
+        from tqdm import tqdm
+
+        with tqdm(total=len(items), unit="texts", smoothing=0.1) as bar:
+            found = greedy(scoring, units, limit, k, prefilter, threads, bar.update, start)
+    else:
+        report = progress if callable(progress) else None
+        found = greedy(scoring, units, limit, k, prefilter, threads, report, start)
+    kept, matches, near = found
+    return DedupResult(
+        [i - start for i in kept[start:]],
+        {i - start: match for i, match in matches.items()},
+        near,
+    )
 
 
 class SimilarityIndex:

@@ -511,3 +511,79 @@ print(rss() - start)
     index = SimilarityIndex(["a b c"], rouge_type=rouge_type)
     assert index.max_score("z y x w") == 0.0
     assert index.max_score("a b c") == 1.0
+
+
+def _alpaca_loop(seeds, new):
+    """stanford_alpaca's generate_instruction.py (commit f134962, lines 144-148 and 184-204),
+    without its Pool: every seed instruction and every kept machine instruction is tokenized
+    by rouge_score's tokenizer; each new instruction is scored against all of them with
+    ``rouge_scorer._score_lcs``; it is skipped when ``max(rouge_scores) > 0.7``, else kept
+    and appended.  The seeds are never compared with each other, nor dropped."""
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
+    all_instruction_tokens = [scorer._tokenizer.tokenize(inst) for inst in seeds]
+    kept, top10 = [], []
+    for i, text in enumerate(new):
+        tokens = scorer._tokenizer.tokenize(text)
+        rouge_scores = [
+            rouge_scorer._score_lcs(tokens, other).fmeasure for other in all_instruction_tokens
+        ]
+        top10.append(sorted(rouge_scores, reverse=True)[:10])  # most_similar_instructions
+        if max(rouge_scores) > 0.7:
+            continue
+        kept.append(i)
+        all_instruction_tokens.append(tokens)
+    return kept, top10
+
+
+def test_dedup_with_seeds_is_the_alpaca_loop(corpora):
+    texts = _short_texts(corpora, 400)
+    seeds = texts[:175] + texts[:2]  # repeated seeds: the loop keeps them all
+    new = texts[175:330] + texts[5:15] + [t + " again" for t in texts[180:190]]
+    kept, top10 = _alpaca_loop(seeds, new)
+    result = dedup(new, seeds=seeds, threshold=0.7, neighbors=10, tokenizer="rouge_score")
+    assert result.kept == kept
+    assert result.neighbors is not None and len(result.neighbors) == len(new)
+    pool = seeds + new
+    for i, (want, got) in enumerate(zip(top10, result.neighbors)):
+        np.testing.assert_allclose([s for _, s in got], want, atol=1e-12)
+        # indices into seeds + new: seeds or texts kept before text i
+        assert all(
+            j < len(seeds) or (j - len(seeds) in kept and j - len(seeds) < i) for j, _ in got
+        )
+    for i, (j, value) in result.matches.items():
+        assert i not in kept and value > 0.7
+        want = rouge_scorer.RougeScorer(["rougeL"]).score(pool[j], new[i])["rougeL"].fmeasure
+        assert value == pytest.approx(want, abs=1e-12)
+    # the prefix index gives the same kept texts, and seeds are never compared or dropped
+    assert dedup(new, seeds=seeds, threshold=0.7, tokenizer="rouge_score").kept == kept
+    assert dedup([], seeds=seeds).kept == []
+    assert dedup(seeds, seeds=seeds).kept == []
+
+
+def test_dedup_progress_bar(capsys):
+    texts = [f"text number {k}" for k in range(50)]
+    assert dedup(texts, progress=True).kept == dedup(texts).kept
+    assert "50/50" in capsys.readouterr().err
+    with pytest.raises(TypeError, match="progress: expected"):
+        dedup(texts, progress="yes")
+
+
+def test_cli_dedup_seeds_and_neighbors(tmp_path, corpora, capfd):
+    import json
+
+    from rouge_lcs.cli.main import main
+
+    texts = _short_texts(corpora, 120)
+    seeds, new = texts[:40], texts[40:100] + texts[:5]
+    (tmp_path / "seeds.txt").write_text("".join(t + "\n" for t in seeds))
+    (tmp_path / "new.txt").write_text("".join(t + "\n" for t in new))
+    out = tmp_path / "kept.jsonl"
+    argv = ["dedup", str(tmp_path / "new.txt"), "--seeds", str(tmp_path / "seeds.txt")]
+    assert main([*argv, "--neighbors", "3", "-o", str(out), "--tokenizer", "rouge_score"]) == 0
+    kept, top10 = _alpaca_loop(seeds, new)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [row["text"] for row in rows] == [new[i] for i in kept]
+    for row, i in zip(rows, kept):
+        np.testing.assert_allclose([n["score"] for n in row["neighbors"]], top10[i][:3], atol=1e-12)
+    assert "\r" not in capfd.readouterr().err
+    assert main([*argv, "--neighbors", "3", "-o", str(tmp_path / "kept.txt")]) == 2

@@ -110,6 +110,20 @@ def dedup_parser() -> argparse.ArgumentParser:
     parser.add_argument("--threshold", type=float, default=0.7)
     parser.add_argument("-o", "--output", help="kept records (default: stdout), input's format")
     parser.add_argument("--dropped", metavar="FILE", help="JSONL of dropped texts and matches")
+    parser.add_argument(
+        "--seeds",
+        metavar="FILE",
+        help="texts every input text is also compared with, never dropped nor written "
+        "(Alpaca's and Self-Instruct's seed tasks); same formats and --field as the input",
+    )
+    parser.add_argument(
+        "--neighbors",
+        type=int,
+        default=0,
+        metavar="K",
+        help="add to each kept JSONL record its K most similar earlier texts (seeds or kept) "
+        'as "neighbors": [{"text", "score"}] (default: 0, none)',
+    )
     _options(parser)
     return parser
 
@@ -129,20 +143,40 @@ def similar_parser() -> argparse.ArgumentParser:
 
 def cmd_dedup(argv: Sequence[str]) -> int:
     args = dedup_parser().parse_args(argv)
+    kind = _kind(args.output) if args.output else _kind(args.input)
+    if args.neighbors and kind != "jsonl":
+        raise InputError("--neighbors: the kept records go to a JSONL output (-o FILE.jsonl)")
     texts, records = _read(args.input, args.field)
+    seeds = _read(args.seeds, args.field)[0] if args.seeds else []
     from tqdm import tqdm
 
-    with tqdm(
-        total=len(texts), unit="texts", file=sys.stderr, disable=len(texts) < PROGRESS_MIN_TEXTS
-    ) as bar:
-        result = dedup(texts, threshold=args.threshold, progress=bar.update, **_scoring(args))
-    kind = _kind(args.output) if args.output else _kind(args.input)
+    # a bar only on a terminal: captured stderr gets no carriage-return updates
+    quiet = len(texts) < PROGRESS_MIN_TEXTS or not sys.stderr.isatty()
+    with tqdm(total=len(texts), unit="texts", file=sys.stderr, disable=quiet) as bar:
+        result = dedup(
+            texts,
+            seeds=seeds,
+            threshold=args.threshold,
+            neighbors=args.neighbors,
+            progress=bar.update,
+            **_scoring(args),
+        )
+    if result.neighbors is not None:
+        pool = seeds + texts
+        records = [
+            {**record, "neighbors": [{"text": pool[j], "score": v} for j, v in near]}
+            for record, near in zip(records, result.neighbors)
+        ]
     with _open(args.output) as handle:
         _write(handle, kind, [records[i] for i in result.kept], [texts[i] for i in result.kept])
+
+    def pool_text(j: int) -> str:  # match indices are into seeds + texts
+        return seeds[j] if j < len(seeds) else texts[j - len(seeds)]
+
     if args.dropped:
         with _open(args.dropped) as handle:
             for i, (j, value) in sorted(result.matches.items()):
-                row = {"index": i, "text": texts[i], "match_index": j, "match": texts[j]}
+                row = {"index": i, "text": texts[i], "match_index": j, "match": pool_text(j)}
                 handle.write(json.dumps({**row, "score": value}, ensure_ascii=False) + "\n")
     print(f"kept {len(result.kept)} of {len(texts)} texts", file=sys.stderr)
     return 0

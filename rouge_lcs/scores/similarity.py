@@ -513,20 +513,27 @@ def greedy(
     prefilter: bool,
     workers: int,
     progress: Callable[[int], object] | None = None,
+    seeds: int = 0,
 ) -> tuple[list[int], dict[int, tuple[int, float]], list[list[tuple[int, float]]] | None]:
     """The pipelines' greedy filter: in order, text ``i`` is dropped when its best score
     against the texts kept before it is > ``threshold``.  Returns the kept indices, each dropped
     text's best kept match ``(index, score)`` and, with ``neighbors``, each text's best kept
     ``(index, score)`` (computed against every kept text; the prefix index finds only pairs
-    above the threshold, so it is used without neighbors)."""
+    above the threshold, so it is used without neighbors).  The first ``seeds`` texts are kept
+    without being compared (the pipelines' seed tasks); ``neighbors`` then lists the others."""
     count = len(units)
     kept_buffer = np.zeros(max(count, 1), dtype=np.int64)
-    n_kept = 0
+    kept_buffer[:seeds] = np.arange(seeds)
+    n_kept = seeds
     matches: dict[int, tuple[int, float]] = {}
     near: list[list[tuple[int, float]]] | None = [] if neighbors else None
     index = PrefixIndex(units, scoring, threshold) if prefilter and not neighbors else None
+    if index is not None:
+        for i in range(seeds):
+            index.add(i)
     step = 1000
-    for i in range(count):
+    done = 0
+    for i in range(seeds, count):
         if index is not None:
             cands = index.candidates(i)
             best = top_k(scoring, units, i, units, cands, 1, threshold, True, workers)
@@ -545,8 +552,9 @@ def greedy(
             n_kept += 1
             if index is not None:
                 index.add(i)
-        if progress is not None and (i + 1) % step == 0:
+        done += 1
+        if progress is not None and done % step == 0:
             progress(step)
-    if progress is not None and count % step:
-        progress(count % step)
+    if progress is not None and done % step:
+        progress(done % step)
     return kept_buffer[:n_kept].tolist(), matches, near
