@@ -587,3 +587,33 @@ def test_cli_dedup_seeds_and_neighbors(tmp_path, corpora, capfd):
         np.testing.assert_allclose([n["score"] for n in row["neighbors"]], top10[i][:3], atol=1e-12)
     assert "\r" not in capfd.readouterr().err
     assert main([*argv, "--neighbors", "3", "-o", str(tmp_path / "kept.txt")]) == 2
+
+
+def test_cli_bad_outputs_are_refused_before_the_work(tmp_path, capsys, monkeypatch):
+    import rouge_lcs.cli.similarity as cli_similarity
+    from rouge_lcs.cli.main import main
+
+    source = tmp_path / "in.txt"
+    source.write_text("a b c\na b c\nd e f\n")
+    kept = tmp_path / "kept.txt"
+    kept.write_text("before\n")
+    ran = []
+    monkeypatch.setattr(cli_similarity, "dedup", lambda *a, **k: ran.append(1))
+    missing = tmp_path / "no" / "such" / "dir"
+    for argv, flag in [
+        (["-o", str(missing / "x.txt")], "-o"),
+        (["-o", str(kept), "--dropped", str(missing / "d.jsonl")], "--dropped"),
+        (["-o", str(tmp_path)], "-o"),
+    ]:
+        assert main(["dedup", str(source), *argv]) == 2
+        err = capsys.readouterr().err
+        assert f"{flag} " in err and "cannot be written" in err and "Traceback" not in err
+    assert ran == []  # refused before the run
+    assert kept.read_text() == "before\n"  # no partial kept file
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".rouge-lcs-")] == []
+    monkeypatch.undo()
+    assert (
+        main(["dedup", str(source), "-o", str(kept), "--dropped", str(tmp_path / "d.jsonl")]) == 0
+    )
+    assert kept.read_text() == "a b c\nd e f\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".rouge-lcs-")] == []

@@ -10,10 +10,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -70,10 +73,52 @@ def _write(handle: TextIO, kind: str, records: list[dict[str, Any]], texts: list
         writer.writerows(records)
 
 
-def _open(path: str | None) -> TextIO:
-    if path is None or path == "-":
-        return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=True)
-    return open(path, "w", encoding="utf-8", newline="")
+class _Output:
+    """An output opened before the work: a file is written to a temporary file beside it and
+    renamed over it only when everything was written (no partial file is left, and a path
+    that cannot be written is refused before the run); stdout is written directly."""
+
+    def __init__(self, path: str | None, flag: str) -> None:
+        self.path = path
+        self._temp: str | None = None
+        if path is None or path == "-":
+            stream = sys.stdout.buffer
+            self.handle: io.TextIOWrapper = io.TextIOWrapper(
+                stream, encoding="utf-8", newline="", write_through=True
+            )
+            return
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            if os.path.isdir(path):
+                raise IsADirectoryError(21, "is a directory")
+            descriptor, self._temp = tempfile.mkstemp(
+                prefix=".rouge-lcs-", suffix=".part", dir=folder
+            )
+        except OSError as error:
+            raise InputError(
+                f"{flag} {path}: cannot be written ({error.strerror or error})"
+            ) from None
+        # closed by commit() or discard(), which the caller always reaches
+        self.handle = open(descriptor, "w", encoding="utf-8", newline="")  # noqa: SIM115
+
+    def commit(self) -> None:
+        """Put the written file in place."""
+        if self._temp is None:
+            self.handle.flush()
+            self.handle.detach()
+            return
+        self.handle.close()
+        assert self.path is not None
+        os.replace(self._temp, self.path)
+        self._temp = None
+
+    def discard(self) -> None:
+        """Remove the temporary file of an output that is not to be kept."""
+        if self._temp is not None:
+            self.handle.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self._temp)
+            self._temp = None
 
 
 def _options(parser: argparse.ArgumentParser) -> None:
@@ -148,6 +193,28 @@ def cmd_dedup(argv: Sequence[str]) -> int:
         raise InputError("--neighbors: the kept records go to a JSONL output (-o FILE.jsonl)")
     texts, records = _read(args.input, args.field)
     seeds = _read(args.seeds, args.field)[0] if args.seeds else []
+    outputs = [_Output(args.output, "-o")]
+    try:
+        if args.dropped:
+            outputs.append(_Output(args.dropped, "--dropped"))
+        _dedup_to(args, kind, texts, records, seeds, outputs)
+    except BaseException:
+        for output in outputs:
+            output.discard()
+        raise
+    for output in outputs:
+        output.commit()
+    return 0
+
+
+def _dedup_to(
+    args: argparse.Namespace,
+    kind: str,
+    texts: list[str],
+    records: list[dict[str, Any]],
+    seeds: list[str],
+    outputs: list[_Output],
+) -> None:
     from tqdm import tqdm
 
     # a bar only on a terminal: captured stderr gets no carriage-return updates
@@ -167,32 +234,38 @@ def cmd_dedup(argv: Sequence[str]) -> int:
             {**record, "neighbors": [{"text": pool[j], "score": v} for j, v in near]}
             for record, near in zip(records, result.neighbors)
         ]
-    with _open(args.output) as handle:
-        _write(handle, kind, [records[i] for i in result.kept], [texts[i] for i in result.kept])
+    _write(
+        outputs[0].handle, kind, [records[i] for i in result.kept], [texts[i] for i in result.kept]
+    )
 
     def pool_text(j: int) -> str:  # match indices are into seeds + texts
         return seeds[j] if j < len(seeds) else texts[j - len(seeds)]
 
     if args.dropped:
-        with _open(args.dropped) as handle:
-            for i, (j, value) in sorted(result.matches.items()):
-                row = {"index": i, "text": texts[i], "match_index": j, "match": pool_text(j)}
-                handle.write(json.dumps({**row, "score": value}, ensure_ascii=False) + "\n")
+        handle = outputs[1].handle
+        for i, (j, value) in sorted(result.matches.items()):
+            row = {"index": i, "text": texts[i], "match_index": j, "match": pool_text(j)}
+            handle.write(json.dumps({**row, "score": value}, ensure_ascii=False) + "\n")
     print(f"kept {len(result.kept)} of {len(texts)} texts", file=sys.stderr)
-    return 0
 
 
 def cmd_similar(argv: Sequence[str]) -> int:
     args = similar_parser().parse_args(argv)
     queries, _ = _read(args.queries, args.field)
     corpus, _ = _read(args.corpus, args.field)
-    index = SimilarityIndex(corpus, **_scoring(args))
-    with _open(args.output) as handle:
+    output = _Output(args.output, "-o")
+    try:
+        index = SimilarityIndex(corpus, **_scoring(args))
+        handle = output.handle
         for k, query in enumerate(queries):
             found = index.extract(query, limit=args.top_k, score_cutoff=args.score_cutoff)
             matches = [{"index": i, "text": text, "score": value} for text, value, i in found]
             row = {"query_index": k, "query": query, "matches": matches}
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    except BaseException:
+        output.discard()
+        raise
+    output.commit()
     return 0
 
 
