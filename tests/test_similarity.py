@@ -617,3 +617,22 @@ def test_cli_bad_outputs_are_refused_before_the_work(tmp_path, capsys, monkeypat
     )
     assert kept.read_text() == "a b c\nd e f\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".rouge-lcs-")] == []
+
+
+def test_cli_wrong_field_lists_the_fields_and_nested_values_go_to_csv_as_json(tmp_path, capsys):
+    import csv
+    import json
+
+    from rouge_lcs.cli.main import main
+
+    source = tmp_path / "in.jsonl"
+    rows = [{"instruction": "a b c", "meta": {"k": [1, "é"]}}, {"instruction": "d e", "meta": None}]
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["dedup", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "line 1 has no field 'text'" in err and "'instruction', 'meta'" in err
+    out = tmp_path / "kept.csv"
+    assert main(["dedup", str(source), "--field", "instruction", "-o", str(out)]) == 0
+    with out.open(newline="", encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    assert [json.loads(row["meta"]) for row in table] == [r["meta"] for r in rows]

@@ -54,7 +54,11 @@ def _read(path: str, field: str) -> tuple[list[str], list[dict[str, Any]]]:
     for number, record in numbered:
         value = record.get(field)
         if not isinstance(value, str):
-            raise InputError(f"{path}: line {number} has no text field {field!r} (--field)")
+            found = ", ".join(repr(name) for name in record) or "none"
+            what = "no field" if value is None else f"a {type(value).__name__} in field"
+            raise InputError(
+                f"{path}: line {number} has {what} {field!r} (--field); its fields: {found}"
+            )
         texts.append(value)
     return texts, [record for _, record in numbered]
 
@@ -70,7 +74,16 @@ def _write(handle: TextIO, kind: str, records: list[dict[str, Any]], texts: list
         dialect = "excel-tab" if kind == "tsv" else "excel"
         writer = csv.DictWriter(handle, fieldnames=columns, dialect=dialect)
         writer.writeheader()
-        writer.writerows(records)
+        # nested values as JSON (what a reader of the table can parse), not Python reprs
+        writer.writerows(
+            {
+                name: json.dumps(value, ensure_ascii=False)
+                if isinstance(value, (dict, list)) or value is None
+                else value
+                for name, value in record.items()
+            }
+            for record in records
+        )
 
 
 class _Output:
