@@ -636,3 +636,17 @@ def test_cli_wrong_field_lists_the_fields_and_nested_values_go_to_csv_as_json(tm
     with out.open(newline="", encoding="utf-8") as handle:
         table = list(csv.DictReader(handle))
     assert [json.loads(row["meta"]) for row in table] == [r["meta"] for r in rows]
+
+
+def test_cli_txt_output_refuses_texts_with_line_breaks(tmp_path, capsys):
+    import json
+
+    from rouge_lcs.cli.main import main
+
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"text": "one\ntwo"}) + "\n" + json.dumps({"text": "x"}) + "\n")
+    out = tmp_path / "kept.txt"
+    assert main(["dedup", str(source), "-o", str(out)]) == 2
+    assert "record 1 has a line break" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["dedup", str(source), "-o", str(tmp_path / "kept.jsonl")]) == 0

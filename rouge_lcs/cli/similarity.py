@@ -206,6 +206,13 @@ def cmd_dedup(argv: Sequence[str]) -> int:
         raise InputError("--neighbors: the kept records go to a JSONL output (-o FILE.jsonl)")
     texts, records = _read(args.input, args.field)
     seeds = _read(args.seeds, args.field)[0] if args.seeds else []
+    if kind == "txt":
+        broken = next((k for k, t in enumerate(texts) if "\n" in t or "\r" in t), None)
+        if broken is not None:  # one text a line cannot hold it: refused before the run
+            raise InputError(
+                f"{args.input}: record {broken + 1} has a line break, which a .txt output "
+                "(one text a line) cannot hold; write JSONL or CSV (-o FILE.jsonl)"
+            )
     outputs = [_Output(args.output, "-o")]
     try:
         if args.dropped:
