@@ -650,3 +650,17 @@ def test_cli_txt_output_refuses_texts_with_line_breaks(tmp_path, capsys):
     assert "record 1 has a line break" in capsys.readouterr().err
     assert not out.exists()
     assert main(["dedup", str(source), "-o", str(tmp_path / "kept.jsonl")]) == 0
+
+
+def test_cli_dedup_reads_stdin(tmp_path):
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "rouge_lcs", "dedup", "-", "--threshold", "0.7"],
+        input=b"the cat sat\nthe cat sat\na dog ran\n",
+        capture_output=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.decode().splitlines() == ["the cat sat", "a dog ran"]

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from rouge_lcs.cli.io import (
     InputError,
+    decode,
     read_records,
     read_text,
     split_lines,
@@ -44,9 +45,14 @@ def _kind(path: str) -> str:
 
 
 def _read(path: str, field: str) -> tuple[list[str], list[dict[str, Any]]]:
-    """The texts of a file and its records (a .txt file's lines become ``{field: line}``)."""
-    text = read_text(path)
-    numbered = read_records(path, text)
+    """The texts of a file and its records (a .txt file's lines become ``{field: line}``);
+    ``-``: standard input, one text a line."""
+    if path == "-":
+        text = decode(sys.stdin.buffer.read(), "stdin")
+        numbered = None
+    else:
+        text = read_text(path)
+        numbered = read_records(path, text)
     if numbered is None:  # any other file: one text a line
         lines = split_lines(text)
         return lines, [{field: line} for line in lines]
