@@ -664,3 +664,12 @@ def test_cli_dedup_reads_stdin(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.decode().splitlines() == ["the cat sat", "a dog ran"]
+
+
+def test_cli_help_shows_defaults(capsys):
+    from rouge_lcs.cli.main import main
+
+    for command, default in [("dedup", "(default: 0.7)"), ("similar", "(default: 10)")]:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert default in capsys.readouterr().out

@@ -167,11 +167,14 @@ def _scoring(args: argparse.Namespace) -> dict[str, Any]:
 def dedup_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rouge-lcs dedup",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         description="Drop each text whose ROUGE score against a text kept before it is "
         "above the threshold (the Self-Instruct / Alpaca filter).",
     )
     parser.add_argument("input", help="JSONL, CSV/TSV (a --field column) or .txt (one a line)")
-    parser.add_argument("--threshold", type=float, default=0.7)
+    parser.add_argument(
+        "--threshold", type=float, default=0.7, help="drop a text scoring above this"
+    )
     parser.add_argument("-o", "--output", help="kept records (default: stdout), input's format")
     parser.add_argument("--dropped", metavar="FILE", help="JSONL of dropped texts and matches")
     parser.add_argument(
@@ -194,12 +197,16 @@ def dedup_parser() -> argparse.ArgumentParser:
 
 def similar_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rouge-lcs similar", description="Each query's most similar corpus texts (JSONL)."
+        prog="rouge-lcs similar",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        description="Each query's most similar corpus texts (JSONL).",
     )
     parser.add_argument("queries", help="JSONL, CSV/TSV or .txt")
     parser.add_argument("corpus", help="JSONL, CSV/TSV or .txt")
-    parser.add_argument("--top-k", type=int, default=10)
-    parser.add_argument("--score-cutoff", type=float, default=None)
+    parser.add_argument("--top-k", type=int, default=10, help="matches per query")
+    parser.add_argument(
+        "--score-cutoff", type=float, default=None, help="only matches scoring at least this"
+    )
     parser.add_argument("-o", "--output", help="JSONL output (default: stdout)")
     _options(parser)
     return parser
