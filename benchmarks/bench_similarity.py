@@ -1,6 +1,7 @@
 """rouge_lcs.similarity vs the pipelines' loop and rouge-score-rs, side by side in one run.
 
-    .venv/bin/python benchmarks/bench_similarity.py [--suites alpaca,greedy,cdist,scale]
+    .venv/bin/python benchmarks/bench_similarity.py [--suites alpaca,greedy,cdist,scale,long]
+                                                     [--words 200000]
 
 Texts (built here from ../shared/data, never copied): the short texts of five corpora taken
 round-robin, one from each in turn, in file order and with their repeats — REALSumm summary and
@@ -21,6 +22,9 @@ Suites (load average printed before and after, from ``uptime``):
   it) and scaled to all of them — a full run would take tens of minutes.
 - cdist: 1,000 x 10,000 texts, pairs per second per thread; rouge-score-rs on a sample.
 - scale: exact threshold dedup (0.7, prefix filter) of 10^4, 2·10^4, 5·10^4 and 10^5 texts.
+- long: one query of ``--words`` words (the real texts joined) against 10 short texts and one
+  of a tenth of its length: ``cdist`` and ``score`` of the same pairs, each in a fresh process,
+  with its peak resident memory (VmHWM, Linux) and time; the numbers must agree.
 """
 
 from __future__ import annotations
@@ -238,9 +242,49 @@ def suite_scale() -> None:
         previous = (count, t)
 
 
+_LONG = """
+import json, sys, time
+from rouge_lcs import score
+from rouge_lcs.similarity import cdist
+def peak():  # MB, this process's own peak (ru_maxrss would carry the parent's across exec)
+    with open("/proc/self/status") as status:
+        return int(next(line for line in status if line.startswith("VmHWM:")).split()[1]) / 1024
+query, choices = json.load(sys.stdin)
+cdist(["a b"], ["a"]), score(["a b"], ["a"])  # imports and first-call set-up
+start = time.perf_counter()
+if sys.argv[1] == "cdist":
+    row = cdist([query], choices)[0].tolist()
+else:
+    row = score([query] * len(choices), choices, ["rougeL"]).fmeasure[:, 0].tolist()
+print(json.dumps([time.perf_counter() - start, peak(), row]))
+"""
+
+
+def suite_long(words: int) -> None:
+    texts = short_texts(20000)
+    pool = " ".join(texts).split()
+    query = " ".join(pool[k % len(pool)] for k in range(words))
+    choices = texts[:10] + [" ".join(pool[words // 3 : words // 3 + words // 10])]
+    rows = {}
+    for call in ("cdist", "score"):
+        done = subprocess.run(
+            [sys.executable, "-c", _LONG, call],
+            input=json.dumps([query, choices]),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        t, peak, rows[call] = json.loads(done.stdout)
+        print(
+            f"long: {call} of one {words:,}-word query x 11 texts: {t:7.3f} s, {peak:7.1f} MB peak"
+        )
+    assert rows["cdist"] == rows["score"], "cdist and score disagree"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--suites", default="alpaca,greedy,cdist,scale")
+    parser.add_argument("--suites", default="alpaca,greedy,cdist,scale,long")
+    parser.add_argument("--words", type=int, default=200_000, help="the long suite's query")
     args = parser.parse_args()
     print(time.strftime("%Y-%m-%d %H:%M"), "|", load())
     from rouge_lcs.engine import native
@@ -251,6 +295,7 @@ def main() -> int:
         "greedy": suite_greedy,
         "cdist": suite_cdist,
         "scale": suite_scale,
+        "long": partial(suite_long, args.words),
     }
     for name in args.suites.split(","):
         suites[name]()

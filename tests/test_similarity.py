@@ -3,6 +3,8 @@ rouge_score package, and the plain greedy loop of the Self-Instruct / Alpaca pip
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -673,3 +675,90 @@ def test_cli_help_shows_defaults(capsys):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         assert default in capsys.readouterr().out
+
+
+def _long_texts(corpora) -> tuple[list[str], list[str]]:
+    """Texts of several 4,096-token strips (the kernels' dense-table limit) and short ones: REALSumm
+    summaries joined, and seeded draws from a 50-word vocabulary (many matches per row)."""
+    rows = corpora.rows("en_cnndm_realsumm")
+    summaries = [r["references"][0] for r in rows] + [r["prediction"] for r in rows]
+    joined = [" ".join(summaries[a : a + step]) for a, step in ((0, 300), (150, 180), (400, 110))]
+    rng = np.random.default_rng(31)
+    drawn = [" ".join(f"w{k}" for k in rng.integers(0, 50, size)) for size in (9000, 4097, 300)]
+    return joined + drawn[:2], summaries[:3] + drawn[2:] + [""]
+
+
+def test_long_texts_equal_score_across_strips(corpora):
+    long_texts, short = _long_texts(corpora)
+    lengths = [len(re.findall(r"[a-z0-9]+", t.lower())) for t in long_texts]  # the tokens
+    assert min(lengths) > 4096 and max(lengths) > 3 * 4096, lengths
+    queries, choices = long_texts[:3] + short[:2], long_texts[2:] + short
+    for rouge_type in ("rougeL", "rouge1"):
+        got = cdist(queries, choices, rouge_type=rouge_type, workers=2)
+        np.testing.assert_allclose(got, _pairwise(queries, choices, rouge_type), atol=1e-12)
+    want = _pairwise(long_texts[:1], choices, "rougeL")[0]
+    best = extract(long_texts[0], choices, limit=3)
+    order = sorted(range(len(choices)), key=lambda j: (-want[j], j))[:3]
+    assert [index for _, _, index in best] == order
+    np.testing.assert_allclose([value for _, value, _ in best], want[order], atol=1e-12)
+    texts = [long_texts[0], long_texts[0] + " tail", short[0], long_texts[3], long_texts[4]]
+    for threshold in (0.5, 0.9):
+        result = dedup(texts, threshold=threshold)
+        assert result.kept == _plain_greedy(texts, threshold)
+        assert 1 not in result.kept  # the long near-duplicate is dropped
+
+
+def test_long_query_memory_is_linear():
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("reads the peak resident memory from /proc")
+    # one 60,000-token query of ~15,000 distinct words against a few choices, one long
+    code = """
+import random
+from rouge_lcs.similarity import cdist
+def peak():  # KiB, this process's own peak (ru_maxrss would carry the parent's across exec)
+    with open("/proc/self/status") as status:
+        return int(next(line for line in status if line.startswith("VmHWM:")).split()[1])
+rng = random.Random(31)
+query = [f"w{rng.randrange(40000)}" for _ in range(60000)]
+choices = [" ".join(query[5000:25000]), " ".join(query[:50]), "w1 w2 w3"]
+cdist(["w1 w2"], ["w1"])  # the engine's imports and first-call set-up, outside the measure
+start = peak()
+row = cdist([" ".join(query)], choices)[0]
+print(peak() - start, len(set(query)), " ".join(repr(float(v)) for v in row))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    grown_kib, distinct, row = int(out[0]), int(out[1]), [float(v) for v in out[2:]]
+    m = 60000
+    dense_kib = distinct * ((m + 63) // 64) * 8 // 1024  # the per-query table of one bit a cell
+    assert dense_kib > 100_000, dense_kib
+    # linear: the texts, their ids and strip tables are a few MB; the dense table was 100+ MB
+    assert grown_kib < dense_kib // 6, (grown_kib, dense_kib)
+    rng = __import__("random").Random(31)
+    query = [f"w{rng.randrange(40000)}" for _ in range(60000)]
+    choices = [" ".join(query[5000:25000]), " ".join(query[:50]), "w1 w2 w3"]
+    want = score([" ".join(query)] * 3, choices, ["rougeL"]).fmeasure[:, 0]
+    np.testing.assert_allclose(row, want, atol=1e-12)
+
+
+def test_benchmark_long_suite_smoke(repo):
+    # benchmarks/bench_similarity.py's long suite on a query of two strips, so it cannot rot
+    import subprocess
+    import sys
+
+    if not __import__("os").path.exists("/proc/self/status"):
+        pytest.skip("the suite reads the peak resident memory from /proc")
+    script = repo / "benchmarks" / "bench_similarity.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--suites", "long", "--words", "6000"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=repo,
+    )
+    assert done.stdout.count("long: ") == 2, done.stdout

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import backend
+from rouge_lcs.engine.lcs import lcs_length
 from rouge_lcs.engine.native import extension
 from rouge_lcs.scores.multiref import prf
 
@@ -219,6 +220,13 @@ def _passes(value: float, floor: float, strict: bool) -> bool:
     return value > floor if strict else value >= floor
 
 
+#: Longest query whose match masks ``_python_rows`` keeps as whole Python ints (the C kernel's
+#: one strip: 64 words of 64 bits).  The masks of a query of m tokens take up to m bits per
+#: distinct token, and building them costs as much: quadratic in m.  Longer queries' pairs go
+#: to :func:`rouge_lcs.engine.lcs.lcs_length` (linear memory), as ``rouge_lcs.score`` does.
+DENSE_QUERY_TOKENS = 64 * 64
+
+
 def _lcs(masks: dict[int, int], m: int, seq: list[int]) -> int:
     """LCS length by Hyyro's bit-parallel recurrence on Python integers (as the C kernel)."""
     full = (1 << m) - 1
@@ -262,9 +270,11 @@ def _python_rows(scoring: Scoring, rows: Rows) -> tuple[np.ndarray, np.ndarray, 
     for r in range(lo.size):
         query = queries.seqs[int(row_query[r])]
         m = len(query)
-        masks: dict[int, int] = {}
-        for i, token in enumerate(query):
-            masks[token] = masks.get(token, 0) | (1 << i)
+        masks: dict[int, int] | None = None
+        if m <= DENSE_QUERY_TOKENS:
+            masks = {}
+            for i, token in enumerate(query):
+                masks[token] = masks.get(token, 0) | (1 << i)
         query_counts = Counter(query)
         top: list[tuple[float, int, int]] = []  # (score, index, hits), best first
 
@@ -286,7 +296,7 @@ def _python_rows(scoring: Scoring, rows: Rows) -> tuple[np.ndarray, np.ndarray, 
                 if scoring.kind == KIND_OVERLAP:
                     hits = overlap
                 elif may_enter(score(overlap, m, n), c):
-                    hits = _lcs(masks, m, seq)
+                    hits = _lcs(masks, m, seq) if masks is not None else lcs_length(query, seq)
             if k == 0:
                 out_hits[at] = hits
                 at += 1

@@ -25,12 +25,18 @@
  * k > 0: for each row its k best candidates (score descending, lower choice index on ties),
  * out_index / out_hits [r * k ...], out_count[r] of them (fewer when fewer pass the floor).
  *
- * No vocabulary-sized array is allocated: the query's distinct ids live in a small hash table,
- * so a call costs O(query + candidates' tokens), whatever the vocabulary.  Choice token ids are
+ * Memory is linear in the input.  A query of at most one strip (STRIP_WORDS words, 4,096
+ * tokens) keeps a dense mask table (distinct tokens x words: at most 2 MiB), built once per
+ * row; a longer query's table would be quadratic (4.8 GB for 200,000 words), so its pairs go
+ * to kernels.h's lcs_length, which builds masks per strip of the shorter side with a carry bit
+ * per row between strips.  Only then is a Workspace (two vocabulary-sized tables, 8 bytes an
+ * id) allocated, once per thread; otherwise no vocabulary-sized array is: the query's distinct
+ * ids live in a small hash table, so a call costs O(query + candidates' tokens).  Choice token ids are
  * range-checked as they are read (status SIM_BAD_ID).  Rows are split over threads by their
  * candidate counts; results never depend on the number of threads.
  *
- * It includes kernels.h for the helpers it shares: grow, popcount64 and run_parallel.
+ * It includes kernels.h for the helpers it shares: grow, popcount64, run_parallel and, for long
+ * queries, lcs_length.
  */
 #ifndef ROUGE_LCS_SIMILARITY_H
 #define ROUGE_LCS_SIMILARITY_H
@@ -41,7 +47,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
-#include "kernels.h" /* grow, popcount64, run_parallel */
+#include "kernels.h" /* grow, popcount64, run_parallel, lcs_length */
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,6 +56,8 @@
 enum { SIM_LCS = 0, SIM_OVERLAP = 1 };
 enum { SIM_FMEASURE = 0, SIM_PRECISION = 1, SIM_RECALL = 2 };
 enum { SIM_OK = 0, SIM_NO_MEMORY = 1, SIM_BAD_ID = 2 };
+/* sim_pair's answers besides hits >= 0 */
+enum { SIM_PRUNED = -1, SIM_PAIR_BAD_ID = -2, SIM_PAIR_NO_MEMORY = -3 };
 /* Below this many candidates in all, one thread: starting threads would cost more. */
 #define SIM_MIN_PARALLEL 4096
 
@@ -76,12 +84,15 @@ typedef struct {
     int32_t *slot;      /* distinct-token number of a hash slot */
     int32_t *qcount;    /* per distinct query token: occurrences in the query */
     int32_t *used;      /* per distinct query token: matched so far in this choice (kept 0) */
-    uint64_t *masks;    /* per distinct query token: `words` words of positions */
+    uint64_t *masks;    /* per distinct query token: `words` words of positions (one strip) */
     uint64_t *vec;
     int32_t *cslots;    /* per choice token: its distinct-query-token number, or -1 */
     int64_t key_cap, slot_cap, qcount_cap, used_cap, masks_cap, vec_cap, cslots_cap;
     int64_t m, words, query; /* the query the tables describe (-1: none) */
+    const int32_t *q_tokens; /* its tokens */
     double *top_score;  /* k > 0: scores of the row's current top k */
+    Workspace ws;       /* queries longer than a strip: lcs_length's scratch */
+    int ws_ready;       /* ws is initialised (and must be freed) */
 } SimScratch;
 
 #define SIM_GROW(s, field, cap, need) \
@@ -96,6 +107,7 @@ static void sim_scratch_free(SimScratch *s) {
     free(s->vec);
     free(s->cslots);
     free(s->top_score);
+    if (s->ws_ready) workspace_free(&s->ws);
 }
 
 static inline uint64_t sim_hash(int32_t id) { return (uint64_t)(uint32_t)id * 0x9E3779B97F4A7C15ull; }
@@ -110,17 +122,20 @@ static inline int32_t sim_lookup(const SimScratch *s, int32_t id) {
     }
 }
 
-/* Tables for query q: its distinct ids, their counts and match masks. 0 on no memory. */
+/* Tables for query q: its distinct ids, their counts and, when it fits one strip, match masks
+ * (longer queries' pairs go to lcs_length: a table over all their words would be quadratic).
+ * 0 on no memory. */
 static int sim_build_query(SimScratch *s, const SimJob *job, int64_t q) {
     if (s->query == q) return 1;
     const int32_t *t = job->q_ids + job->q_starts[q];
     int64_t m = job->q_starts[q + 1] - job->q_starts[q];
     int64_t words = (m + 63) / 64, size = 16;
+    int dense = words <= STRIP_WORDS;
     while (size < 2 * m) size *= 2;
     if (!SIM_GROW(s, key, key_cap, size) || !SIM_GROW(s, slot, slot_cap, size) ||
         !SIM_GROW(s, qcount, qcount_cap, m + 1) || !SIM_GROW(s, used, used_cap, m + 1) ||
-        !SIM_GROW(s, masks, masks_cap, (m + 1) * (words + 1)) ||
-        !SIM_GROW(s, vec, vec_cap, words + 1))
+        (dense && (!SIM_GROW(s, masks, masks_cap, (m + 1) * (words + 1)) ||
+                   !SIM_GROW(s, vec, vec_cap, words + 1))))
         return 0;
     s->size = size;
     for (int64_t h = 0; h < size; h++) s->key[h] = -1;
@@ -136,13 +151,14 @@ static int sim_build_query(SimScratch *s, const SimJob *job, int64_t q) {
             s->slot[h] = d;
             s->qcount[d] = 0;
             s->used[d] = 0;
-            memset(s->masks + (int64_t)d * words, 0, (size_t)words * sizeof(uint64_t));
+            if (dense) memset(s->masks + (int64_t)d * words, 0, (size_t)words * sizeof(uint64_t));
         } else {
             d = s->slot[h];
         }
         s->qcount[d]++;
-        s->masks[(int64_t)d * words + i / 64] |= (uint64_t)1 << (i % 64);
+        if (dense) s->masks[(int64_t)d * words + i / 64] |= (uint64_t)1 << (i % 64);
     }
+    s->q_tokens = t;
     s->m = m;
     s->words = words;
     s->query = q;
@@ -168,13 +184,15 @@ static inline int sim_may_enter(const SimJob *job, const SimScratch *s, int64_t 
     return score > worst || (score == worst && index < top_index[job->k - 1]);
 }
 
-/* Hits of the current query against choice c, or -1 when it cannot enter; -2 bad id. */
+/* Hits of the current query against choice c, or SIM_PRUNED when it cannot enter,
+ * SIM_PAIR_BAD_ID, SIM_PAIR_NO_MEMORY. */
 static int64_t sim_pair(SimScratch *s, const SimJob *job, int64_t c, int64_t count,
                         int64_t *top_index) {
     const int32_t *t = job->ids + job->starts[c];
     int64_t n = job->starts[c + 1] - job->starts[c], m = s->m;
     int64_t bound = m < n ? m : n;
-    if (!sim_may_enter(job, s, count, top_index, sim_score(job, bound, m, n), c)) return -1;
+    if (!sim_may_enter(job, s, count, top_index, sim_score(job, bound, m, n), c))
+        return SIM_PRUNED;
     int64_t overlap = 0;
     int32_t *cs = s->cslots;
     if (s->words == 1 && job->kind == SIM_LCS) {
@@ -182,7 +200,7 @@ static int64_t sim_pair(SimScratch *s, const SimJob *job, int64_t c, int64_t cou
         uint64_t v = ~(uint64_t)0;
         for (int64_t j = 0; j < n; j++) {
             int32_t id = t[j];
-            if (id < 0 || id >= job->vocab) return -2;
+            if (id < 0 || id >= job->vocab) return SIM_PAIR_BAD_ID;
             int32_t d = sim_lookup(s, id);
             if (d >= 0) {
                 uint64_t u = v & s->masks[d];
@@ -197,7 +215,7 @@ static int64_t sim_pair(SimScratch *s, const SimJob *job, int64_t c, int64_t cou
         if (id < 0 || id >= job->vocab) {
             for (int64_t i = 0; i < j; i++)
                 if (cs[i] >= 0) s->used[cs[i]] = 0;
-            return -2;
+            return SIM_PAIR_BAD_ID;
         }
         int32_t d = sim_lookup(s, id);
         cs[j] = d;
@@ -209,7 +227,20 @@ static int64_t sim_pair(SimScratch *s, const SimJob *job, int64_t c, int64_t cou
     for (int64_t j = 0; j < n; j++)
         if (cs[j] >= 0) s->used[cs[j]] = 0;
     if (job->kind == SIM_OVERLAP) return overlap;
-    if (!sim_may_enter(job, s, count, top_index, sim_score(job, overlap, m, n), c)) return -1;
+    if (!sim_may_enter(job, s, count, top_index, sim_score(job, overlap, m, n), c))
+        return SIM_PRUNED;
+    if (s->words > STRIP_WORDS) {
+        /* no dense table: strip-wise, bits over the shorter side (all ids checked above) */
+        if (!s->ws_ready) {
+            if (!workspace_init(&s->ws, job->vocab)) {
+                workspace_free(&s->ws);
+                return SIM_PAIR_NO_MEMORY;
+            }
+            s->ws_ready = 1;
+        }
+        int64_t lcs = lcs_length(&s->ws, s->q_tokens, m, t, n);
+        return lcs < 0 ? SIM_PAIR_NO_MEMORY : lcs;
+    }
     int64_t words = s->words;
     uint64_t *v = s->vec;
     for (int64_t w = 0; w < words; w++) v[w] = ~(uint64_t)0;
@@ -272,8 +303,8 @@ static int sim_shard_run(const SimJob *job, int64_t r0, int64_t r1) {
         for (int64_t j = job->cand_lo[r]; j < job->cand_hi[r]; j++) {
             int64_t c = job->cands[j];
             int64_t hits = sim_pair(&s, job, c, count, top_index);
-            if (hits == -2) {
-                status = SIM_BAD_ID;
+            if (hits == SIM_PAIR_BAD_ID || hits == SIM_PAIR_NO_MEMORY) {
+                status = hits == SIM_PAIR_BAD_ID ? SIM_BAD_ID : SIM_NO_MEMORY;
                 break;
             }
             if (job->k == 0) {
