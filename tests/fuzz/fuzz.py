@@ -16,6 +16,8 @@ Each target takes bytes and checks one boundary:
 - ``rouge155``: the ROUGE-1.5.5 token reader in C equals the Python one on any bytes;
 - ``combine``: P/R/F from counts in C (``combine``) takes any buffers (a ValueError or the
   NumPy reference's floats, bit for bit).
+- ``similarity``: the C similarity kernel's LCS hits equal rapidfuzz's LCS on id sequences cut
+  from the bytes, some repeated past one 4,096-token strip (the dense table's limit).
 
 The corpus (``tests/fuzz/corpus/``) holds the inputs that crashed or misbehaved before (the
 issues' hostile tests) and seeds every target.  Without atheris (``pip install atheris``) the
@@ -182,8 +184,53 @@ def target_number_texts(data: bytes) -> None:
     assert (texts, outs[0], outs[1]) == want
 
 
+def target_similarity(data: bytes) -> None:
+    import numpy as np
+    from rapidfuzz.distance import LCSseq
+
+    from rouge_lcs import _native
+
+    # byte 0: how often each sequence repeats (1, or up to 700 times: several strips);
+    # byte 1: the alphabet; the rest, split at 0xff, the sequences (the first is the query)
+    if len(data) < 3:
+        return
+    times = 1 if data[0] % 4 else 1 + data[0] * 3 % 700
+    alphabet = 2 + data[1] % 64
+    parts = data[2:].split(b"\xff")[:6]
+    seqs = [[b % alphabet for b in part] * times for part in parts]
+    query, choices = seqs[0], seqs[1:] or [[]]
+    ids = np.array([t for c in choices for t in c], dtype=np.int32)
+    starts = np.cumsum([0] + [len(c) for c in choices], dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    out = np.empty(len(choices), dtype=np.int64)
+    _native.similarity(
+        np.array(query, dtype=np.int32),
+        np.array([0, len(query)], dtype=np.int64),
+        one,
+        ids,
+        starts,
+        np.arange(len(choices), dtype=np.int64),
+        one,
+        one + len(choices),
+        alphabet,
+        0,  # LCS
+        0,
+        1.0,
+        -1.0,  # every pair passes the floor: none is pruned
+        False,
+        0,
+        1 + data[0] % 2,
+        out,
+        np.empty(0, dtype=np.int64),
+        np.empty(0, dtype=np.int64),
+    )
+    want = [LCSseq.similarity(query, c) if query and c else 0 for c in choices]
+    assert out.tolist() == want, (len(query), [len(c) for c in choices])
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "combine": target_combine,
+    "similarity": target_similarity,
     "number_texts": target_number_texts,
     "tokens": target_tokens,
     "encoder": target_encoder,
