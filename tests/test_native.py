@@ -627,7 +627,7 @@ def test_chunk_counts_seam_equals_batch_counts():
     store = DocumentStore(settings.tokenizer, settings.splitter_spec)
     expected = batch_counts([store.get(t) for t in texts], pred, ref, settings.rouge_types)
     for threads in (1, 2):
-        got = native.chunk_counts(texts, pred, ref, settings, num_threads=threads)
+        got = native.NativeStore(settings, threads).chunk_counts(texts, pred, ref)
         np.testing.assert_array_equal(got, expected)
 
 

@@ -565,16 +565,3 @@ class NativeBackend:
 
 #: The native engine (usable only when :func:`available`).
 BACKEND = NativeBackend()
-
-
-def chunk_counts(
-    texts: Sequence[str],
-    pair_pred: np.ndarray,
-    pair_ref: np.ndarray,
-    settings: Settings,
-    num_threads: int | None = None,
-) -> np.ndarray:
-    """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts`` (the
-    distinct texts of a chunk), as
-    :func:`rouge_lcs.engine.reference.counts.batch_counts` gives them."""
-    return NativeStore(settings, num_threads).chunk_counts(texts, pair_pred, pair_ref)
