@@ -829,6 +829,7 @@ CSRC = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc"
 #: The stages that run without the GIL, or need no Python: they must not see Python.h at all.
 PYTHON_FREE = [
     "kernels.h",
+    "lcs_step.h",
     "porter.h",
     "rouge155.h",
     "scores.h",

@@ -3,6 +3,7 @@
  * (rouge_lcs/engine/native.py drives it; setup.py builds it with the ordinary `pip install`).
  *
  * The files, by stage:
+ *   lcs_step.h       Hyyro's bit-parallel LCS step, the one definition every LCS kernel uses;
  *   kernels.h        the counting kernels on int32 ids (ROUGE-N, bit-parallel LCS, the union-LCS
  *                    backtrack, the per-thread workspace and the shard/thread runner); no
  *                    Python.h, so they run without the GIL by construction;
@@ -26,6 +27,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "lcs_step.h"
 #include "kernels.h"
 #include "porter.h"
 #include "rouge155.h"
