@@ -88,6 +88,27 @@ class StoreCache(threading.local):
         return (StoreCache, ())
 
 
+def kept_store(
+    settings: Settings, num_threads: int = 1, cache: StoreCache | None = None
+) -> tuple[Backend, Store, Callable[[], Store]]:
+    """The engine in use, a store for ``settings`` (``cache``'s when it was made for these
+    settings, engine and threads: the vocabulary of the calls before), and a function that
+    makes a new one (kept in ``cache`` where the store allows it)."""
+    engine = backend()  # chosen once per call
+    key = (settings, engine, num_threads)
+
+    def fresh_store() -> Store:
+        store = engine.store(settings, num_threads)
+        if cache is not None and store.reusable:
+            cache.store, cache.key = store, key
+        return store
+
+    kept = cache.store if cache is not None and cache.key == key else None
+    if kept is not None and len(kept) > STORE_LIMIT:
+        kept = None
+    return engine, kept if kept is not None else fresh_store(), fresh_store
+
+
 def compute_stats(
     batch: TextBatch,
     settings: Settings,
@@ -103,18 +124,8 @@ def compute_stats(
     """
     if not isinstance(batch, TextBatch):  # a raw list would skip validation
         raise fail_type("batch", "a TextBatch from rouge_lcs.base.validation.check_texts", batch)
-    engine = backend()  # chosen once per call
-    key = (settings, engine, num_threads)
-
-    def fresh_store() -> Store:
-        store = engine.store(settings, num_threads)
-        if cache is not None and store.reusable:
-            cache.store, cache.key = store, key
-        return store
-
+    engine, store, fresh_store = kept_store(settings, num_threads, cache)
     with _no_gc():
-        kept = cache.store if cache is not None and cache.key == key else None
-        store = kept if kept is not None else fresh_store()
         parts = []
         chunk = store.chunk  # the engine's store decides what a chunk holds
         for start in range(0, len(batch), chunk):

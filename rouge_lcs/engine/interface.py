@@ -16,7 +16,9 @@ engine it is (tests/test_architecture.py holds this).
 - :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them;
 - the ROUGE-1.5.5 mode's kernels: :meth:`Backend.id_counts` (the counts of texts already
   numbered: token ids, sentence offsets), :meth:`Backend.skip_counts` (ROUGE-S/SU) and
-  :meth:`Backend.rouge155_tokens` (the tokens of many summaries, numbered).
+  :meth:`Backend.rouge155_tokens` (the tokens of many summaries, numbered);
+- :meth:`Backend.prefix_counts`: the counts of every prefix of each prediction (per-token
+  ROUGE-N and ROUGE-L).
 
 A new kind of count (weighted LCS, skip-bigrams of the library's own types) is a method here
 with its two halves, one in each engine, and a test on both.
@@ -157,4 +159,17 @@ class Backend(Protocol):
     ) -> tuple[list[str], array[int], array[int]]:
         """The distinct strings of two lists of equal length (of exact ``str``) in first-seen
         order, ``pair_texts`` first, and each list's indices into them (int64 arrays)."""
+        ...
+
+    def prefix_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """Counts ``(sum of prediction lengths, types, 3)`` of every prefix of each pair's
+        prediction (its rows the prefixes of 1, 2, … tokens, pair after pair), for documents
+        ``ids[starts[d]:starts[d + 1]]`` (ROUGE-N and ROUGE-L only; ``ValueError`` else)."""
         ...

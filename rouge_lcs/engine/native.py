@@ -557,6 +557,31 @@ class NativeBackend:
         texts = _native.number_texts(pair_texts, ref_texts, pair_pred, pair_ref)
         return texts, pair_pred, pair_ref
 
+    def prefix_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.prefix_counts` (``csrc/prefix.h``)."""
+        if ids.size and int(ids.max()) >= 1 << 31:
+            return _python().prefix_counts(ids, starts, pair_pred, pair_ref, rouge_types)
+        lengths = starts[1:] - starts[:-1]
+        rows = int(lengths[pair_pred].sum()) if pair_pred.size else 0
+        out = np.zeros((rows, len(rouge_types), 3), dtype=np.int64)
+        _native.prefix_counts(
+            np.ascontiguousarray(ids, dtype=np.int32),
+            np.ascontiguousarray(starts, dtype=np.int64),
+            np.ascontiguousarray(pair_pred, dtype=np.int64),
+            np.ascontiguousarray(pair_ref, dtype=np.int64),
+            _type_codes(rouge_types),
+            int(ids.max()) + 1 if ids.size else 1,
+            out,
+        )
+        return out
+
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""
         ids, distinct = _native.rouge155_tokens(blob, lower)

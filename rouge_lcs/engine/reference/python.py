@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.reference import prefix
 from rouge_lcs.engine.reference.counts import batch_counts
 from rouge_lcs.engine.reference.documents import Document, DocumentStore
 from rouge_lcs.engine.stats import PairStats, combine
@@ -355,6 +356,17 @@ class PythonBackend:
         position = dict(zip(texts, range(len(texts))))
         pair_pred = array("q", map(position.__getitem__, pair_texts))
         return texts, pair_pred, array("q", map(position.__getitem__, ref_texts))
+
+    def prefix_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.prefix_counts`."""
+        return prefix.prefix_counts(ids, starts, pair_pred, pair_ref, rouge_types)
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""
