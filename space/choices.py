@@ -48,3 +48,8 @@ DEFAULT_STEMMER = bool(OPTIONS["use_stemmer"].default)
 DEFAULT_SPLIT = str(OPTIONS["lsum_split"].default)
 DEFAULT_BETA = float(OPTIONS["beta"].default)  # type: ignore[arg-type]
 DEFAULT_MULTI_REF = str(OPTIONS["multi_ref"].default)
+
+
+def language_label(code: str) -> str:
+    """A language as the page names it: "Korean (ko)"."""
+    return f"{LANGUAGES[code].name.capitalize()} ({code})" if code in LANGUAGES else code
