@@ -23,8 +23,10 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time these load on 
     from rouge_lcs.api import rouge, score
     from rouge_lcs.config.settings import Settings, make_settings
     from rouge_lcs.engine.stats import PairStats
+    from rouge_lcs.recipes.auditor import Audit, audit
     from rouge_lcs.scores.results import Interval, Score, ScoreInterval, Scores
     from rouge_lcs.scores.scorer import Rouge
+    from rouge_lcs.scores.state import RougeState
     from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES
 
 # Public name -> the module that defines it.  `import rouge_lcs` runs none of them (PEP 562):
@@ -37,24 +39,30 @@ _LAZY = {
     "Settings": "rouge_lcs.config.settings",
     "make_settings": "rouge_lcs.config.settings",
     "PairStats": "rouge_lcs.engine.stats",
+    "audit": "rouge_lcs.recipes.auditor",
+    "Audit": "rouge_lcs.recipes.auditor",
     "Interval": "rouge_lcs.scores.results",
     "Score": "rouge_lcs.scores.results",
     "ScoreInterval": "rouge_lcs.scores.results",
     "Scores": "rouge_lcs.scores.results",
     "Rouge": "rouge_lcs.scores.scorer",
+    "RougeState": "rouge_lcs.scores.state",
     "DEFAULT_ROUGE_TYPES": "rouge_lcs.text.rouge_types",
 }
 
 __all__ = [
+    "Audit",
     "DEFAULT_ROUGE_TYPES",
     "Interval",
     "PairStats",
     "Rouge",
+    "RougeState",
     "Score",
     "ScoreInterval",
     "Scores",
     "Settings",
     "__version__",
+    "audit",
     "make_settings",
     "rouge",
     "score",

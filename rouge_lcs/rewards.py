@@ -30,8 +30,29 @@ from typing import Any
 
 from rouge_lcs import Rouge
 from rouge_lcs.base.cache import OptionsCache
-from rouge_lcs.base.validation import check_choice, check_number, fail_type, fail_value
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.validation import (
+    check_choice,
+    check_number,
+    check_texts,
+    fail_type,
+    fail_value,
+)
 from rouge_lcs.config.options import names as option_names
+from rouge_lcs.engine.backend import default_num_threads
+from rouge_lcs.scores.prefix import (
+    check_offsets,
+    offsets_from_ids,
+    place,
+    prefix_scores,
+    token_ends,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 __all__ = [
     "AsyncRougeReward",
@@ -41,6 +62,7 @@ __all__ = [
     "openrlhf_reward_func",
     "response_of",
     "rouge_reward",
+    "token_rewards",
     "verl_compute_score",
     "verl_compute_score_batch",
 ]
@@ -208,6 +230,44 @@ class RougeReward:
             total = [t + weight * v for t, v in zip(total, column)]
         return total
 
+    def token_scores(
+        self,
+        completions: Sequence[Any] | None,
+        references: Sequence[Any],
+        *,
+        offsets: Sequence[Any] | None = None,
+        token_ids: Sequence[Any] | None = None,
+        model_tokenizer: Any = None,
+    ) -> list[list[float]]:
+        """Per-token rewards: see :func:`token_rewards` (whose arguments these are)."""
+        texts, spans = _token_inputs(completions, offsets, token_ids, model_tokenizer)
+        scorer = self.scorer
+        threads = default_num_threads() if scorer.num_threads is None else scorer.num_threads
+        prefixes = prefix_scores(
+            check_texts(texts, references), scorer.settings, threads, scorer._stores
+        )
+        # The running reward after each ROUGE token: the same float operations, in the same
+        # order, as score() above (NumPy's float64 arithmetic is IEEE's, as Python's), so the
+        # last one of each completion is its sequence reward exactly.
+        columns = [(prefixes.scores.column(n, self.measure), w) for n, w in self.weights.items()]
+        column, weight = columns[0]
+        total = column if weight == 1.0 else weight * column
+        for column, weight in columns[1:]:
+            total = total + weight * column
+        increments = np.empty_like(total)
+        increments[1:] = total[1:] - total[:-1]
+        firsts = [at for at, m in zip(prefixes.starts, prefixes.lengths) if m]
+        increments[firsts] = total[firsts]  # a completion's first token: from 0 (no token)
+        flat = increments.tolist()
+        out = []
+        for i, text in enumerate(texts):
+            row = flat[prefixes.starts[i] : prefixes.starts[i + 1]]
+            if spans is not None:
+                ends = token_ends(scorer.settings.tokenizer, text)
+                row = place(ends, row, spans[i], f"offsets[{i}]")
+            out.append(row)
+        return out
+
     def _batch(self, completions: object, kwargs: Mapping[str, Any]) -> tuple[Any, Any]:
         """The completions and references of a TRL call (its keywords)."""
         if completions is None:
@@ -270,6 +330,123 @@ def async_rouge_reward(
 ) -> AsyncRougeReward:
     """:func:`rouge_reward` as an ``async`` reward function (see :class:`AsyncRougeReward`)."""
     return AsyncRougeReward(rouge_type, reference_column, measure, **options)
+
+
+# --- per-token rewards ------------------------------------------------------------------------
+
+
+def _listed(value: object, name: str) -> list[Any]:
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        raise fail_type(name, "a list (one item per completion)", value)
+    return list(value)
+
+
+def _token_inputs(
+    completions: object, offsets: object, token_ids: object, model_tokenizer: object
+) -> tuple[list[str], list[list[tuple[int, int]]] | None]:
+    """The completions' texts and, when given, each one's model-token spans."""
+    if token_ids is not None:
+        if offsets is not None:
+            raise ValueError("offsets: give offsets or token_ids with a tokenizer, not both")
+        if model_tokenizer is None:
+            raise TypeError("model_tokenizer: token_ids need the tokenizer that made them")
+        rows = _listed(token_ids, "token_ids")
+        decoded = []
+        for i, ids in enumerate(rows):
+            ids = _listed(ids, f"token_ids[{i}]")
+            for j, v in enumerate(ids):
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise fail_type(f"token_ids[{i}][{j}]", "int", v)
+            decoded.append(offsets_from_ids(ids, model_tokenizer))
+        if completions is None:
+            return [text for text, _ in decoded], [spans for _, spans in decoded]
+        texts = [completion_text(c, i) for i, c in enumerate(_listed(completions, "completions"))]
+        if len(texts) != len(decoded):
+            raise fail_value("token_ids", f"one list of ids per completion ({len(texts)})", rows)
+        for i, (text, (made, _)) in enumerate(zip(texts, decoded)):
+            if text != made:
+                raise ValueError(
+                    f"completions[{i}]: expected the decoding of token_ids[{i}] "
+                    f"(tokenizer.decode(ids, skip_special_tokens=True)), got another text"
+                )
+        return texts, [spans for _, spans in decoded]
+    if model_tokenizer is not None:
+        raise ValueError("model_tokenizer: only used with token_ids")
+    if completions is None:
+        raise TypeError("completions: expected a list of completions, got None")
+    texts = [completion_text(c, i) for i, c in enumerate(_listed(completions, "completions"))]
+    if offsets is None:
+        return texts, None
+    rows = _listed(offsets, "offsets")
+    if len(rows) != len(texts):
+        raise ValueError(
+            f"offsets: expected one list of spans per completion ({len(texts)}), got {len(rows)}"
+        )
+    return texts, [check_offsets(r, f"offsets[{i}]", len(texts[i])) for i, r in enumerate(rows)]
+
+
+def token_rewards(
+    completions: Sequence[Any] | None,
+    references: Sequence[Any],
+    *,
+    rouge_type: str | Mapping[str, float] = "rougeL",
+    measure: str = "fmeasure",
+    offsets: Sequence[Any] | None = None,
+    token_ids: Sequence[Any] | None = None,
+    model_tokenizer: Any = None,
+    return_tensors: str | None = None,
+    **options: Any,
+) -> Any:
+    """Dense ROUGE credit: each token's increment of the completion's ROUGE score.
+
+    The score of a prefix of a completion is ROUGE of that prefix (as :func:`rouge_lcs.score`
+    gives it); the increment of a token is the prefix score after it minus the one before,
+    so the running sum of the increments is each prefix's score and their total is the
+    sequence reward :func:`rouge_reward` gives (to rounding, 1e-12).
+
+    >>> token_rewards(["the cat sat"], ["the cat sat down"], rouge_type="rouge1")
+    [[0.4, 0.2666666666666666, 0.19047619047619047]]
+
+    Args:
+        completions: strings or conversations (as :func:`rouge_reward` reads them); ``None``
+            with ``token_ids`` (the texts are then their decodings).
+        references: one reference, or a list of references, per completion (``multi_ref``).
+        rouge_type: ``"rougeL"``, any ``"rougeN"``, or a weighted mix ``{"rouge1": 0.5, …}``
+            (ROUGE-Lsum has no prefix scores: its sentences are cut by a prefix).
+        measure: ``"fmeasure"``, ``"precision"`` or ``"recall"``.
+        offsets: per completion, the model tokens' ``(start, end)`` character spans (a fast
+            tokenizer's ``offset_mapping``): then one value per model token, each ROUGE token's
+            increment on the model token that holds its last character (verl's
+            ``token_level_scores`` layout); without it, one value per ROUGE token.
+        token_ids: instead of offsets, the model's token ids of each completion, with the
+            ``model_tokenizer`` (Hugging Face) that made them: the spans come from decoding
+            growing prefixes (quadratic in the length: offsets are faster where there).
+        return_tensors: ``"pt"``: a ``(batch, longest)`` float32 torch tensor, padded with 0
+            on the right (torch is imported only then).
+        **options: scoring options of :class:`rouge_lcs.Rouge` (``tokenizer`` is the ROUGE
+            tokenizer, as everywhere: the model's is ``model_tokenizer``).
+    """
+    if return_tensors not in (None, "pt"):
+        raise fail_value("return_tensors", "None or 'pt'", return_tensors)
+    reward = RougeReward(rouge_type, measure=measure, **options)
+    values = reward.token_scores(
+        completions,
+        references,
+        offsets=offsets,
+        token_ids=token_ids,
+        model_tokenizer=model_tokenizer,
+    )
+    if return_tensors is None:
+        return values
+    import torch
+
+    out = torch.zeros((len(values), max(map(len, values), default=0)), dtype=torch.float32)
+    for i, row in enumerate(values):
+        if row:
+            out[i, : len(row)] = torch.tensor(row, dtype=torch.float32)
+    return out
 
 
 # --- verl ---------------------------------------------------------------------------------------
