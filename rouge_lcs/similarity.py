@@ -101,9 +101,12 @@ def _interner(rouge_type: object, options: dict[str, Any]) -> Interner:
     if not isinstance(rouge_type, str):
         raise fail_type("rouge_type", "a str such as 'rougeL' or 'rouge1'", rouge_type)
     settings = make_settings([rouge_type], **options)
-    if settings.rouge_types[0].kind == "Lsum":
+    if settings.rouge_types[0].kind not in ("n", "L"):
         raise fail_value(
-            "rouge_type", "'rougeL' or 'rougeN' (rougeLsum needs sentences; use score)", rouge_type
+            "rouge_type",
+            "'rougeL' or 'rougeN' (rougeLsum needs sentences, rougeW/S/SU have no similarity "
+            "kernel; use score)",
+            rouge_type,
         )
     return Interner(settings)
 

@@ -8,6 +8,8 @@ Both engines implement every method with bit-identical results; the tests run ea
 - :meth:`Backend.id_counts`: the same counts for texts already numbered (token ids, sentence
   offsets), used by the ROUGE-1.5.5 mode;
 - :meth:`Backend.skip_counts`: ROUGE-1.5.5's skip-bigram counts (ROUGE-S/SU);
+- :meth:`Backend.wlcs`: ROUGE-W's weighted LCS of pairs of numbered texts, and
+  :meth:`Backend.rouge155_wlcs` ROUGE-1.5.5's summary-level ROUGE-W;
 - :meth:`Backend.rouge155_tokens`: ROUGE-1.5.5's tokens of many summaries, numbered;
 - :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them.
 """
@@ -117,6 +119,32 @@ class Backend(Protocol):
     ) -> np.ndarray:
         """ROUGE-1.5.5's skip-bigram units ``(pairs, 3)``: ``(clipped hits, peer units, model
         units)``; ``distance`` -1 is unlimited; ``unigrams`` adds ROUGE-SU's unigrams."""
+        ...
+
+    def wlcs(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_a: np.ndarray,
+        pair_b: np.ndarray,
+        weight: float,
+        num_threads: int = 1,
+    ) -> np.ndarray:
+        """The weighted LCS (:mod:`rouge_lcs.engine.weighted`, ``f(k) = k ** weight``) of
+        documents ``pair_a[k]`` and ``pair_b[k]`` (token ids ``ids`` at offsets ``starts``):
+        float64, one per pair."""
+        ...
+
+    def rouge155_wlcs(
+        self,
+        docs: IdDocs,
+        pair_peer: np.ndarray,
+        pair_model: np.ndarray,
+        weight: float,
+        num_threads: int = 1,
+    ) -> np.ndarray:
+        """ROUGE-1.5.5's summary-level ROUGE-W (:func:`rouge_lcs.engine.weighted.summary_wlcs`)
+        of each pair: ``(pairs, 2)`` float64 ``(hit, base)``."""
         ...
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:

@@ -25,8 +25,6 @@ rounds and averages; nothing here depends on ``-f``, ``-p`` or the averaging.
 
 from __future__ import annotations
 
-import math
-from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -207,116 +205,53 @@ def _lcs_stat(model: Summary, peer_sentences: list[Candidate], peer: Summary) ->
 # ---------------------------------------------------------------- weighted LCS
 
 
-#: Move-table cells (bytes) kept at once by the weighted-LCS walk back; past this, the table is
-#: recomputed block by block from checkpoint rows every ``sqrt(m)`` rows, so memory stays about
-#: ``16 * n * sqrt(m)`` bytes instead of ``m * n`` (a 20,000-token sentence pair: ~45 MB, not
-#: 400 MB), for twice the time.  Every value and move is the same either way.
-WLCS_TABLE_CELLS = 1 << 24
+def _id_docs(summaries: Sequence[Summary]) -> IdDocs:
+    """Summaries as the engine's numbered documents: each whole text (the unigram counts that
+    clip) and its LCS sentences, as term ids."""
+    whole = [list(s.iter_term_ids()) for s in summaries]
+    sentences = [sentence for s in summaries for sentence in s.sentence_ids]
+    lengths = np.array([0] + [len(w) for w in whole], dtype=np.int64)
+    sent_lengths = np.array([0] + [len(t) for t in sentences], dtype=np.int64)
+    per_doc = np.array([0] + [len(s.sentence_ids) for s in summaries], dtype=np.int64)
+    ids = np.fromiter(chain.from_iterable(whole), dtype=np.int64, count=int(lengths.sum()))
+    sent_ids = np.fromiter(
+        chain.from_iterable(sentences), dtype=np.int64, count=int(sent_lengths.sum())
+    )
+    vocab = int(max(ids.max(initial=-1), sent_ids.max(initial=-1))) + 1
+    return IdDocs(
+        ids, np.cumsum(lengths), sent_ids, np.cumsum(sent_lengths), np.cumsum(per_doc), vocab
+    )
 
 
-def _wlcs_rows(
-    model: Sequence[str],
-    peer: Sequence[str],
-    w: float,
-    row_c: list[float],
-    row_l: list[int],
-    first: int,
-    last: int,
-    moves: list[bytes] | None,
-) -> tuple[list[float], list[int]]:
-    """``wlcs_inner``'s rows ``first + 1`` to ``last`` from row ``first`` (``row_c``, ``row_l``);
-    the move row of each is appended to ``moves`` when given.  Returns row ``last``."""
-    n = len(peer)
-    prev_c, prev_l = row_c, row_l
-    for i in range(first + 1, last + 1):
-        cur_c = [0.0] * (n + 1)
-        cur_l = [0] * (n + 1)
-        move = bytearray(n + 1)
-        token = model[i - 1]
-        for j in range(1, n + 1):
-            if token == peer[j - 1]:
-                k = prev_l[j - 1]
-                # the script's float expression, in its order
-                cur_c[j] = prev_c[j - 1] + (k + 1) ** w - k**w
-                cur_l[j] = k + 1
-                move[j] = 1
-            elif prev_c[j] >= cur_c[j - 1]:
-                cur_c[j] = prev_c[j]
-                move[j] = 2
-            else:
-                cur_c[j] = cur_c[j - 1]
-                move[j] = 3
-        if moves is not None:
-            moves.append(bytes(move))
-        prev_c, prev_l = cur_c, cur_l
-    return prev_c, prev_l
-
-
-def _wlcs_marks(model: Sequence[str], peer: Sequence[str], w: float, mask: list[int]) -> None:
-    """``wlcs_inner`` + ``markLCS``: the weighted DP table and the script's walk back.
-
-    The walk reads the move of each row it visits, from the last row up.  A table of at most
-    :data:`WLCS_TABLE_CELLS` is kept whole; a bigger one keeps every ``block``-th row's values
-    as checkpoints and recomputes one block of moves at a time as the walk enters it (rows are
-    a deterministic function of the row above, so the moves are the same)."""
-    m, n = len(model), len(peer)
-    if m == 0:
-        return
-    zero_c, zero_l = [0.0] * (n + 1), [0] * (n + 1)
-    block = m if m * (n + 1) <= WLCS_TABLE_CELLS else max(1, math.isqrt(m))
-    # Checkpoint rows as flat arrays (16 bytes a cell, against ~40 in lists of numbers).
-    checkpoints = [(array("d", zero_c), array("q", zero_l))]
-    row_c, row_l = zero_c, zero_l
-    for first in range(0, m - block, block):
-        row_c, row_l = _wlcs_rows(model, peer, w, row_c, row_l, first, first + block, None)
-        checkpoints.append((array("d", row_c), array("q", row_l)))
-    i, j = m, n
-    while i and j:
-        first = (i - 1) // block * block  # the block holding row i: rows first + 1 .. last
-        last = min(first + block, m)
-        moves: list[bytes] = []
-        saved_c, saved_l = checkpoints[first // block]
-        _wlcs_rows(model, peer, w, saved_c.tolist(), saved_l.tolist(), first, last, moves)
-        while i > first and j:
-            step = moves[i - first - 1][j]
-            if step == 1:
-                i -= 1
-                j -= 1
-                mask[i] = 1
-            elif step == 2:
-                i -= 1
-            else:
-                j -= 1
-
-
-def _wlcs_stat(model: Summary, peer: Summary, w: float) -> PairStat:
-    m1 = Counter(model.ngrams(1))
-    p1 = Counter(peer.ngrams(1))
-    hit = 0.0
-    base = 0.0
-    for sentence in model.sentences:
-        base += len(sentence) ** w
-        mask = [0] * len(sentence)
-        for peer_sentence in peer.sentences:
-            _wlcs_marks(sentence, peer_sentence, w, mask)
-        run = 0
-        size = len(sentence)
-        for j, token in enumerate(sentence):
-            # The script's loop, literally: a marked token that fails the unigram clip does not
-            # end the current run, so the run can continue after it.
-            if mask[j] == 1 and m1.get(token, 0) > 0 and p1.get(token, 0) > 0:
-                run += 1
-                if j + 1 < size and mask[j + 1] == 0 or j + 1 == size:
-                    hit += run**w
-                    run = 0
-                m1[token] -= 1
-                p1[token] -= 1
-    if base == 0:
+def _wlcs_arrays(
+    docs: IdDocs, pair_peer: np.ndarray, pair_model: np.ndarray, w: float
+) -> PairArrays:
+    """ROUGE-W statistics of each pair from the engine's summary-level weighted LCS
+    (``Backend.rouge155_wlcs``): the script weights the model length twice,
+    ``model_count = (sum_s len(s) ** w) ** w``, and ``peer_count = len(peer) ** w``."""
+    peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
+    models = np.ascontiguousarray(pair_model, dtype=np.int64)
+    hit_base = backend().rouge155_wlcs(docs, peers, models, w)
+    hits, bases = hit_base[:, 0].tolist(), hit_base[:, 1].tolist()
+    if 0.0 in bases:
         raise ValueError(
             "ROUGE-W: a reference has no tokens; ROUGE-1.5.5 dies on it (division by zero)"
         )
-    select = (hit / base) ** (1 / w)
-    return hit, base**w, peer.size**w, select
+    peer_sizes = np.diff(docs.starts)[peers].tolist()
+    select = [(hit / base) ** (1 / w) for hit, base in zip(hits, bases)]
+    return (
+        hit_base[:, 0].copy(),
+        np.array([base**w for base in bases], dtype=np.float64),
+        np.array([float(size) ** w for size in peer_sizes], dtype=np.float64),
+        np.array(select, dtype=np.float64),
+    )
+
+
+def _wlcs_stat(model: Summary, peer: Summary, w: float) -> PairStat:
+    hit, model_count, peer_count, select = _wlcs_arrays(
+        _id_docs([peer, model]), np.array([0]), np.array([1]), w
+    )
+    return float(hit[0]), float(model_count[0]), float(peer_count[0]), float(select[0])
 
 
 # ---------------------------------------------------------------- one pair, every metric
@@ -485,10 +420,11 @@ def batch_stats(
     ROUGE-N and ROUGE-S run as numpy joins over the whole batch; ROUGE-L uses the project's
     batched union-LCS kernel (:mod:`rouge_lcs.engine.lcs_batch`, same backtrack as the script)
     except under ``-b``, where the script clips the sentence LCS with differently cut unigram
-    counts and the per-pair path is taken; ROUGE-W is per pair.
+    counts and the per-pair path is taken; ROUGE-W is the engine's ``rouge155_wlcs`` on term ids.
     """
     lengths = batch.lengths
     out: list[PairArrays] = []
+    docs: IdDocs | None = None
     for metric in metrics:
         if metric.kind in ("N", "S"):
             out.append(_gram_stats(batch, metric, pair_peer, pair_model))
@@ -497,6 +433,10 @@ def batch_stats(
             jobs = [(ids[m], ids[p]) for p, m in zip(pair_peer.tolist(), pair_model.tolist())]
             hit = union_lcs_hits_batch(jobs)
             out.append(_lcs_arrays(hit, lengths[pair_model], lengths[pair_peer]))
+        elif metric.kind == "W":
+            if docs is None:
+                docs = _id_docs(batch.summaries)
+            out.append(_wlcs_arrays(docs, pair_peer, pair_model, metric.weight))
         else:
             out.append(_per_pair(batch.summaries, pair_peer, pair_model, metric))
     return out
@@ -510,13 +450,20 @@ def flat_stats(
     ROUGE-N and ROUGE-L of every pair are one call of the engine's ``id_counts`` (ROUGE-N is the
     same clipped count and ROUGE-Lsum the same union LCS with the same backtrack and clipping as
     :func:`batch_stats`) and ROUGE-S/SU one call of its ``skip_counts`` (the units of
-    :meth:`Summary.skip_bigrams`, clipped), on either engine; ROUGE-W is per pair on term ids.
+    :meth:`Summary.skip_bigrams`, clipped), on either engine; ROUGE-W one call of its
+    ``rouge155_wlcs`` (the script's summary-level weighted LCS) for each weight.
     """
     out: list[PairArrays | None] = [None] * len(metrics)
     engine = backend()
     peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
     models = np.ascontiguousarray(pair_model, dtype=np.int64)
     counted = [k for k, m in enumerate(metrics) if m.kind in ("N", "L")]
+
+    def docs_of() -> IdDocs:
+        return IdDocs(
+            flat.ids, flat.doc_start, flat.ids, flat.line_start, flat.doc_line, flat.vocab_size
+        )
+
     if counted:
         # ROUGE-L of the script is the union LCS over the model's sentences: ROUGE-Lsum's.
         types = [
@@ -525,17 +472,13 @@ def flat_stats(
             else RougeType("rougeLsum", "Lsum")
             for k in counted
         ]
-        docs = IdDocs(
-            flat.ids, flat.doc_start, flat.ids, flat.line_start, flat.doc_line, flat.vocab_size
-        )
-        counts = engine.id_counts(docs, peers, models, types)
+        counts = engine.id_counts(docs_of(), peers, models, types)
         for column, k in enumerate(counted):
             hit, peer_count, model_count = counts[:, column].T  # (hits, pred total, ref total)
             if metrics[k].kind == "N":
                 out[k] = _recall_stats(hit, model_count, peer_count)
             else:
                 out[k] = _lcs_arrays(hit, model_count, peer_count)
-    summaries: list[Summary] | None = None
     for k, metric in enumerate(metrics):
         if metric.kind == "S":
             units = engine.skip_counts(
@@ -543,9 +486,6 @@ def flat_stats(
             )
             hit, peer_count, model_count = units.T
             out[k] = _recall_stats(hit, model_count, peer_count)
-        elif metric.kind == "W":  # the per-pair statement, on ids (it only compares terms)
-            if summaries is None:
-                sentence_ids = flat.sentence_ids()
-                summaries = [Summary(None, cast(list[list[str]], s), s) for s in sentence_ids]
-            out[k] = _per_pair(summaries, pair_peer, pair_model, metric)
+        elif metric.kind == "W":  # the engine's summary-level weighted LCS, on the same ids
+            out[k] = _wlcs_arrays(docs_of(), peers, models, metric.weight)
     return cast(list[PairArrays], out)

@@ -18,6 +18,7 @@ from rouge_lcs.engine import native
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.multiref import chosen_reference, combine
 from rouge_lcs.scores.statistics import bootstrap_interval
+from rouge_lcs.text.rouge_types import weights
 
 # Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms (type checkers
 # treat any name TYPE_CHECKING as true).
@@ -98,8 +99,9 @@ class Scores:
             values = native.combine(flat, stats.n_types, settings.multi_ref, settings.beta)
             return cls(settings.names, *values, stats, settings)
         precision, recall, fmeasure = combine(
-            stats.counts, stats.n_refs, settings.multi_ref, settings.beta
-        )
+            stats.counts, stats.n_refs, settings.multi_ref, settings.beta,
+            weights(settings.rouge_types),
+        )  # fmt: skip
         return cls(settings.names, precision, recall, fmeasure, stats, settings)
 
     def _numpy(self) -> tuple[np.ndarray, ...]:
@@ -205,6 +207,8 @@ class Scores:
     def chosen_references(self) -> np.ndarray:
         """``(examples, types)``: which reference each score came from under ``max_f`` /
         ``max_recall`` (0-based within the example), ``-1`` where every reference is used."""
+        settings = self.settings
         return chosen_reference(
-            self.stats.counts, self.stats.n_refs, self.settings.multi_ref, self.settings.beta
-        )
+            self.stats.counts, self.stats.n_refs, settings.multi_ref, settings.beta,
+            weights(settings.rouge_types),
+        )  # fmt: skip
