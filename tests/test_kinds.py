@@ -217,3 +217,11 @@ def test_the_command_line_scores_the_new_types(tmp_path) -> None:
     for name in types:
         f = by_hand("the cat sat on the mat", "the cat was on the mat", parse_rouge_type(name))[2]
         assert out[name]["fmeasure"] == pytest.approx(f, rel=1e-12)
+
+
+def test_the_benchmark_runs_on_tiny_input(capsys) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench_kinds
+
+    bench_kinds.main(["--tiny"])
+    assert "compat='rouge155' rougeW" in capsys.readouterr().out

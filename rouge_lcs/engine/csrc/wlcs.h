@@ -84,21 +84,37 @@ static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double
                             uint8_t *moves) {
     cc[0] = 0.0;
     cl[0] = 0;
-    for (int64_t j = 1; j <= n; j++) {
-        if (x == y[j - 1]) {
-            int64_t k = pl[j - 1];
-            cc[j] = pc[j - 1] + f[k + 1] - f[k];
-            cl[j] = k + 1;
-            if (moves) moves[j] = 1;
-        } else if (pc[j] >= cc[j - 1]) {
-            cc[j] = pc[j];
-            cl[j] = 0;
-            if (moves) moves[j] = 2;
-        } else {
-            cc[j] = cc[j - 1];
-            cl[j] = 0;
-            if (moves) moves[j] = 3;
+    if (moves) {
+        for (int64_t j = 1; j <= n; j++) {
+            if (x == y[j - 1]) {
+                int64_t k = pl[j - 1];
+                cc[j] = pc[j - 1] + f[k + 1] - f[k];
+                cl[j] = k + 1;
+                moves[j] = 1;
+            } else if (pc[j] >= cc[j - 1]) {
+                cc[j] = pc[j];
+                cl[j] = 0;
+                moves[j] = 2;
+            } else {
+                cc[j] = cc[j - 1];
+                cl[j] = 0;
+                moves[j] = 3;
+            }
         }
+        return;
+    }
+    /* The same cells without branches (the up/left choice is unpredictable): both values are
+     * computed and selected, with the same operations in the same order. */
+    double left = 0.0;
+    for (int64_t j = 1; j <= n; j++) {
+        int match = x == y[j - 1];
+        int64_t k = pl[j - 1];
+        double diag = pc[j - 1] + f[k + 1] - f[k];
+        double up = pc[j];
+        double best = up >= left ? up : left;
+        left = match ? diag : best;
+        cc[j] = left;
+        cl[j] = match ? k + 1 : 0;
     }
 }
 
