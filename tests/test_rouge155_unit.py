@@ -363,7 +363,7 @@ def _wlcs_full_table(model, peer, w, mask) -> None:
 def test_weighted_lcs_walk_is_the_same_with_a_bounded_table(cells, monkeypatch) -> None:
     # Past WLCS_TABLE_CELLS the walk recomputes its moves block by block from checkpoint rows
     # (memory ~ n * sqrt(m), not m * n); the marks must be the script's either way.
-    from rouge_lcs.engine import weighted
+    from rouge_lcs.engine.reference import weighted
 
     monkeypatch.setattr(weighted, "WLCS_TABLE_CELLS", cells)
     rng = np.random.default_rng(3)
@@ -382,7 +382,7 @@ def test_weighted_lcs_memory_stays_below_the_move_table(monkeypatch) -> None:
     # than the m * n bytes of the whole move table (which the script itself keeps).
     import tracemalloc
 
-    from rouge_lcs.engine import weighted
+    from rouge_lcs.engine.reference import weighted
 
     monkeypatch.setattr(weighted, "WLCS_TABLE_CELLS", 1 << 12)
     rng = np.random.default_rng(5)

@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.engine.interface import IdDocs
-from rouge_lcs.engine.weighted import weighted_totals
 from rouge_lcs.text.rouge_types import RougeType, unknown_kind
 
 # Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms.
@@ -41,6 +40,13 @@ COUNTED = ("n", "L", "Lsum")
 OTHER = ("W", "S", "SU")
 
 _ROUGE1 = RougeType("rouge1", "n", 1)
+
+
+def weighted_totals(lengths: Sequence[int], w: float) -> np.ndarray:
+    """``f(len) = len ** w`` of each length, float64 (both engines' ROUGE-W totals), as
+    Python's ``float ** float`` (C's ``pow``): NumPy's vectorized ``power`` may round
+    differently."""
+    return np.array([float(n) ** w for n in lengths], dtype=np.float64)
 
 
 def only_counted(rouge_types: Sequence[RougeType]) -> bool:

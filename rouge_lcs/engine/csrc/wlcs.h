@@ -1,7 +1,7 @@
 /*
  * wlcs.h: ROUGE-W, the weighted longest common subsequence of ROUGE-1.5.5 (Lin 2004), on int32
  * token ids.  No Python.h: module.c checks every buffer and index before calling in, and
- * releases the GIL around wlcs_run.  The Python reference is rouge_lcs/engine/weighted.py
+ * releases the GIL around wlcs_run.  The Python reference is rouge_lcs/engine/reference/weighted.py
  * (bit-identical: the same double operations in the same order).
  *
  * The table, with f(k) = k^w (the table `f` below, pow(k, w) as Perl's ** computes it):

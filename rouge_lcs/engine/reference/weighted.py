@@ -48,11 +48,6 @@ def powers(top: int, w: float) -> list[float]:
     return [float(k) ** w for k in range(top + 1)]
 
 
-def weighted_totals(lengths: Sequence[int], w: float) -> np.ndarray:
-    """``f(len)`` of each length, float64 (both engines' ROUGE-W totals)."""
-    return np.array([float(n) ** w for n in lengths], dtype=np.float64)
-
-
 def wlcs_value(x: Sequence[int], y: Sequence[int], w: float) -> float:
     """``c[m][n]`` of the table (two rows: memory linear in the texts)."""
     if len(y) > len(x):  # rows along the shorter text, as the kernel (the value is the same)
