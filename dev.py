@@ -34,6 +34,9 @@ INSTALLS = {
         ["torch==2.13.0"],
         ["-e", ".[test]"],
         ["--no-deps", "multilingual-rouge==0.0.1"],
+        # pltrdy's rouge (module `rouge`, as py-rouge's): its own folder (tests/test_audit.py)
+        ["-e", ".[audit-test]"],
+        ["--no-deps", "--upgrade", "--target", ".venv/targets/rouge-1.0.1", "rouge==1.0.1"],
     ],
 }
 
@@ -76,7 +79,8 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     _ensure(command)
     if command == "run":
-        return subprocess.run([str(PYTHON), "-m", "rouge_lcs", *rest], cwd=ROOT).returncode
+        # In the caller's folder: the paths given (--predictions preds.txt) are the caller's.
+        return subprocess.run([str(PYTHON), "-m", "rouge_lcs", *rest]).returncode
     _sh(PYTHON, "-m", "ruff", "check", ".")
     _sh(PYTHON, "-m", "ruff", "format", "--check", ".")
     _sh(PYTHON, "-m", "mypy")

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time these load on 
     from rouge_lcs.api import rouge, score
     from rouge_lcs.config.settings import Settings, make_settings
     from rouge_lcs.engine.stats import PairStats
+    from rouge_lcs.recipes.auditor import Audit, audit
     from rouge_lcs.scores.results import Interval, Score, ScoreInterval, Scores
     from rouge_lcs.scores.scorer import Rouge
     from rouge_lcs.scores.state import RougeState
@@ -38,6 +39,8 @@ _LAZY = {
     "Settings": "rouge_lcs.config.settings",
     "make_settings": "rouge_lcs.config.settings",
     "PairStats": "rouge_lcs.engine.stats",
+    "audit": "rouge_lcs.recipes.auditor",
+    "Audit": "rouge_lcs.recipes.auditor",
     "Interval": "rouge_lcs.scores.results",
     "Score": "rouge_lcs.scores.results",
     "ScoreInterval": "rouge_lcs.scores.results",
@@ -48,6 +51,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "Audit",
     "DEFAULT_ROUGE_TYPES",
     "Interval",
     "PairStats",
@@ -58,6 +62,7 @@ __all__ = [
     "Scores",
     "Settings",
     "__version__",
+    "audit",
     "make_settings",
     "rouge",
     "score",

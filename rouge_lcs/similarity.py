@@ -21,6 +21,7 @@ changes an answer: :mod:`rouge_lcs.scores.similarity`.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
     import numpy as np
 else:
     np = lazy_import("numpy")
+
+#: Tokens queries may bring before an index renumbers its texts, at least.
+_QUERY_VOCAB = 1 << 16
 
 __all__ = [
     "DedupResult",
@@ -106,9 +110,41 @@ def _workers(value: object) -> int:
     return value
 
 
-def _interner(rouge_type: object, options: dict[str, Any]) -> Interner:
+#: Options of :func:`rouge_lcs.score` that similarity takes (``**options``).
+_SCORING_OPTIONS = ("tokenizer", "use_stemmer", "language", "normalize_spelling", "beta", "compat")
+#: Options of ``score`` that mean nothing here: a cell is one pair, and rougeLsum is refused.
+_MEANINGLESS = {
+    "lsum_split": "rougeLsum's sentence splitter (similarity scores rougeL or rougeN)",
+    "multi_ref": "how several references combine (a similarity cell is one pair)",
+}
+
+
+def _dtype(value: object) -> np.dtype | None:
+    """None, or a NumPy floating type (scores are fractions: an integer type would hold 0/1)."""
+    if value is None:
+        return None
+    try:
+        kind = np.dtype(value)  # type: ignore[call-overload]
+    except TypeError:
+        if isinstance(value, str):  # a name NumPy does not know
+            raise fail_value("dtype", "a NumPy floating type such as 'float32'", value) from None
+        raise fail_type("dtype", "a NumPy floating type such as np.float32", value) from None
+    if kind.kind != "f":
+        raise fail_value("dtype", "a floating type (np.float16, np.float32, np.float64)", value)
+    return kind
+
+
+def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interner:
     if not isinstance(rouge_type, str):
         raise fail_type("rouge_type", "a str such as 'rougeL' or 'rouge1'", rouge_type)
+    for name in options:
+        if name in _MEANINGLESS:
+            raise TypeError(f"{call}() does not take {name}=: it sets {_MEANINGLESS[name]}")
+        if name not in _SCORING_OPTIONS:
+            raise TypeError(
+                f"{call}() got an unexpected keyword argument {name!r} (scoring options: "
+                f"{', '.join(_SCORING_OPTIONS)})"
+            )
     settings = make_settings([rouge_type], **options)
     if settings.rouge_types[0].kind not in ("n", "L"):
         raise fail_value(
@@ -120,9 +156,9 @@ def _interner(rouge_type: object, options: dict[str, Any]) -> Interner:
     return Interner(settings)
 
 
-def _scoring(rouge_type: object, measure: object, options: dict[str, Any]) -> Scoring:
+def _scoring(rouge_type: object, measure: object, options: dict[str, Any], call: str) -> Scoring:
     check_choice(measure, "measure", MEASURES)
-    return Scoring(_interner(rouge_type, options), str(measure))
+    return Scoring(_interner(rouge_type, options, call), str(measure))
 
 
 def cdist(
@@ -133,6 +169,7 @@ def cdist(
     measure: str = "fmeasure",
     score_cutoff: float | None = None,
     workers: int = 1,
+    dtype: Any = None,
     **options: Any,
 ) -> np.ndarray:
     """Scores of every (query, choice) pair: an array of shape ``(len(queries), len(choices))``.
@@ -144,15 +181,24 @@ def cdist(
         measure: ``"fmeasure"``, ``"precision"`` or ``"recall"``.
         score_cutoff: cells below it are 0 (that is where pruning pays); None: every score.
         workers: threads (``-1``: every core); the numbers do not depend on it.
+        dtype: the result's floating type, as rapidfuzz's ``cdist`` takes it: ``np.float32``
+            halves the memory of a large matrix (each score is computed in float64 and
+            rounded once); None: float64.
         **options: ``tokenizer``, ``use_stemmer``, ``language``, ``beta``, ``compat`` as in
             :func:`rouge_lcs.score`.
     """
     query_texts, choice_texts = _texts(queries, "queries"), _texts(choices, "choices")
     floor, threads = _cutoff(score_cutoff), _workers(workers)
-    scoring = _scoring(rouge_type, measure, options)
+    result_type = _dtype(dtype)
+    scoring = _scoring(rouge_type, measure, options, "cdist")
     interner = scoring.interner
     return hits_matrix(
-        scoring, interner.units(query_texts), interner.units(choice_texts), floor, threads
+        scoring,
+        interner.units(query_texts),
+        interner.units(choice_texts),
+        floor,
+        threads,
+        result_type,
     )
 
 
@@ -173,7 +219,7 @@ def extract(
     text, choice_texts = _text(query, "query"), _texts(choices, "choices")
     k = None if limit is None else check_int(limit, "limit")
     floor, threads = _cutoff(score_cutoff), _workers(workers)
-    scoring = _scoring(rouge_type, measure, options)
+    scoring = _scoring(rouge_type, measure, options, "extract")
     interner = scoring.interner
     queries, pool = interner.units([text]), interner.units(choice_texts)
     cands = np.arange(len(pool), dtype=np.int64)
@@ -192,6 +238,10 @@ class DedupResult:
         neighbors: with ``neighbors=k``, for every text the ``k`` kept texts before it most
             similar to it, ``[(index, score), ...]`` best first (lower index on ties); else
             None.
+
+    With ``seeds``, ``kept``, the keys of ``matches`` and the rows of ``neighbors`` are about
+    ``texts``; a match or neighbour index ``j`` is into ``seeds + texts`` (below
+    ``len(seeds)``: a seed).
     """
 
     kept: list[int]
@@ -213,7 +263,8 @@ def dedup(
     neighbors: int = 0,
     prefilter: bool = True,
     workers: int = 1,
-    progress: Callable[[int], object] | None = None,
+    progress: Callable[[int], object] | bool | None = None,
+    seeds: Sequence[str] | None = None,
     **options: Any,
 ) -> DedupResult:
     """The pipelines' greedy filter: in input order, a text is dropped when its best score
@@ -225,22 +276,48 @@ def dedup(
         neighbors: also record each text's ``neighbors`` most similar kept texts.
         prefilter: draw candidates from an inverted index with prefix filtering (exact: the
             same result; used when ``neighbors`` is 0); False: compare with every kept text.
-        progress: called with the number of texts done since the last call.
+        progress: True: a progress bar on stderr (tqdm's; ``pip install tqdm``); or a callable,
+            called with the number of texts done since the last call; None or False: none.
+        seeds: texts that every text is also compared with and that are never dropped nor
+            compared with each other — Alpaca's and Self-Instruct's 175 seed tasks, which their
+            loops score each new instruction against, with the instructions kept so far.
         rouge_type, measure, workers, **options: as in :func:`cdist`.
     """
     items = _texts(texts, "texts")
+    pool = [] if seeds is None else _texts(seeds, "seeds")
+    if progress is not None and not isinstance(progress, bool) and not callable(progress):
+        raise fail_type("progress", "True, False, None or a callable", progress)
     limit = _fraction(threshold, "threshold")
     k = check_int(neighbors, "neighbors")
     check_bool(prefilter, "prefilter")
     threads = _workers(workers)
-    scoring = _scoring(rouge_type, measure, options)
-    units = scoring.interner.units(items)
-    kept, matches, near = greedy(scoring, units, limit, k, prefilter, threads, progress)
-    return DedupResult(kept, matches, near)
+    scoring = _scoring(rouge_type, measure, options, "dedup")
+    units = scoring.interner.units(pool + items)
+    start = len(pool)
+    if progress is True:
+        from tqdm import tqdm
+
+        with tqdm(total=len(items), unit="texts", smoothing=0.1) as bar:
+            found = greedy(scoring, units, limit, k, prefilter, threads, bar.update, start)
+    else:
+        report = progress if callable(progress) else None
+        found = greedy(scoring, units, limit, k, prefilter, threads, report, start)
+    kept, matches, near = found
+    return DedupResult(
+        [i - start for i in kept[start:]],
+        {i - start: match for i, match in matches.items()},
+        near,
+    )
 
 
 class SimilarityIndex:
     """Texts tokenized once, for generation loops that add texts batch by batch.
+
+    Thread-safe: queries run concurrently (the kernel releases the GIL), each against the
+    texts indexed when it starts; :meth:`add` calls are serialized and give each text one
+    index.  Queries do not grow the index: the tokens a query brings are forgotten (ids are
+    renumbered from the indexed texts alone once queries have brought more tokens than the
+    texts hold).
 
     >>> index = SimilarityIndex()
     >>> index.add(["the cat sat on the mat"])
@@ -258,12 +335,17 @@ class SimilarityIndex:
         workers: int = 1,
         **options: Any,
     ) -> None:
-        self._scoring = _scoring(rouge_type, measure, options)
+        items = _texts(texts, "texts")
+        self._scoring = _scoring(rouge_type, measure, options, "SimilarityIndex")
+        self._measure = str(measure)
         self._workers = _workers(workers)
+        self._lock = threading.Lock()
         self._texts: list[str] = []
         self._units: Units = self._scoring.interner.units([])
-        if texts:
-            self.add(texts)
+        #: The interner's vocabulary when the indexed texts were last encoded.
+        self._indexed_vocab = 0
+        if items:
+            self.add(items)
 
     def __len__(self) -> int:
         return len(self._texts)
@@ -271,20 +353,41 @@ class SimilarityIndex:
     @property
     def texts(self) -> list[str]:
         """The indexed texts, in the order they were added (their indices)."""
-        return list(self._texts)
+        with self._lock:
+            return list(self._texts)
 
     def add(self, texts: Sequence[str]) -> list[int]:
         """Index ``texts``; returns their indices."""
         items = _texts(texts, "texts")
-        start = len(self._texts)
-        self._units.extend(*self._scoring.interner.encode(items))
-        self._texts.extend(items)
-        return list(range(start, len(self._texts)))
+        with self._lock:
+            start = len(self._texts)
+            self._units.extend(*self._scoring.interner.encode(items))
+            self._texts.extend(items)
+            self._indexed_vocab = self._scoring.interner.vocab
+            return list(range(start, len(self._texts)))
+
+    def _renumber(self) -> None:
+        """Encode the indexed texts afresh (under the lock) once queries have brought more
+        new tokens than the texts hold: memory stays bounded by the index, not the queries.
+        A query already running keeps the units it started with."""
+        interner = self._scoring.interner
+        if interner.vocab - self._indexed_vocab <= max(self._indexed_vocab, _QUERY_VOCAB):
+            return
+        scoring = Scoring(Interner(interner.settings), self._measure)
+        self._units = scoring.interner.units(self._texts)
+        self._scoring = scoring
+        self._indexed_vocab = scoring.interner.vocab
 
     def _top(self, query: object, k: int | None, floor: float) -> list[tuple[int, float]]:
-        units = self._scoring.interner.units([_text(query, "query")])
-        cands = np.arange(len(self._units), dtype=np.int64)
-        return top_k(self._scoring, units, 0, self._units, cands, k, floor, False, self._workers)
+        text = _text(query, "query")
+        with self._lock:
+            scoring = self._scoring
+            # the query's n-grams are looked up, never added (its tokens: see _renumber)
+            units = scoring.interner.units([text], grow=False)
+            choices = self._units.snapshot()
+            self._renumber()
+        cands = np.arange(len(choices), dtype=np.int64)
+        return top_k(scoring, units, 0, choices, cands, k, floor, False, self._workers)
 
     def max_score(self, query: str) -> float:
         """The best score of ``query`` against the indexed texts (0.0 when there are none)."""
@@ -297,7 +400,8 @@ class SimilarityIndex:
         """As :func:`extract` against the indexed texts."""
         k = None if limit is None else check_int(limit, "limit")
         found = self._top(query, k, _cutoff(score_cutoff))
-        return [(self._texts[i], value, i) for i, value in found]
+        texts = self._texts  # appended to only: the indices found are there
+        return [(texts[i], value, i) for i, value in found]
 
 
 def filter_dataset(dataset: Any, column: str, *, threshold: float = 0.7, **kwargs: Any) -> Any:
@@ -428,7 +532,7 @@ def mbr(
     check_choice(method, "method", ("exact", "aggregate"))
     check_bool(return_matrix, "return_matrix")
     threads = _workers(workers)
-    scoring = _scoring(rouge_type, measure, options)
+    scoring = _scoring(rouge_type, measure, options, "mbr")
     settings = scoring.interner.settings
     pseudo: list[list[str]] | list[None]
     if references is None:

@@ -41,9 +41,16 @@ MULTI_REF_MODES = list(OPTIONS["multi_ref"].choices)
 #: Every ISO 639-1 code the library knows whose default tokenizer this install runs.
 LANGUAGE_CODES = [c for c in OPTIONS["language"].choices if _runs(LANGUAGES[str(c)].tokenizer)]
 NO_LANGUAGE = "No language (the defaults)"
+
+
 #: The language menu's (label, value) pairs: "" = no language, then "Korean (ko)" ….
+def _language_name(code: str) -> str:
+    """A language's name as people write it: "Scottish Gaelic", not "scottish_gaelic"."""
+    return " ".join(word.capitalize() for word in LANGUAGES[code].name.split("_"))
+
+
 LANGUAGE_CHOICES = [(NO_LANGUAGE, "")] + sorted(
-    (f"{LANGUAGES[c].name.capitalize()} ({c})", c) for c in LANGUAGE_CODES
+    (f"{_language_name(c)} ({c})", c) for c in LANGUAGE_CODES
 )
 # The tokenizer's default is None, which the library resolves to its first (unicode) tokenizer.
 DEFAULT_TOKENIZER = str(OPTIONS["tokenizer"].default or TOKENIZERS[0])
@@ -55,4 +62,4 @@ DEFAULT_MULTI_REF = str(OPTIONS["multi_ref"].default)
 
 def language_label(code: str) -> str:
     """A language as the page names it: "Korean (ko)"."""
-    return f"{LANGUAGES[code].name.capitalize()} ({code})" if code in LANGUAGES else code
+    return f"{_language_name(code)} ({code})" if code in LANGUAGES else code

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rouge_lcs.base.validation import check_beta, check_unicode
-from rouge_lcs.cli.io import InputError, read_table
+from rouge_lcs.cli.io import InputError, decode, read_records, read_table
 from rouge_lcs.config.settings import Settings, make_settings
 from rouge_lcs.text.languages import LANGUAGES
 from rouge_lcs.text.tokenizers import TOKENIZERS as TOKENIZER_RECORDS
@@ -288,17 +288,28 @@ def upload_problem(what: str, name: str, size: int) -> str | None:
 
 
 def read_upload(file_path: str, what: str) -> tuple[list[str], list[list[str]]]:
-    """Predictions and references of an uploaded CSV/JSONL, or a page message."""
+    """Predictions and references of an uploaded CSV/JSONL, or a page message; a row with an
+    empty reference is refused at its line, as the One pair tab refuses an empty reference."""
     path = Path(file_path)
     problem = upload_problem(what, path.name, path.stat().st_size)
     if problem:
         raise UserError(problem)
     try:
-        return read_table(path)
+        predictions, references = read_table(path)
     except InputError as error:
         raise UserError(f"{what}: {error}".replace(str(path), path.name)) from None
     except (ValueError, RecursionError, MemoryError) as error:  # any reader failure, worded
         raise UserError(f"{what}: cannot be read ({type(error).__name__}).") from None
+    for k, refs in enumerate(references):
+        empty = next((j for j, r in enumerate(refs, start=1) if not r.strip()), None)
+        if empty is not None:
+            records = read_records(path, decode(path.read_bytes(), path.name)) or []
+            line = records[k][0] if k < len(records) else k + 1
+            raise UserError(
+                f"{what}: {path.name}, line {line}: reference {empty} is empty; every pair "
+                "needs a reference text (an empty one would score 0)."
+            )
+    return predictions, references
 
 
 def check_rows(predictions: list[str], references: list[list[str]], what: str = "Batch") -> None:

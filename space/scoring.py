@@ -290,6 +290,10 @@ class ComparisonResult:
             )
         return {
             "pairs": self.pairs,
+            # Below this many examples the tests have little power (see limits): a caller
+            # reading only the p-values is told so; with one example there are none.
+            "small_sample": self.pairs < limits.MIN_PAIRS_FOR_TEST,
+            "min_pairs_for_test": limits.MIN_PAIRS_FOR_TEST,
             "systems": list(self.systems),
             "types": types,
             "signature": self.signature,

@@ -112,3 +112,27 @@ def pytest_terminal_summary(terminalreporter) -> None:
         f"{n} × {reason}" for reason, n in sorted(reasons.items(), key=lambda x: -x[1])
     )
     terminalreporter.write_line(f"skipped {len(skipped)}: {summary}")
+
+
+@pytest.fixture
+def xlsum(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """XL-Sum's scorer (multilingual-rouge's ``rouge_scorer`` module) set up offline: MeCab
+    with UniDic-lite (its own setup needs ``unidic download``), and Snowball without its
+    stop-word exception (NLTK's stop-word lists are a download)."""
+    from functools import partial
+
+    import fugashi
+    import unidic_lite
+    from multilingual_rouge import rouge_scorer, stemmers, tokenizers
+
+    def japanese(self):
+        dicdir = unidic_lite.DICDIR
+        self.tokenizer = fugashi.Tagger(f'-O wakati -b 50000 -r "{dicdir}/mecabrc" -d "{dicdir}"')
+
+    monkeypatch.setattr(tokenizers.JapaneseTokenizer, "__init__", japanese)
+    table = dict(stemmers.LANG2STEMMER)
+    for name, factory in table.items():
+        if isinstance(factory, partial) and factory.func is stemmers.NLTKStemmer:
+            table[name] = partial(stemmers.NLTKStemmer, name, ignore_stopwords=False)
+    monkeypatch.setattr(rouge_scorer, "LANG2STEMMER", table)
+    return rouge_scorer

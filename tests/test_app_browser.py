@@ -892,12 +892,15 @@ def test_api_uploads_are_deleted_when_the_request_ends(client, temp_dir, tmp_pat
     not_a_table.write_text("qxapifour\n", "utf-8")
     broken = tmp_path / "broken.csv"
     broken.write_text('prediction,reference\n"qxapifive,open quote\n', "utf-8")
+    empty_reference = tmp_path / "empty_reference.csv"
+    empty_reference.write_text("prediction,reference\nqxapisix a,a\nb c,\n", "utf-8")
     for path, expected in (
         (not_a_table, "Upload: notes.txt is not a table file"),
         (broken, "Upload: broken.csv: CSV line 2"),
+        (empty_reference, "Upload: empty_reference.csv, line 3: reference 1 is empty"),
     ):
         assert expected in _refused(client, file=handle_file(str(path)), api_name="/score_batch")
-    for marker in ("qxapione", "qxapitwo", "qxapithree", "qxapifour", "qxapifive"):
+    for marker in ("qxapione", "qxapitwo", "qxapithree", "qxapifour", "qxapifive", "qxapisix"):
         assert _files_containing(temp_dir, marker) == [], marker
     assert _new_empty_temp_files(temp_dir, before) == []
 

@@ -279,3 +279,57 @@ def test_a_missing_optional_segmenter_is_one_line(tmp_path, module, args, extra)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith("rouge-lcs: error: ") and f"rouge-lcs[{extra}]" in done.stderr
+
+
+# --- issue 31 ------------------------------------------------------------------------------
+
+
+def test_a_closed_pipe_ends_every_command_quietly_as_cat_does(tmp_path):
+    """``rouge-lcs … | head``: no traceback, the shell's SIGPIPE status, for the bare command
+    and ``score --csv /dev/stdout`` alike."""
+    preds = tmp_path / "p.txt"
+    preds.write_text("".join(f"the cat sat {k}\n" for k in range(20_000)), "utf-8")
+    for args in ([], ["score", "-p", str(preds), "-r", str(preds), "--csv", "/dev/stdout"]):
+        command = " ".join([sys.executable, "-m", "rouge_lcs", *args])
+        done = subprocess.run(
+            f"set -o pipefail; {command} | head -n 1",
+            shell=True,
+            executable="/bin/bash",
+            capture_output=True,
+            text=True,
+        )
+        assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+        assert done.returncode == 141, (args, done.returncode, done.stderr)
+        assert len(done.stdout.splitlines()) == 1
+
+
+def test_help_lists_every_command():
+    done = run("--help")
+    for command in ("dedup", "similar"):
+        assert f"\n    {command} " in done.stdout, done.stdout
+
+
+def test_score_without_references_is_one_line(tmp_path):
+    preds = tmp_path / "p.txt"
+    preds.write_text("a\n", "utf-8")
+    for args in (["score", "-p", str(preds)], ["score"]):
+        done = run(*args)
+        assert done.returncode == 2
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("rouge-lcs: error: missing --"), lines
+
+
+def test_dev_run_reads_paths_from_the_callers_folder(tmp_path, monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("dev", Path(__file__).parent.parent / "dev.py")
+    assert spec and spec.loader
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    monkeypatch.setattr(dev, "_ensure", lambda command: None)  # the venv is this one
+    monkeypatch.setattr(dev, "PYTHON", Path(sys.executable))
+    (tmp_path / "preds.txt").write_text("the cat sat\n", "utf-8")
+    (tmp_path / "refs.txt").write_text("the cat sat down\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert dev.main(["run", "--predictions", "preds.txt", "--references", "refs.txt"]) == 0

@@ -811,3 +811,14 @@ def test_punkt_models_check_their_tables():
         with pytest.raises(TypeError):
             encoder.encode_sentences(["A b. C d."], 1, Odd(), 2)
     assert encoder.encode_sentences(["A b c"], 1, Odd(), 2)  # the shortcut needs no model
+
+
+def test_a_csv_header_naming_a_column_twice_is_refused_by_name(tmp_path):
+    from rouge_lcs.cli.io import InputError, read_table
+
+    data = tmp_path / "pairs.csv"
+    data.write_text("prediction,prediction,reference\na,b,c\n", "utf-8")
+    with pytest.raises(
+        InputError, match="CSV line 1: the header names the column 'prediction' twice"
+    ):
+        read_table(data)

@@ -344,31 +344,6 @@ def test_each_distinct_text_is_tokenized_once(monkeypatch, tokenizer, expected):
 # ---- agreement with multilingual-rouge (the XL-Sum fork of rouge_score) ------------------
 
 
-@pytest.fixture
-def xlsum(monkeypatch):
-    """multilingual-rouge set up offline: MeCab with UniDic-lite (its own setup needs
-    `unidic download`), and Snowball without its stop-word exception (NLTK's stop-word
-    lists are a download; none of the sample words it would skip is longer than 3 letters
-    and stemmed differently)."""
-    from functools import partial
-
-    import fugashi
-    import unidic_lite
-    from multilingual_rouge import rouge_scorer, stemmers, tokenizers
-
-    def japanese(self):
-        dicdir = unidic_lite.DICDIR
-        self.tokenizer = fugashi.Tagger(f'-O wakati -b 50000 -r "{dicdir}/mecabrc" -d "{dicdir}"')
-
-    monkeypatch.setattr(tokenizers.JapaneseTokenizer, "__init__", japanese)
-    table = dict(stemmers.LANG2STEMMER)
-    for name, factory in table.items():
-        if isinstance(factory, partial) and factory.func is stemmers.NLTKStemmer:
-            table[name] = partial(stemmers.NLTKStemmer, name, ignore_stopwords=False)
-    monkeypatch.setattr(rouge_scorer, "LANG2STEMMER", table)
-    return rouge_scorer
-
-
 @needs["mr"]
 @needs["jieba"]
 @needs["mecab"]

@@ -366,3 +366,310 @@ def test_cli_dedup_and_similar(tmp_path, corpora):
         i for *_, i in _brute_extract(texts[5], texts, 3, None)
     ]
     assert main(["dedup", str(source), "--threshold", "2"]) == 2
+
+
+# --- Hostile round (issue: similarity at scale) ------------------------------------------------
+
+
+def test_unknown_option_names_the_users_call():
+    with pytest.raises(TypeError, match=r"^cdist\(\) got an unexpected keyword argument 'foo'"):
+        cdist(["a"], ["b"], foo=1)
+    with pytest.raises(TypeError, match=r"^dedup\(\) got an unexpected keyword argument"):
+        dedup(["a"], use_stemer=True)
+    with pytest.raises(TypeError, match=r"^SimilarityIndex\(\) got an unexpected keyword"):
+        SimilarityIndex(tokeniser="unicode")
+
+
+@pytest.mark.parametrize(("name", "value"), [("lsum_split", "newline"), ("multi_ref", "mean")])
+@pytest.mark.parametrize("call", ["cdist", "extract", "dedup", "SimilarityIndex"])
+def test_options_without_meaning_here_are_refused(call, name, value):
+    calls = {
+        "cdist": lambda **o: cdist(["a b"], ["a c"], **o),
+        "extract": lambda **o: extract("a b", ["a c"], **o),
+        "dedup": lambda **o: dedup(["a b", "a c"], **o),
+        "SimilarityIndex": lambda **o: SimilarityIndex(["a b"], **o),
+    }
+    with pytest.raises(TypeError, match=rf"^{call}\(\) does not take {name}="):
+        calls[call](**{name: value})
+
+
+def test_huge_beta_at_threshold_one_warns_nothing():
+    import warnings
+
+    texts = ["a b c", "a b c", "a b", "a b c d"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for threshold in (1.0, 0.999999, 0.5):
+            got = dedup(texts, threshold=threshold, beta=1e10)
+            assert got.kept == _plain_greedy(texts, threshold, beta=1e10)
+            assert got == dedup(texts, threshold=threshold, beta=1e10, prefilter=False)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, "float16", np.dtype("float64")])
+def test_cdist_dtype_rounds_each_score_once(corpora, dtype):
+    texts = _short_texts(corpora, 120)
+    want = _pairwise(texts[:20], texts[20:], "rougeL")
+    got = cdist(texts[:20], texts[20:], dtype=dtype)
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(got, want.astype(dtype))
+    cut = cdist(texts[:20], texts[20:], dtype=dtype, score_cutoff=0.3)
+    np.testing.assert_array_equal(cut, np.where(want >= 0.3, want, 0).astype(dtype))
+
+
+@pytest.mark.parametrize(
+    ("dtype", "error"),
+    [(np.int32, ValueError), ("int8", ValueError), ("nope", ValueError), (3, TypeError)],
+)
+def test_cdist_dtype_refuses_non_floating_types(dtype, error):
+    with pytest.raises(error, match="dtype: expected"):
+        cdist(["a"], ["b"], dtype=dtype)
+
+
+def test_similarity_index_takes_arrays():
+    texts = np.array(["the cat sat", "a dog ran", "the cat ran"])
+    index = SimilarityIndex(texts)
+    assert index.texts == texts.tolist()
+    assert index.extract("the cat", limit=1)[0][2] == 0
+    assert len(SimilarityIndex(np.array([], dtype=str))) == 0
+
+
+def test_similarity_index_from_threads_equals_cdist(corpora):
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = _short_texts(corpora, 800)
+    base, extra, queries = texts[:300], texts[300:700], texts[700:760]
+    index = SimilarityIndex(base, workers=2)
+    batches = [extra[k : k + 20] for k in range(0, len(extra), 20)]
+
+    def add(batch):
+        return batch, index.add(batch)
+
+    def ask(query):
+        before = len(index)
+        found = index.extract(query, limit=3)
+        return query, before, found
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        adds = [pool.submit(add, b) for b in batches]
+        asks = [pool.submit(ask, q) for q in queries * 2]
+        added = [f.result() for f in adds]
+        answers = [f.result() for f in asks]
+    # serialized adds: each text one index, and the index holds each at its own
+    indices = [i for _, got in added for i in got]
+    assert sorted(indices) == list(range(300, 700))
+    held = index.texts
+    for batch, got in added:
+        assert [held[i] for i in got] == batch
+    # each answer is the top 3 of the texts held when the query started (or a later prefix)
+    scores = cdist(queries, held)
+    row = {q: k for k, q in enumerate(queries)}
+    for query, before, found in answers:
+        values = scores[row[query]]
+        assert found, query
+        for text, value, i in found:
+            assert held[i] == text and value == values[i]
+        limit = max(i for *_, i in found) + 1
+        visible = values[: max(before, limit)]
+        best = sorted(visible.tolist(), reverse=True)[:3]
+        assert [value for _, value, _ in found] == best[: len(found)]
+    # and once the adds are done, queries from threads equal cdist exactly
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        tops = list(pool.map(index.max_score, queries))
+    np.testing.assert_array_equal(tops, scores.max(axis=1))
+
+
+@pytest.mark.parametrize("rouge_type", ["rougeL", "rouge2"])
+def test_queries_do_not_grow_the_index(rouge_type):
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("reads the resident memory from /proc")
+
+    # every query brings new tokens (and n-grams); the index holds 100 texts
+    code = f"""
+from rouge_lcs.similarity import SimilarityIndex
+index = SimilarityIndex([f"text {{k}} of the index" for k in range(100)], rouge_type="{rouge_type}")
+def rss():  # KiB resident now (ru_maxrss would carry the parent's peak across exec)
+    with open("/proc/self/status") as status:
+        return int(next(line for line in status if line.startswith("VmRSS:")).split()[1])
+for k in range(200):
+    index.max_score(" ".join(f"w{{k}}x{{j}}" for j in range(400)))
+start = rss()
+for k in range(200, 1200):
+    index.max_score(" ".join(f"w{{k}}x{{j}}" for j in range(400)))
+print(rss() - start)
+"""
+    grown_kib = int(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    # the 400,000 new tokens took 38 MB (native) and 71 MB (Python engine) when kept
+    assert grown_kib < 15_000, grown_kib
+    index = SimilarityIndex(["a b c"], rouge_type=rouge_type)
+    assert index.max_score("z y x w") == 0.0
+    assert index.max_score("a b c") == 1.0
+
+
+def _alpaca_loop(seeds, new):
+    """stanford_alpaca's generate_instruction.py (commit f134962, lines 144-148 and 184-204),
+    without its Pool: every seed instruction and every kept machine instruction is tokenized
+    by rouge_score's tokenizer; each new instruction is scored against all of them with
+    ``rouge_scorer._score_lcs``; it is skipped when ``max(rouge_scores) > 0.7``, else kept
+    and appended.  The seeds are never compared with each other, nor dropped."""
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
+    all_instruction_tokens = [scorer._tokenizer.tokenize(inst) for inst in seeds]
+    kept, top10 = [], []
+    for i, text in enumerate(new):
+        tokens = scorer._tokenizer.tokenize(text)
+        rouge_scores = [
+            rouge_scorer._score_lcs(tokens, other).fmeasure for other in all_instruction_tokens
+        ]
+        top10.append(sorted(rouge_scores, reverse=True)[:10])  # most_similar_instructions
+        if max(rouge_scores) > 0.7:
+            continue
+        kept.append(i)
+        all_instruction_tokens.append(tokens)
+    return kept, top10
+
+
+def test_dedup_with_seeds_is_the_alpaca_loop(corpora):
+    texts = _short_texts(corpora, 400)
+    seeds = texts[:175] + texts[:2]  # repeated seeds: the loop keeps them all
+    new = texts[175:330] + texts[5:15] + [t + " again" for t in texts[180:190]]
+    kept, top10 = _alpaca_loop(seeds, new)
+    result = dedup(new, seeds=seeds, threshold=0.7, neighbors=10, tokenizer="rouge_score")
+    assert result.kept == kept
+    assert result.neighbors is not None and len(result.neighbors) == len(new)
+    pool = seeds + new
+    for i, (want, got) in enumerate(zip(top10, result.neighbors)):
+        np.testing.assert_allclose([s for _, s in got], want, atol=1e-12)
+        # indices into seeds + new: seeds or texts kept before text i
+        assert all(
+            j < len(seeds) or (j - len(seeds) in kept and j - len(seeds) < i) for j, _ in got
+        )
+    for i, (j, value) in result.matches.items():
+        assert i not in kept and value > 0.7
+        want = rouge_scorer.RougeScorer(["rougeL"]).score(pool[j], new[i])["rougeL"].fmeasure
+        assert value == pytest.approx(want, abs=1e-12)
+    # the prefix index gives the same kept texts, and seeds are never compared or dropped
+    assert dedup(new, seeds=seeds, threshold=0.7, tokenizer="rouge_score").kept == kept
+    assert dedup([], seeds=seeds).kept == []
+    assert dedup(seeds, seeds=seeds).kept == []
+
+
+def test_dedup_progress_bar(capsys):
+    texts = [f"text number {k}" for k in range(50)]
+    assert dedup(texts, progress=True).kept == dedup(texts).kept
+    assert "50/50" in capsys.readouterr().err
+    with pytest.raises(TypeError, match="progress: expected"):
+        dedup(texts, progress="yes")
+
+
+def test_cli_dedup_seeds_and_neighbors(tmp_path, corpora, capfd):
+    import json
+
+    from rouge_lcs.cli.main import main
+
+    texts = _short_texts(corpora, 120)
+    seeds, new = texts[:40], texts[40:100] + texts[:5]
+    (tmp_path / "seeds.txt").write_text("".join(t + "\n" for t in seeds))
+    (tmp_path / "new.txt").write_text("".join(t + "\n" for t in new))
+    out = tmp_path / "kept.jsonl"
+    argv = ["dedup", str(tmp_path / "new.txt"), "--seeds", str(tmp_path / "seeds.txt")]
+    assert main([*argv, "--neighbors", "3", "-o", str(out), "--tokenizer", "rouge_score"]) == 0
+    kept, top10 = _alpaca_loop(seeds, new)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [row["text"] for row in rows] == [new[i] for i in kept]
+    for row, i in zip(rows, kept):
+        np.testing.assert_allclose([n["score"] for n in row["neighbors"]], top10[i][:3], atol=1e-12)
+    assert "\r" not in capfd.readouterr().err
+    assert main([*argv, "--neighbors", "3", "-o", str(tmp_path / "kept.txt")]) == 2
+
+
+def test_cli_bad_outputs_are_refused_before_the_work(tmp_path, capsys, monkeypatch):
+    import rouge_lcs.cli.similarity as cli_similarity
+    from rouge_lcs.cli.main import main
+
+    source = tmp_path / "in.txt"
+    source.write_text("a b c\na b c\nd e f\n")
+    kept = tmp_path / "kept.txt"
+    kept.write_text("before\n")
+    ran = []
+    monkeypatch.setattr(cli_similarity, "dedup", lambda *a, **k: ran.append(1))
+    missing = tmp_path / "no" / "such" / "dir"
+    for argv, flag in [
+        (["-o", str(missing / "x.txt")], "-o"),
+        (["-o", str(kept), "--dropped", str(missing / "d.jsonl")], "--dropped"),
+        (["-o", str(tmp_path)], "-o"),
+    ]:
+        assert main(["dedup", str(source), *argv]) == 2
+        err = capsys.readouterr().err
+        assert f"{flag} " in err and "cannot be written" in err and "Traceback" not in err
+    assert ran == []  # refused before the run
+    assert kept.read_text() == "before\n"  # no partial kept file
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".rouge-lcs-")] == []
+    monkeypatch.undo()
+    assert (
+        main(["dedup", str(source), "-o", str(kept), "--dropped", str(tmp_path / "d.jsonl")]) == 0
+    )
+    assert kept.read_text() == "a b c\nd e f\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".rouge-lcs-")] == []
+
+
+def test_cli_wrong_field_lists_the_fields_and_nested_values_go_to_csv_as_json(tmp_path, capsys):
+    import csv
+    import json
+
+    from rouge_lcs.cli.main import main
+
+    source = tmp_path / "in.jsonl"
+    rows = [{"instruction": "a b c", "meta": {"k": [1, "é"]}}, {"instruction": "d e", "meta": None}]
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["dedup", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "line 1 has no field 'text'" in err and "'instruction', 'meta'" in err
+    out = tmp_path / "kept.csv"
+    assert main(["dedup", str(source), "--field", "instruction", "-o", str(out)]) == 0
+    with out.open(newline="", encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    assert [json.loads(row["meta"]) for row in table] == [r["meta"] for r in rows]
+
+
+def test_cli_txt_output_refuses_texts_with_line_breaks(tmp_path, capsys):
+    import json
+
+    from rouge_lcs.cli.main import main
+
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"text": "one\ntwo"}) + "\n" + json.dumps({"text": "x"}) + "\n")
+    out = tmp_path / "kept.txt"
+    assert main(["dedup", str(source), "-o", str(out)]) == 2
+    assert "record 1 has a line break" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["dedup", str(source), "-o", str(tmp_path / "kept.jsonl")]) == 0
+
+
+def test_cli_dedup_reads_stdin(tmp_path):
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "rouge_lcs", "dedup", "-", "--threshold", "0.7"],
+        input=b"the cat sat\nthe cat sat\na dog ran\n",
+        capture_output=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.decode().splitlines() == ["the cat sat", "a dog ran"]
+
+
+def test_cli_help_shows_defaults(capsys):
+    from rouge_lcs.cli.main import main
+
+    for command, default in [("dedup", "(default: 0.7)"), ("similar", "(default: 10)")]:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert default in capsys.readouterr().out

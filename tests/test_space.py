@@ -372,9 +372,10 @@ def test_comparison_payload_is_the_libraries_schema():
 def test_small_comparisons_say_the_test_has_little_power():
     one = scoring.compare_systems(None, None, "a b\ta\ta b c\n", ["rouge1"])
     page = render.render_comparison(one)
-    assert "Only 1 example: below 10 examples these tests have little power" in page
+    assert "Only 1 example: one difference has no spread" in page
+    assert "below 10 these tests have little power" in page
     assert "unlikely if the systems were equally good" not in page
-    assert "< 0.001" in page and "0.0010" not in page  # p at the resamples' resolution
+    assert "< 0.001" not in page  # one example: no p-value at all (issue 31), not a tiny one
     rows = "".join(f"w{k} x\tw{k}\tw{k} x y\n" for k in range(limits.MIN_PAIRS_FOR_TEST))
     enough = render.render_comparison(scoring.compare_systems(None, None, rows, ["rouge1"]))
     assert "little power" not in enough and "equally good" in enough
@@ -505,3 +506,58 @@ def test_beta_box_empty_or_too_large_is_refused_as_1e308_is():
     for beta in (None, 1e308):
         with pytest.raises(parsing.UserError, match=re.escape(expected)):
             scoring.score_pair("a", "a", beta=beta)
+
+
+def test_a_batch_row_with_an_empty_reference_is_refused_at_its_line(tmp_path):
+    data = tmp_path / "pairs.csv"
+    # The first row's quoted prediction spans two lines: the empty reference is on line 4.
+    data.write_text('prediction,reference\n"a\nb",a b\nc d,  \n', "utf-8")
+    with pytest.raises(parsing.UserError, match=r"^Upload: pairs.csv, line 4: reference 1 is"):
+        scoring.score_batch(str(data))
+    listed = tmp_path / "pairs.jsonl"
+    listed.write_text('{"prediction": "a", "references": ["a", ""]}\n', "utf-8")
+    with pytest.raises(parsing.UserError, match=r"pairs.jsonl, line 1: reference 2 is empty"):
+        scoring.score_batch(str(listed))
+
+
+def test_language_names_read_as_written():
+    labels = dict((code, label) for label, code in choices.LANGUAGE_CHOICES)
+    assert labels["gd"] == "Scottish Gaelic (gd)" and choices.language_label("gd") == labels["gd"]
+
+
+def test_compare_at_one_example_prints_no_p_value_and_the_api_flags_small_samples():
+    one = scoring.compare_systems(pasted="a b\ta\ta b c", rouge_types=["rouge1"])
+    cells = _numbers(render.render_comparison(one).split('id="differences-table"')[0])
+    assert cells[4:6] == ["n/a", "n/a"]  # p (bootstrap), p (randomization)
+    assert one.as_dict()["small_sample"] is True
+    rows = "".join(f"a b {k}\ta {k}\ta b c {k}\n" for k in range(limits.MIN_PAIRS_FOR_TEST))
+    enough = scoring.compare_systems(pasted=rows, rouge_types=["rouge1"])
+    assert enough.as_dict()["small_sample"] is False
+    assert enough.as_dict()["min_pairs_for_test"] == limits.MIN_PAIRS_FOR_TEST
+
+
+def test_evaluates_printed_median_falls_in_the_range_shown():
+    """The range beside rouge_score's exact mean is where evaluate's unseeded bootstrap median
+    lands: checked against rouge_score's own BootstrapAggregator over several seeds."""
+    rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+    scoring_module = pytest.importorskip("rouge_score.scoring")
+    rng = np.random.default_rng(5)
+    words = [f"w{k}" for k in range(12)]
+    pairs = [(" ".join(rng.choice(words, 8)), " ".join(rng.choice(words, 9))) for _ in range(40)]
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    per_example = [scorer.score(ref, pred) for pred, ref in pairs]
+    printed = []
+    for seed in range(10):
+        np.random.seed(seed)  # evaluate leaves numpy's global generator unseeded
+        aggregator = scoring_module.BootstrapAggregator()
+        for score in per_example:
+            aggregator.add_scores(score)
+        printed.append(aggregator.aggregate()["rouge1"].mid.fmeasure)
+    f = np.array([[s["rouge1"].fmeasure] for s in per_example])
+    low, high = render.evaluate_range(f)[0]
+    width = high - low
+    assert all(low - width <= p <= high + width for p in printed), (low, high, printed)
+    assert 0.25 < (max(printed) - min(printed)) / width < 4
+    result = scoring.score_batch(pasted="".join(f"{p}\t{r}\n" for p, r in pairs))
+    page = render.render_aggregate(result)
+    assert "rouge_score&#x27;s mean F" in page and "evaluate prints" in page

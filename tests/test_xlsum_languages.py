@@ -18,6 +18,7 @@ import subprocess
 import sys
 import unicodedata
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from language_samples import requires
@@ -37,6 +38,7 @@ needs = {
         ("thai", "pycrfsuite"),
         ("jieba", "jieba"),
         ("kiwi", "kiwipiepy"),
+        ("mecab", "fugashi"),
     ]
 }
 
@@ -137,6 +139,25 @@ def test_common_mistakes_get_a_did_you_mean(wrong, meant):
         get_language(wrong)
 
 
+def test_tagalog_is_not_suggested_telugu():
+    with pytest.raises(ValueError, match="got 'tl'; 'tl' is Tagalog.*Telugu is 'te'") as error:
+        get_language("tl")
+    assert "did you mean" not in str(error.value)
+
+
+def test_stem_help_names_each_languages_stemmer():
+    out = subprocess.run(
+        [sys.executable, "-m", "rouge_lcs", "score", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    help_text = " ".join(out.split())
+    snowball = help_text.split("Snowball for ", 1)[1].split(", XL-Sum's own", 1)[0].split(", ")
+    assert {"fr", "ru", "ar"} <= set(snowball) and not {"hi", "bn", "tr", "en"} & set(snowball)
+    assert "XL-Sum's own stemmers for hi, bn, tr" in help_text
+
+
 def test_cli_accepts_what_the_library_accepts(tmp_path):
     (tmp_path / "p.txt").write_text("我喜欢吃苹果\n", "utf-8")
     (tmp_path / "r.txt").write_text("我爱吃苹果\n", "utf-8")
@@ -225,19 +246,45 @@ MY_PRED = "ရန်ကုန်မြို့တွင် မိုးသည�
 MY_REF = "ရန်ကုန်တွင် မိုးအများအပြား ရွာခဲ့သည်။"  # much rain fell in Yangon
 
 
+def _xlsum_tokens(lang: str, text: str) -> list[str]:
+    """XL-Sum's tokens of ``text``: its scorer's own pipeline (lowercase, its text cleaning,
+    the language's segmenter), as ``RougeScorer.score`` runs it."""
+    from multilingual_rouge import rouge_scorer, tokenization_wrapper
+
+    scorer = rouge_scorer.RougeScorer(["rouge1"], lang=lang)
+    return tokenization_wrapper.tokenize(text, None, scorer._tokenizer)
+
+
+# The particles ၏ (genitive), ၍ ("and so"), ၌ (locative), ၎ ("aforementioned", before င်း);
+# stacked consonants (သိက္ခာ "dignity", ကမ္ဘာ့ "world's", မဂ္ဂ); a killed consonant with a
+# medial (ယောက်ျား "man", one unit of 5 characters: not joined); kinzi (အင်္ဂလိပ် "English").
+MY_PARTICLES = "လူတိုင်း၏ ဂုဏ်သိက္ခာကို လေးစား၍ ကမ္ဘာ့ ကုလသမဂ္ဂ၌ ယောက်ျား မိန်းမ ၎င်းတို့သည် ပညာရေး ၎င်း၏ အင်္ဂလိပ်စာ"
+
+
+@needs["mr"]
+def test_burmese_syllables_are_xlsums_on_particles_and_stacks():
+    ours = resolve_tokenizer(None, language="my").tokenize(MY_PARTICLES)
+    assert ours == _xlsum_tokens("burmese", MY_PARTICLES)
+    # the particles, which Unicode classes as punctuation (Po), are dropped as XL-Sum drops them
+    assert not {"၏", "၍", "၌", "၎"} & set(ours)
+    # a stacked consonant starts a syllable of its own
+    assert ours[ours.index("သိ") : ours.index("သိ") + 2] == ["သိ", "က္ခာ"]
+
+
 @needs["mr"]
 def test_burmese_syllables_equal_xlsum_and_score_as_its_scorer():
     from multilingual_rouge import rouge_scorer
-    from multilingual_rouge.tokenizers import BurmeseTokenizer
 
     text = "မြန်မာနိုင်ငံ အစိုးရက ကျောင်းသားများအတွက် စီမံကိန်းသစ် ကြေညာခဲ့သည် အင်္ဂလိပ်"
-    assert resolve_tokenizer(None, language="my").tokenize(text) == BurmeseTokenizer()(text)
-    xlsum = rouge_scorer.RougeScorer(["rouge1", "rougeL"], lang="burmese")
-    expected = xlsum.score(MY_REF, MY_PRED)
-    got = score([MY_PRED], [MY_REF], ["rouge1", "rougeL"], language="my")
-    for k, name in enumerate(["rouge1", "rougeL"]):
-        assert got.fmeasure[0, k] == pytest.approx(expected[name].fmeasure, abs=1e-15)
-    assert expected["rouge1"].fmeasure > 0.5
+    assert resolve_tokenizer(None, language="my").tokenize(text) == _xlsum_tokens("burmese", text)
+    xlsum = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], lang="burmese")
+    pred, ref = MY_PRED + " " + MY_PARTICLES, MY_REF + " ကမ္ဘာ့ ဂုဏ်သိက္ခာ၏ ၎င်း"
+    for p, r in [(MY_PRED, MY_REF), (pred, ref)]:
+        expected = xlsum.score(r, p)
+        got = score([p], [r], ["rouge1", "rouge2", "rougeL"], language="my")
+        for k, name in enumerate(["rouge1", "rouge2", "rougeL"]):
+            assert got.fmeasure[0, k] == pytest.approx(expected[name].fmeasure, abs=1e-15)
+    assert xlsum.score(MY_REF, MY_PRED)["rouge1"].fmeasure > 0.5
     # without the language, phrases between spaces are single tokens: nothing matches
     assert _rouge1(MY_PRED, MY_REF) == 0.0
 
@@ -246,6 +293,55 @@ def test_burmese_keeps_numbers_and_latin_words_whole():
     # XL-Sum's tokenizer would cut 2024 and BBC into single characters
     tokens = resolve_tokenizer(None, language="my").tokenize("BBC သတင်း ၂၀၂၄ ခုနှစ်")
     assert tokens == ["bbc", "သ", "တင်း", "၂၀၂၄", "ခု", "နှစ်"]
+
+
+# ---- segmenters see the text as XL-Sum's scorer gives it: punctuation made spaces -----------
+
+# UDHR articles 3 and 4 (Japanese), as one text: MeCab cuts "有する。何人も" as 有する / 何人 / も,
+# and XL-Sum's "有する 何人も" as 有する / 何 / 人 / も.
+JA_UDHR = (
+    "すべての人は、生命、自由及び身体の安全に対する権利を有する。何人も、奴隷にされ、又は"
+    "苦役に服することはない。"
+)
+JA_REF = "何人も、ほしいままに逮捕、拘禁、又は追放されることはない。"
+# Latin words in quotes and brackets, numbers with separators, in Thai and Chinese news style.
+TH_TEXT = "สายพันธุ์ “eta” (B.1.525) ระบาดใน 1,000 จังหวัด ราคา 3.5 บาท ‘Delta’"
+TH_REF = "สายพันธุ์ eta ระบาด 1 000 จังหวัด ราคา 3 บาท delta"
+ZH_TEXT = "新冠病毒“eta”变种(B.1.525)在1,000个城市传播，价格上涨3.5%。"
+ZH_REF = "eta变种在1000个城市传播，价格上涨3%"
+
+
+@needs["mr"]
+@needs["mecab"]
+@needs["thai"]
+@needs["jieba"]
+@pytest.mark.parametrize(
+    ("code", "lang", "tokenizer", "pred", "ref"),
+    [
+        ("ja", "japanese", "mecab", JA_UDHR, JA_REF),
+        ("th", "thai", None, TH_TEXT, TH_REF),
+        ("zh", "chinese", "jieba", ZH_TEXT, ZH_REF),
+    ],
+    ids=["ja", "th", "zh"],
+)
+def test_segmenters_equal_xlsum_on_punctuated_text(xlsum, code, lang, tokenizer, pred, ref):
+    """Same tokens as XL-Sum's scorer (its " " tokens aside: see test_languages.py) and the
+    same P, R, F for ROUGE-1, -2 and -L."""
+    from multilingual_rouge import tokenization_wrapper
+
+    types = ["rouge1", "rouge2", "rougeL"]
+    scorer = xlsum.RougeScorer(types, lang=lang)
+    ours = resolve_tokenizer(tokenizer, language=code)
+    for text in (pred, ref):
+        theirs = tokenization_wrapper.tokenize(text, None, scorer._tokenizer)
+        assert ours.tokenize(text) == [t for t in theirs if t != " "]
+    if code == "ja":  # no " " tokens in MeCab's output: the scores are XL-Sum's
+        expected = scorer.score(ref, pred)
+        got = score([pred], [ref], types, language=code, tokenizer=tokenizer)
+        for j, name in enumerate(types):
+            want = (expected[name].precision, expected[name].recall, expected[name].fmeasure)
+            have = (got.precision[0, j], got.recall[0, j], got.fmeasure[0, j])
+            assert have == pytest.approx(want, abs=1e-15)
 
 
 # ---- stemmers ----------------------------------------------------------------------------------
@@ -311,14 +407,35 @@ def test_stemmed_scores_equal_xlsums_scorer(code, lang, pred, ref):
     assert stemmed > _rouge1(pred, ref, language=code)  # stemming matches more words
 
 
-def test_bengali_stemmer_upstream_examples():
-    """bengali-stemmer's own tests (tests/test_rafikamal2014.py), after NFKC (our tokens'
-    form, which writes য় as য + nukta)."""
-    from rouge_lcs.text.stemming import bengali_stem
+BN_RULES = Path(__file__).with_name("bengali_common.rules")
 
-    nfkc = lambda s: unicodedata.normalize("NFKC", s)  # noqa: E731
-    cases = {"আমি": "আমি", "বাংলায়": "বাংলা", "গান": "গান", "গাই": "গা", "ভাতের": "ভাত"}
-    assert {w: bengali_stem(nfkc(w)) for w in cases} == {w: nfkc(s) for w, s in cases.items()}
+
+def _bengali_words() -> list[str]:
+    """The example words of XL-Sum's Bengali rule file (its comments: হয়েছে, খেয়েছে, যাওয়া…),
+    and the words of bengali-stemmer's own tests, as NFC text has them."""
+    words = {"আমি", "বাংলায়", "গান", "গাই", "ভাতের"}
+    for line in BN_RULES.read_text("utf-8").splitlines()[2:]:
+        if "#" in line:
+            words.update(w.strip() for w in line.split("#", 1)[1].split(","))
+    return sorted(unicodedata.normalize("NFC", w) for w in words if w.strip())
+
+
+@needs["mr"]
+def test_bengali_stemmer_equals_xlsums_on_the_text_users_have():
+    """XL-Sum's own RafiStemmer with its own rule file, on NFC words: its rules write য়
+    precomposed (U+09DF), which NFC text never has, so its য়-rules never fire there."""
+    import io
+
+    from multilingual_rouge.bengali_stemmer import RafiStemmer
+
+    from rouge_lcs.text.stemming import stemmer_for
+
+    theirs = RafiStemmer(io.StringIO(BN_RULES.read_text("utf-8")))
+    ours = stemmer_for("bengali")
+    words = _bengali_words()
+    assert len(words) > 60 and any("\u09bc" in w for w in words)
+    expected = [theirs.stem_word(w) if len(w) > 3 else w for w in words]
+    assert [ours.stem(w) for w in words] == expected
 
 
 @needs["tr"]
@@ -381,6 +498,9 @@ def test_snowball_languages_on_nltk_punkt_vocabularies():
         ("fa", "آیا قیمت‌ها کاهش می‌یابد؟ دولت گفت بله.", 2),
         ("mr", "मुंबईत मुसळधार पाऊस पडला. अनेक रस्ते बंद झाले।", 2),
         ("am", "መንግሥት አዲስ ፖሊሲ አወጣ። ፖሊሲው ዛሬ ይጀምራል።", 2),
+        # ። typed as two wordspaces ፡፡ (as in the UDHR); one ፡ separates words
+        ("ti", "መንግስቲ ሓድሽ ውሳነ ኣውጺኡ፡፡ ፖሊሲ፡ሎሚ ይጅምር፡፡", 2),
+        ("am", "መንግሥት፡አዲስ፡ፖሊሲ፡አወጣ፡፡ፖሊሲው፡ዛሬ፡ይጀምራል፡፡", 2),
         ("my", "ရန်ကုန်တွင် မိုးရွာသည်။ လမ်းများ ပိတ်ခဲ့သည်။", 2),
         ("pa", "ਪੰਜਾਬ ਵਿੱਚ ਮੀਂਹ ਪਿਆ। ਸੜਕਾਂ ਬੰਦ ਹੋ ਗਈਆਂ।", 2),
     ],

@@ -141,6 +141,12 @@ def _records_from_csv(name: str, text: str, dialect: str) -> list[Record]:
         if not row:
             continue  # blank line
         if header is None:
+            repeated = next((c for k, c in enumerate(row) if c in row[:k]), None)
+            if repeated is not None:  # a dict of the row would keep only its last cell
+                raise InputError(
+                    f"{name}: CSV line {line}: the header names the column {repeated!r} twice; "
+                    "each column must be named once"
+                )
             header = row
             continue
         if len(row) != len(header):

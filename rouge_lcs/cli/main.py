@@ -8,9 +8,11 @@ arguments that start with an option (``rouge-lcs --predictions F --references F`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import difflib
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -208,12 +210,16 @@ def _open_output(path: str) -> TextIO:
 def _read_inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Table:
     if args.data:
         if args.predictions or args.references:
-            parser.error("give either --data or --predictions/--references, not both")
+            raise InputError("give either --data or --predictions/--references, not both")
         return load_table(args.data)
     if args.predictions and args.references:
         return Table(*read_parallel(args.predictions, args.references), ids=None)
-    parser.error("give --predictions FILE and --references FILE [FILE …], or --data FILE")
-    raise AssertionError  # parser.error exits
+    # One line, not the usage block of every option (that is --help).
+    missing = "--references FILE [FILE …]" if args.predictions else "--predictions FILE"
+    raise InputError(
+        f"missing {missing}; give --predictions FILE and --references FILE [FILE …], or "
+        f"--data FILE ({parser.prog} --help)"
+    )
 
 
 def _score_rouge155(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -420,6 +426,7 @@ COMMANDS = {
     "n-recall": cmd_n_recall,
     "rouge155": lambda rest: __import__("rouge_lcs.rouge155.cli").rouge155.cli.main(rest),
     **similarity_commands(),  # dedup, similar
+    "audit": lambda rest: __import__("rouge_lcs.cli.audit").cli.audit.main(rest),
 }
 
 #: One line of help per command, in the order of :data:`COMMANDS`.
@@ -433,6 +440,9 @@ COMMAND_HELP = {
     "n-recall": "exercise format: N, generated and reference lines on stdin -> ROUGE-N recall",
     "rouge155": "the Perl ROUGE-1.5.5 report for a folder of system summaries and a folder of "
     "model summaries, matched as pyrouge matches them",
+    "audit": "which tool and settings reproduce a paper's ROUGE numbers (ranked recipes)",
+    "dedup": "drop near-duplicate texts of a file (ROUGE similarity above a threshold)",
+    "similar": "the most similar texts of a corpus for each query (ROUGE similarity)",
 }
 
 
@@ -446,8 +456,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rouge-lcs {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
-    for name, text in COMMAND_HELP.items():
-        commands.add_parser(name, help=text, add_help=False)
+    for name in COMMANDS:  # every command, in order; one without a line still shows its name
+        commands.add_parser(name, help=COMMAND_HELP.get(name, ""), add_help=False)
     return parser
 
 
@@ -462,8 +472,29 @@ def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
     return 2
 
 
+#: The exit status of a command whose reader went away (``rouge-lcs … | head``): a shell's
+#: 128 + SIGPIPE, what ``cat`` reports when it is stopped the same way.
+BROKEN_PIPE_STATUS = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``rouge-lcs`` and ``python -m rouge_lcs``."""
+    """Entry point of ``rouge-lcs`` and ``python -m rouge_lcs``.
+
+    Output piped into a reader that stops early (``| head``) ends the command quietly, as
+    ``cat`` ends: no traceback, status 141, whatever the command."""
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe would print a traceback
+        return status
+    except BrokenPipeError:
+        # Python would flush stdout again at exit and fail again: point it at nothing.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE_STATUS
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     if not argv:

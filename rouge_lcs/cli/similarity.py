@@ -10,16 +10,20 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from rouge_lcs.cli.io import (
     InputError,
+    decode,
     read_records,
     read_text,
     split_lines,
@@ -41,9 +45,14 @@ def _kind(path: str) -> str:
 
 
 def _read(path: str, field: str) -> tuple[list[str], list[dict[str, Any]]]:
-    """The texts of a file and its records (a .txt file's lines become ``{field: line}``)."""
-    text = read_text(path)
-    numbered = read_records(path, text)
+    """The texts of a file and its records (a .txt file's lines become ``{field: line}``);
+    ``-``: standard input, one text a line."""
+    if path == "-":
+        text = decode(sys.stdin.buffer.read(), "stdin")
+        numbered = None
+    else:
+        text = read_text(path)
+        numbered = read_records(path, text)
     if numbered is None:  # any other file: one text a line
         lines = split_lines(text)
         return lines, [{field: line} for line in lines]
@@ -51,7 +60,11 @@ def _read(path: str, field: str) -> tuple[list[str], list[dict[str, Any]]]:
     for number, record in numbered:
         value = record.get(field)
         if not isinstance(value, str):
-            raise InputError(f"{path}: line {number} has no text field {field!r} (--field)")
+            found = ", ".join(repr(name) for name in record) or "none"
+            what = "no field" if value is None else f"a {type(value).__name__} in field"
+            raise InputError(
+                f"{path}: line {number} has {what} {field!r} (--field); its fields: {found}"
+            )
         texts.append(value)
     return texts, [record for _, record in numbered]
 
@@ -67,13 +80,64 @@ def _write(handle: TextIO, kind: str, records: list[dict[str, Any]], texts: list
         dialect = "excel-tab" if kind == "tsv" else "excel"
         writer = csv.DictWriter(handle, fieldnames=columns, dialect=dialect)
         writer.writeheader()
-        writer.writerows(records)
+        # nested values as JSON (what a reader of the table can parse), not Python reprs
+        writer.writerows(
+            {
+                name: json.dumps(value, ensure_ascii=False)
+                if isinstance(value, (dict, list)) or value is None
+                else value
+                for name, value in record.items()
+            }
+            for record in records
+        )
 
 
-def _open(path: str | None) -> TextIO:
-    if path is None or path == "-":
-        return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=True)
-    return open(path, "w", encoding="utf-8", newline="")
+class _Output:
+    """An output opened before the work: a file is written to a temporary file beside it and
+    renamed over it only when everything was written (no partial file is left, and a path
+    that cannot be written is refused before the run); stdout is written directly."""
+
+    def __init__(self, path: str | None, flag: str) -> None:
+        self.path = path
+        self._temp: str | None = None
+        if path is None or path == "-":
+            stream = sys.stdout.buffer
+            self.handle: io.TextIOWrapper = io.TextIOWrapper(
+                stream, encoding="utf-8", newline="", write_through=True
+            )
+            return
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            if os.path.isdir(path):
+                raise IsADirectoryError(21, "is a directory")
+            descriptor, self._temp = tempfile.mkstemp(
+                prefix=".rouge-lcs-", suffix=".part", dir=folder
+            )
+        except OSError as error:
+            raise InputError(
+                f"{flag} {path}: cannot be written ({error.strerror or error})"
+            ) from None
+        # closed by commit() or discard(), which the caller always reaches
+        self.handle = open(descriptor, "w", encoding="utf-8", newline="")  # noqa: SIM115
+
+    def commit(self) -> None:
+        """Put the written file in place."""
+        if self._temp is None:
+            self.handle.flush()
+            self.handle.detach()
+            return
+        self.handle.close()
+        assert self.path is not None
+        os.replace(self._temp, self.path)
+        self._temp = None
+
+    def discard(self) -> None:
+        """Remove the temporary file of an output that is not to be kept."""
+        if self._temp is not None:
+            self.handle.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self._temp)
+            self._temp = None
 
 
 def _options(parser: argparse.ArgumentParser) -> None:
@@ -103,25 +167,46 @@ def _scoring(args: argparse.Namespace) -> dict[str, Any]:
 def dedup_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rouge-lcs dedup",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         description="Drop each text whose ROUGE score against a text kept before it is "
         "above the threshold (the Self-Instruct / Alpaca filter).",
     )
     parser.add_argument("input", help="JSONL, CSV/TSV (a --field column) or .txt (one a line)")
-    parser.add_argument("--threshold", type=float, default=0.7)
+    parser.add_argument(
+        "--threshold", type=float, default=0.7, help="drop a text scoring above this"
+    )
     parser.add_argument("-o", "--output", help="kept records (default: stdout), input's format")
     parser.add_argument("--dropped", metavar="FILE", help="JSONL of dropped texts and matches")
+    parser.add_argument(
+        "--seeds",
+        metavar="FILE",
+        help="texts every input text is also compared with, never dropped nor written "
+        "(Alpaca's and Self-Instruct's seed tasks); same formats and --field as the input",
+    )
+    parser.add_argument(
+        "--neighbors",
+        type=int,
+        default=0,
+        metavar="K",
+        help="add to each kept JSONL record its K most similar earlier texts (seeds or kept) "
+        'as "neighbors": [{"text", "score"}] (default: 0, none)',
+    )
     _options(parser)
     return parser
 
 
 def similar_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rouge-lcs similar", description="Each query's most similar corpus texts (JSONL)."
+        prog="rouge-lcs similar",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        description="Each query's most similar corpus texts (JSONL).",
     )
     parser.add_argument("queries", help="JSONL, CSV/TSV or .txt")
     parser.add_argument("corpus", help="JSONL, CSV/TSV or .txt")
-    parser.add_argument("--top-k", type=int, default=10)
-    parser.add_argument("--score-cutoff", type=float, default=None)
+    parser.add_argument("--top-k", type=int, default=10, help="matches per query")
+    parser.add_argument(
+        "--score-cutoff", type=float, default=None, help="only matches scoring at least this"
+    )
     parser.add_argument("-o", "--output", help="JSONL output (default: stdout)")
     _options(parser)
     return parser
@@ -129,36 +214,91 @@ def similar_parser() -> argparse.ArgumentParser:
 
 def cmd_dedup(argv: Sequence[str]) -> int:
     args = dedup_parser().parse_args(argv)
+    kind = _kind(args.output) if args.output else _kind(args.input)
+    if args.neighbors and kind != "jsonl":
+        raise InputError("--neighbors: the kept records go to a JSONL output (-o FILE.jsonl)")
     texts, records = _read(args.input, args.field)
+    seeds = _read(args.seeds, args.field)[0] if args.seeds else []
+    if kind == "txt":
+        broken = next((k for k, t in enumerate(texts) if "\n" in t or "\r" in t), None)
+        if broken is not None:  # one text a line cannot hold it: refused before the run
+            raise InputError(
+                f"{args.input}: record {broken + 1} has a line break, which a .txt output "
+                "(one text a line) cannot hold; write JSONL or CSV (-o FILE.jsonl)"
+            )
+    outputs = [_Output(args.output, "-o")]
+    try:
+        if args.dropped:
+            outputs.append(_Output(args.dropped, "--dropped"))
+        _dedup_to(args, kind, texts, records, seeds, outputs)
+    except BaseException:
+        for output in outputs:
+            output.discard()
+        raise
+    for output in outputs:
+        output.commit()
+    return 0
+
+
+def _dedup_to(
+    args: argparse.Namespace,
+    kind: str,
+    texts: list[str],
+    records: list[dict[str, Any]],
+    seeds: list[str],
+    outputs: list[_Output],
+) -> None:
     from tqdm import tqdm
 
-    with tqdm(
-        total=len(texts), unit="texts", file=sys.stderr, disable=len(texts) < PROGRESS_MIN_TEXTS
-    ) as bar:
-        result = dedup(texts, threshold=args.threshold, progress=bar.update, **_scoring(args))
-    kind = _kind(args.output) if args.output else _kind(args.input)
-    with _open(args.output) as handle:
-        _write(handle, kind, [records[i] for i in result.kept], [texts[i] for i in result.kept])
+    # a bar only on a terminal: captured stderr gets no carriage-return updates
+    quiet = len(texts) < PROGRESS_MIN_TEXTS or not sys.stderr.isatty()
+    with tqdm(total=len(texts), unit="texts", file=sys.stderr, disable=quiet) as bar:
+        result = dedup(
+            texts,
+            seeds=seeds,
+            threshold=args.threshold,
+            neighbors=args.neighbors,
+            progress=bar.update,
+            **_scoring(args),
+        )
+    if result.neighbors is not None:
+        pool = seeds + texts
+        records = [
+            {**record, "neighbors": [{"text": pool[j], "score": v} for j, v in near]}
+            for record, near in zip(records, result.neighbors)
+        ]
+    _write(
+        outputs[0].handle, kind, [records[i] for i in result.kept], [texts[i] for i in result.kept]
+    )
+
+    def pool_text(j: int) -> str:  # match indices are into seeds + texts
+        return seeds[j] if j < len(seeds) else texts[j - len(seeds)]
+
     if args.dropped:
-        with _open(args.dropped) as handle:
-            for i, (j, value) in sorted(result.matches.items()):
-                row = {"index": i, "text": texts[i], "match_index": j, "match": texts[j]}
-                handle.write(json.dumps({**row, "score": value}, ensure_ascii=False) + "\n")
+        handle = outputs[1].handle
+        for i, (j, value) in sorted(result.matches.items()):
+            row = {"index": i, "text": texts[i], "match_index": j, "match": pool_text(j)}
+            handle.write(json.dumps({**row, "score": value}, ensure_ascii=False) + "\n")
     print(f"kept {len(result.kept)} of {len(texts)} texts", file=sys.stderr)
-    return 0
 
 
 def cmd_similar(argv: Sequence[str]) -> int:
     args = similar_parser().parse_args(argv)
     queries, _ = _read(args.queries, args.field)
     corpus, _ = _read(args.corpus, args.field)
-    index = SimilarityIndex(corpus, **_scoring(args))
-    with _open(args.output) as handle:
+    output = _Output(args.output, "-o")
+    try:
+        index = SimilarityIndex(corpus, **_scoring(args))
+        handle = output.handle
         for k, query in enumerate(queries):
             found = index.extract(query, limit=args.top_k, score_cutoff=args.score_cutoff)
             matches = [{"index": i, "text": text, "score": value} for text, value, i in found]
             row = {"query_index": k, "query": query, "matches": matches}
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    except BaseException:
+        output.discard()
+        raise
+    output.commit()
     return 0
 
 

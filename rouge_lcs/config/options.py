@@ -15,7 +15,7 @@ Three groups:
 from __future__ import annotations
 
 from rouge_lcs.base.records import record
-from rouge_lcs.text.languages import LANGUAGE_CODES
+from rouge_lcs.text.languages import LANGUAGE_CODES, describe_stemmers
 from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES, VALID_NAMES_HELP
 from rouge_lcs.text.sentences import SPLITTER_NAMES
 from rouge_lcs.text.tokenizers import TOKENIZER_NAMES, describe_tokenizers
@@ -59,8 +59,8 @@ OPTIONS: dict[str, Option] = {
             False,
             "bool",
             "Porter stemming as rouge_score does it (NLTK, tokens longer than 3 characters), "
-            "whichever tokenizer is used; with a language, that language's Snowball stemmer "
-            "(same rule), and an error where none exists.",
+            "whichever tokenizer is used; with a language, that language's stemmer (same "
+            "rule): " + describe_stemmers() + ".",
             cli="--stem",
         ),
         Option(

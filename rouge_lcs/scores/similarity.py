@@ -106,6 +106,15 @@ class Units:
         self._n_ids += size
         self._n += count
 
+    def snapshot(self) -> Units:
+        """The texts held now, unchanged by later :meth:`extend` calls (which write past them
+        or into new buffers): what a query reads while another thread adds."""
+        view = Units.__new__(Units)
+        view._ids, view._starts = self._ids, self._starts
+        view._n_ids, view._n = self._n_ids, self._n
+        view.seqs = self.seqs  # appended to only; a query reads its first _n lists
+        return view
+
     def span(self, k: int) -> np.ndarray:
         """The units of text ``k`` (a view)."""
         return self._ids[self._starts[k] : self._starts[k + 1]]
@@ -145,8 +154,10 @@ class Interner:
             self._vocab = max(self._vocab, int(ids.max()) + 1)
         return ids, starts
 
-    def encode(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Flat unit ids (int32) and offsets (int64) of the texts."""
+    def encode(self, texts: Sequence[str], grow: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Flat unit ids (int32) and offsets (int64) of the texts; ``grow=False``: n-grams not
+        seen before are not numbered but all get the one id past the others, which no
+        encoded text has (a query of an index matches nothing there)."""
         ids, starts = self._tokens(texts)
         n = self.n
         if n == 1:
@@ -162,17 +173,18 @@ class Interner:
         windows = ids[first[:, None] + np.arange(n)] if first.size else np.zeros((0, n), np.int32)
         keys = np.ascontiguousarray(windows).view(np.dtype((np.void, 4 * n))).ravel()
         table = self._ngrams
-        units = np.fromiter(
-            (table.setdefault(key, len(table)) for key in keys.tolist()),
-            dtype=np.int32,
-            count=keys.size,
-        )
+        if grow:
+            found = (table.setdefault(key, len(table)) for key in keys.tolist())
+        else:
+            unknown = len(table)
+            found = (table.get(key, unknown) for key in keys.tolist())
+        units = np.fromiter(found, dtype=np.int32, count=keys.size)
         self._vocab = max(self._vocab, len(table))
         return units, new_starts
 
-    def units(self, texts: Sequence[str]) -> Units:
+    def units(self, texts: Sequence[str], grow: bool = True) -> Units:
         store = Units(python=not self.native)
-        store.extend(*self.encode(texts))
+        store.extend(*self.encode(texts, grow))
         return store
 
 
@@ -312,6 +324,8 @@ def run_rows(
         q_ids = queries.span(int(row_query[0]))
         q_starts = np.array([0, q_ids.size], dtype=np.int64)
         row_query = np.zeros(row_query.size, dtype=np.int64)
+    # ids below the interner's vocabulary, and a query's unknown n-grams one past it
+    vocab = max(scoring.interner.vocab, int(q_ids.max()) + 1 if q_ids.size else 0)
     extension().similarity(
         q_ids,
         q_starts,
@@ -321,7 +335,7 @@ def run_rows(
         cands,
         lo,
         hi,
-        scoring.interner.vocab,
+        vocab,
         scoring.kind,
         scoring.measure,
         scoring.beta,
@@ -341,12 +355,18 @@ def _split(count: int, parts: int) -> np.ndarray:
 
 
 def hits_matrix(
-    scoring: Scoring, queries: Units, choices: Units, floor: float, workers: int
+    scoring: Scoring,
+    queries: Units,
+    choices: Units,
+    floor: float,
+    workers: int,
+    dtype: np.dtype | None = None,
 ) -> np.ndarray:
-    """Scores of every (query, choice) pair, shape ``(queries, choices)``; with a floor, cells
-    below it are 0 (pruned or computed)."""
+    """Scores of every (query, choice) pair, shape ``(queries, choices)``, of ``dtype``
+    (float64 by default; each score computed in float64, then rounded once); with a floor,
+    cells below it are 0 (pruned or computed)."""
     nq, nc = len(queries), len(choices)
-    out = np.zeros((nq, nc), dtype=np.float64)
+    out = np.zeros((nq, nc), dtype=np.float64 if dtype is None else dtype)
     if nq == 0 or nc == 0:
         return out
     cands = np.arange(nc, dtype=np.int64)
@@ -450,12 +470,19 @@ class PrefixIndex:
         indexed side, for a score > t against a text of any length (module doc)."""
         size, b2 = lengths.astype(np.float64), scoring.b2
         if scoring.measure == 0:
-            bound = t * size / (1 + b2 - t * b2) if query else t * b2 * size / (1 + b2 - t)
+            # 1 + β² − t·β² (or 1 + β² − t) rounds to 0 or below for t near 1 and a huge β:
+            # then no bound is derived (every shared element probes: still exact).
+            den = 1 + b2 - t * b2 if query else 1 + b2 - t
+            if not den > 0:
+                return np.ones(size.size, dtype=np.int64)
+            bound = t * size / den if query else t * b2 * size / den
         elif (scoring.measure == 1) == query:  # precision on the query side, recall indexed
             bound = t * size
         else:
             bound = np.zeros_like(size)
-        return np.maximum(np.ceil(bound * (1 - _MARGIN)), 1).astype(np.int64)
+        # a bound past the text's own size: no text of that size passes (an empty prefix)
+        bound = np.minimum(bound * (1 - _MARGIN), size + 1)
+        return np.maximum(np.ceil(bound), 1).astype(np.int64)
 
     def candidates(self, k: int) -> np.ndarray:
         """Indexed texts that share a probe element with text ``k`` (sorted, distinct)."""
@@ -489,20 +516,27 @@ def greedy(
     prefilter: bool,
     workers: int,
     progress: Callable[[int], object] | None = None,
+    seeds: int = 0,
 ) -> tuple[list[int], dict[int, tuple[int, float]], list[list[tuple[int, float]]] | None]:
     """The pipelines' greedy filter: in order, text ``i`` is dropped when its best score
     against the texts kept before it is > ``threshold``.  Returns the kept indices, each dropped
     text's best kept match ``(index, score)`` and, with ``neighbors``, each text's best kept
     ``(index, score)`` (computed against every kept text; the prefix index finds only pairs
-    above the threshold, so it is used without neighbors)."""
+    above the threshold, so it is used without neighbors).  The first ``seeds`` texts are kept
+    without being compared (the pipelines' seed tasks); ``neighbors`` then lists the others."""
     count = len(units)
     kept_buffer = np.zeros(max(count, 1), dtype=np.int64)
-    n_kept = 0
+    kept_buffer[:seeds] = np.arange(seeds)
+    n_kept = seeds
     matches: dict[int, tuple[int, float]] = {}
     near: list[list[tuple[int, float]]] | None = [] if neighbors else None
     index = PrefixIndex(units, scoring, threshold) if prefilter and not neighbors else None
+    if index is not None:
+        for i in range(seeds):
+            index.add(i)
     step = 1000
-    for i in range(count):
+    done = 0
+    for i in range(seeds, count):
         if index is not None:
             cands = index.candidates(i)
             best = top_k(scoring, units, i, units, cands, 1, threshold, True, workers)
@@ -521,8 +555,9 @@ def greedy(
             n_kept += 1
             if index is not None:
                 index.add(i)
-        if progress is not None and (i + 1) % step == 0:
+        done += 1
+        if progress is not None and done % step == 0:
             progress(step)
-    if progress is not None and count % step:
-        progress(count % step)
+    if progress is not None and done % step:
+        progress(done % step)
     return kept_buffer[:n_kept].tolist(), matches, near

@@ -249,6 +249,25 @@ LANGUAGES: dict[str, Language] = {
 #: The language codes, in the order shown to users (the options table reads this).
 LANGUAGE_CODES: tuple[str, ...] = tuple(sorted(LANGUAGES))
 
+
+def describe_stemmers() -> str:
+    """Which stemmer ``use_stemmer`` means for each language, read from :data:`LANGUAGES` (the
+    option help and the CLI's ``--stem`` read it)."""
+    own = [
+        lang.code for lang in LANGUAGES.values() if lang.stemmer in ("hindi", "bengali", "turkish")
+    ]
+    snowball = sorted(
+        lang.code
+        for lang in LANGUAGES.values()
+        if lang.stemmer not in (None, "porter", "hindi", "bengali", "turkish")
+    )
+    return (
+        f"Porter for en (rouge_score's; XL-Sum's scorer uses Snowball english there), Snowball "
+        f"for {', '.join(snowball)}, XL-Sum's own stemmers for {', '.join(own)}, and an error "
+        f"for the other languages"
+    )
+
+
 #: Every other accepted name (lowercase) -> code: ISO 639-2/-3 codes, English and XL-Sum names.
 ALIASES: dict[str, str] = {
     alias: lang.code
@@ -279,6 +298,11 @@ DID_YOU_MEAN: dict[str, str] = {
     "vn": "vi",
     "ke": "sw",
 }
+
+
+#: Codes of languages without an entry whose nearest code is another language's ("tl" is
+#: Tagalog, not Telugu "te"): the error names the language instead of suggesting the near miss.
+NOT_HERE: dict[str, str] = {"tl": "Tagalog", "tgl": "Tagalog", "fil": "Filipino"}
 
 
 def _close(key: str) -> str | None:
@@ -314,8 +338,13 @@ def get_language(code: object) -> Language | None:
         return LANGUAGES[key]
     if key in ALIASES:
         return LANGUAGES[ALIASES[key]]
-    close = _close(key)
+    close = None if key in NOT_HERE else _close(key)
     hint = f"; did you mean {close!r} ({LANGUAGES[close].name})?" if close else ""
+    if key in NOT_HERE:
+        hint = (
+            f"; {key!r} is {NOT_HERE[key]}, which has no entry here (Telugu is 'te'): for a "
+            f"language written with spaces between words, language=None scores Unicode words"
+        )
     raise ValueError(
         f"language: expected None or one of {list(LANGUAGE_CODES)} (ISO 639-1; also ISO 639-3 "
         f"codes, BCP-47 tags such as 'zh-CN' and English names), got {code!r}{hint}"

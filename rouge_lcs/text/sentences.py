@@ -223,6 +223,15 @@ def _punkt(model: str | None) -> Punkt:
 _CJK_ENDS = "。！？"
 
 
+#: Sentence ends also typed as two characters: the Ethiopic full stop ። as two wordspaces ፡፡
+#: (how the UDHR and many Amharic and Tigrinya writers type it; one ፡ separates words).
+SPELLED_ENDS = {"\u1362": "\u1361\u1361"}
+
+
+def _spelled(ends: str) -> list[str]:
+    return [SPELLED_ENDS[end] for end in ends if end in SPELLED_ENDS]
+
+
 @cache
 def _has_end(ends: str) -> Callable[[str], bool]:
     """Whether a text has one of the characters ``ends``: string methods, so that a text with
@@ -233,8 +242,9 @@ def _has_end(ends: str) -> Callable[[str], bool]:
     def has_end(text: str) -> bool:
         if not ascii_end and text.isascii():  # O(1): no end can be in an ASCII text
             return False
-        return any(end in text for end in ends)
+        return any(end in text for end in ends) or any(end in text for end in spelled)
 
+    spelled = _spelled(ends)
     return has_end
 
 
@@ -246,10 +256,13 @@ def _cuts(ends: str) -> tuple[Callable[[str], object], re.Pattern[str], re.Patte
     import re
 
     chars = re.escape(ends)
+    spelled = [re.escape(end) for end in _spelled(ends)]
+    after = "|".join([f"(?<=[{chars}])", *(f"(?<={end})" for end in spelled)])
+    not_more = "".join([chars, *{re.escape(end[-1]) for end in _spelled(ends)}])
     return (
         _has_end(ends),
-        re.compile(rf"(?<=[{chars}])(?![{chars}」』）\"'”’])\s*"),
-        re.compile(rf"[.?!{chars}]"),
+        re.compile(rf"(?:{after})(?![{not_more}」』）\"'”’])\s*"),
+        re.compile("|".join([*spelled, rf"[.?!{chars}]"])),
     )
 
 

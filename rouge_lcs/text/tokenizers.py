@@ -20,7 +20,7 @@ every built-in tokenizer does:
 - ``jieba`` (Chinese words; extra ``zh``), ``mecab`` (Japanese morphemes, MeCab through fugashi
   with the UniDic-lite dictionary; extra ``ja``), ``kiwi`` (Korean morphemes, Kiwi; extra
   ``ko``), ``thai`` (Thai words, PyThaiNLP's dictionary-based ``newmm``; extra ``th``).
-- ``burmese``: Burmese syllables by the standard syllable-break rules (built in, no package).
+- ``burmese``: Burmese syllables as XL-Sum's scorer cuts them (built in, no package).
 
 With a ``language``, a language's spelling variants are folded first
 (:mod:`rouge_lcs.text.normalization`), and a tokenizer that cannot see the language's text (the
@@ -144,14 +144,15 @@ def whitespace_tokenize(text: str) -> list[str]:
 # 0.1 s to 2 s) and only when first asked for, so importing rouge_lcs never imports them.
 
 
-# A token worth counting has a letter or a digit; segmenters also return punctuation and spaces
-# as tokens (jieba returns " ", which would otherwise match other spaces: multilingual-rouge's
-# bug).
+# A token worth counting has a letter, a mark or a digit; segmenters also return punctuation and
+# spaces as tokens (jieba and newmm return " ", which would otherwise match other spaces:
+# multilingual-rouge's bug).  A lone mark is kept: newmm cuts one from a mistyped letter
+# ("ใตั"), and XL-Sum counts it.
 @cache
 def _wordlike() -> regex.Pattern[str]:
     import regex
 
-    return regex.compile(r"[\p{L}\p{N}]")
+    return regex.compile(r"[\p{L}\p{M}\p{N}]")
 
 
 def _require(module: str, tokenizer: str) -> Any:
@@ -170,6 +171,29 @@ def _normalized(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
 
 
+# What XL-Sum's scorer takes out before its segmenter sees a text (its BERT-style cleaning):
+# control and format characters vanish (the zero-width space too); punctuation (Unicode
+# category P and every ASCII symbol) and whitespace become a space between words.
+_XLSUM_DROPPED = r"[\p{C}\ufffd--[\t\n\r]]"
+_XLSUM_SEPARATORS = r"\s\p{Z}\p{P}!-/:-@\[-`{-~"
+
+
+@cache
+def _xlsum_cleaning() -> tuple[regex.Pattern[str], regex.Pattern[str]]:
+    import regex
+
+    return regex.compile(_XLSUM_DROPPED, regex.V1), regex.compile(
+        rf"[{_XLSUM_SEPARATORS}]+", regex.V1
+    )
+
+
+def xlsum_clean(text: str) -> str:
+    """``text`` as XL-Sum's scorer hands it to its segmenter: controls and format characters
+    removed, each run of punctuation and whitespace one space."""
+    dropped, separators = _xlsum_cleaning()
+    return separators.sub(" ", dropped.sub("", text)).strip()
+
+
 @lru_cache(maxsize=1)
 def _jieba() -> Any:
     jieba = _require("jieba", "jieba")
@@ -179,9 +203,11 @@ def _jieba() -> Any:
 
 
 def jieba_tokenize(text: str) -> list[str]:
-    """Chinese words by jieba (its default mode: dictionary + HMM for unknown words)."""
+    """Chinese words by jieba (its default mode: dictionary + HMM for unknown words), given the
+    text as XL-Sum's scorer gives it: punctuation made spaces (jieba keeps "3.5%" and "b.1" whole,
+    XL-Sum's tokens are 3 / 5 and b / 1)."""
     wordlike = _wordlike().search
-    return [t for t in _jieba().cut(_normalized(text)) if wordlike(t)]
+    return [t for t in _jieba().cut(xlsum_clean(_normalized(text))) if wordlike(t)]
 
 
 @lru_cache(maxsize=1)
@@ -195,9 +221,12 @@ def _mecab() -> Any:
 
 
 def mecab_tokenize(text: str) -> list[str]:
-    """Japanese morphemes (surface forms) by MeCab with UniDic-lite."""
+    """Japanese morphemes (surface forms) by MeCab with UniDic-lite, given the text as XL-Sum's
+    scorer gives it: punctuation made spaces (MeCab segments "有する。何人も" as 有する / 何人 / も
+    but "有する 何人も" as 有する / 何 / 人 / も, XL-Sum's tokens)."""
     wordlike = _wordlike().search
-    return [w.surface for w in _mecab()(_normalized(text)) if wordlike(w.surface)]
+    words = _mecab()(xlsum_clean(_normalized(text)))
+    return [w.surface for w in words if wordlike(w.surface)]
 
 
 @lru_cache(maxsize=1)
@@ -228,40 +257,85 @@ def thai_tokenize(text: str) -> list[str]:
     """Thai words by PyThaiNLP's ``newmm`` (maximal matching on its bundled dictionary).
 
     Lowercased but not NFKC-normalized: NFKC decomposes SARA AM (ำ) into two characters, after
-    which dictionary words no longer match."""
-    words = _newmm()(text.lower().translate(JOINERS), engine="newmm", keep_whitespace=False)
+    which dictionary words no longer match.  Punctuation is made spaces first, as XL-Sum's scorer
+    does, so a Latin word in quotes or brackets is the word ("“eta”" -> eta) and a number's
+    separators separate (1,000 -> 1 / 000, XL-Sum's tokens)."""
+    cleaned = xlsum_clean(text.lower().translate(JOINERS))
+    words = _newmm()(cleaned, engine="newmm", keep_whitespace=False)
     wordlike = _wordlike().search
     return [w for w in words if wordlike(w)]
 
 
-# Burmese syllables, by the syllable-break rules of Ye Kyaw Thu's sylbreak (the standard rules;
-# XL-Sum's BurmeseTokenizer implements the same units): a syllable starts at a consonant that is
-# neither stacked under the previous one (after the virama U+1039) nor killed (followed by the
-# asat U+103A, or by the virama: it stacks the next one), or at an independent vowel or symbol;
-# everything else (medials, vowel signs, tones, killed consonants) belongs to the syllable
-# before.  After NFKC the dot below U+1037 precedes the asat, so it may stand in between.
-# Unlike XL-Sum's, digit runs stay one number and Latin words one word (XL-Sum removes every
-# space first, then cuts Latin text into single letters).
-_MY_START = (
-    r"(?:(?<!\u1039)[\u1000-\u1021](?!\u1037?[\u103a\u1039])"
-    r"|[\u1023-\u102a\u103f\u104c-\u104f])"
+# Burmese syllables as XL-Sum's BurmeseTokenizer cuts them (Thu et al.'s units, its scorer's
+# algorithm step for step): every Myanmar letter starts a unit, and a dependent sign (a vowel
+# sign, tone, medial or the asat) joins the unit before; a unit with an asat that is shorter
+# than 4 characters (a killed consonant, "င်", "န့်") then joins the unit before; a virama glues
+# the units either side of it (a stack, "က္ခ", starts a syllable of its own: "သိ", "က္ခာ").
+# Spaces and punctuation do not separate units (XL-Sum removes both first), so a syllable may
+# span them, as in XL-Sum.  Dropped as punctuation, as XL-Sum's text cleaning drops every
+# character of Unicode category P: ၊ ။ and the particles ၌ ၍ ၎ ၏ (locative, "and so",
+# "aforementioned", genitive), which Unicode classes as punctuation.  Unlike XL-Sum's, digit
+# runs stay one number and other scripts' words one word (XL-Sum cuts "BBC" and "2024" into
+# single characters), and they end a run of units.
+_MY_DEPENDENT = frozenset(
+    "".join(chr(c) for c in (*range(0x102B, 0x1033), *range(0x1036, 0x103F)) if c != 0x1039)
 )
-_MY_LETTER = r"[\u1000-\u109f--[\u1040-\u104b\u1090-\u1099]]"
+_MY_ASAT, _MY_VIRAMA = "\u103a", "\u1039"
+_MY_DIGITS = r"[\u1040-\u1049\u1090-\u1099]"
+
+
+# What XL-Sum's cleaning takes out between letters (XL-Sum then removes the spaces too).
+_MY_GAP = rf"(?:{_XLSUM_DROPPED}|[{_XLSUM_SEPARATORS}])+"
 
 
 @cache
-def _burmese_token() -> regex.Pattern[str]:
+def _burmese_atom() -> regex.Pattern[str]:
     import regex
 
-    syllable = rf"(?:{_MY_START}|{_MY_LETTER})(?:(?!{_MY_START}){_MY_LETTER})*"
-    digits = r"[\u1040-\u1049\u1090-\u1099]+"
+    # A run of Myanmar letters and signs, with only what XL-Sum removes in between (group 1),
+    # or a digit run or another script's word (group 2).
+    letters = r"[\u1000-\u109f--[\u1040-\u104f\u1090-\u1099]]+"
     other = rf"[{_CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}\u1000-\u109f]]+"
-    return regex.compile(rf"{digits}|{syllable}|{other}", regex.V1)
+    return regex.compile(rf"({letters}(?:{_MY_GAP}{letters})*)|({_MY_DIGITS}+|{other})", regex.V1)
+
+
+@cache
+def _burmese_gap() -> regex.Pattern[str]:
+    import regex
+
+    return regex.compile(_MY_GAP, regex.V1)
+
+
+def _burmese_units(letters: str) -> list[str]:
+    """XL-Sum's three steps on a run of Myanmar letters (spaces and punctuation removed)."""
+    units: list[str] = []
+    for char in letters:
+        if char in _MY_DEPENDENT and units:
+            units[-1] += char
+        else:
+            units.append(char)
+    # XL-Sum's pass, emptied units included: a unit joining an emptied one stays on its own.
+    for i in range(1, len(units)):
+        if _MY_ASAT in units[i] and len(units[i]) < 4:
+            units[i - 1] += units[i]
+            units[i] = ""
+    joined = " ".join(unit for unit in units if unit)
+    return joined.replace(f" {_MY_VIRAMA} ", _MY_VIRAMA).split()
 
 
 def burmese_tokenize(text: str) -> list[str]:
-    """Burmese syllables (NFKC, lowercase); other scripts' words and numbers as ``unicode``."""
-    return _burmese_token().findall(_normalized(text))
+    """Burmese syllables as XL-Sum's scorer cuts them (NFKC, lowercase); other scripts' words
+    and numbers as ``unicode``."""
+    tokens: list[str] = []
+    gap = _burmese_gap().sub
+    for letters, other in _burmese_atom().findall(_normalized(text)):
+        if letters:
+            # NFKC puts the dot below before the asat; XL-Sum writes it after (its tokens).
+            letters = gap("", letters).replace("\u1037\u103a", "\u103a\u1037")
+            tokens.extend(_burmese_units(letters))
+        else:
+            tokens.append(other)
+    return tokens
 
 
 #: Kinds of sentence boundary (see :class:`rouge_lcs.text.sentences.Splitter`): a line break, a
@@ -410,14 +484,15 @@ TOKENIZERS: dict[str, TokenizerRecord] = _records(
         label="thai-newmm",
         languages=("th",),
     ),
-    # A syllable never spans a space or a sentence end (only Myanmar letters join).
+    # As in XL-Sum, a killed consonant after a space or ။ joins the syllable before it
+    # ("ပညာရေး ၎င်း": ရေးင်း), so sentences are tokenized on their own for ROUGE-Lsum.
     TokenizerRecord(
         "burmese",
         burmese_tokenize,
-        "Burmese syllables",
+        "Burmese syllables, XL-Sum's",
         "nfkc",
         "lower",
-        _ALL_BOUNDARIES,
+        frozenset(),
         languages=("my",),
     ),
 )

@@ -1,0 +1,217 @@
+"""Each recipe's corpus numbers on a batch: statistics once per group, arithmetic after.
+
+A *group* is one tokenization and sentence split: its per-example P, R, F come from one engine
+call (:func:`rouge_lcs.scores.scorer.function_scorer`; the script's groups from
+:func:`rouge_lcs.rouge155.score`), and every recipe of the group is a mean, or a bootstrap
+interval, of one of its columns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from rouge_lcs.base.validation import TextBatch
+from rouge_lcs.recipes import pltrdy
+from rouge_lcs.recipes.catalogue import Recipe
+from rouge_lcs.rouge155.api import score as rouge155_score
+from rouge_lcs.scores.scorer import function_scorer
+from rouge_lcs.text.sentences import nltk_split
+
+__all__ = ["Groups", "Numbers", "TYPES", "Unavailable", "compute", "mid_interval"]
+
+TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+MEASURES = ("precision", "recall", "fmeasure")
+
+#: rouge_score's BootstrapAggregator: 1,000 resamples, the median of their means.
+BOOTSTRAP_SAMPLES = 1000
+#: Half-width of the interval of that median, in its standard deviations (a draw outside
+#: happens about once in 15,000 runs).
+MID_Z = 4.0
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """A recipe's corpus numbers (fractions) per type; ``intervals``: where an unseeded
+    bootstrap mid falls (``None``: one exact number); ``error``: why there are none (the
+    package raises on this input)."""
+
+    recipe: Recipe
+    values: dict[str, float]
+    intervals: dict[str, tuple[float, float]] | None = None
+    error: str | None = None
+
+
+# A group's per-example values: {measure: {type: column}}
+Columns = dict[str, dict[str, np.ndarray]]
+
+
+def mid_interval(column: np.ndarray) -> tuple[float, float]:
+    """Where the median of 1,000 bootstrap means of ``column`` falls: the mean ± MID_Z
+    standard deviations of that median (sqrt(pi / 2) times the bootstrap standard error over
+    sqrt(1000), the normal approximation of a sample median)."""
+    n = len(column)
+    mean = math.fsum(column.tolist()) / n
+    if n < 2:
+        return mean, mean
+    se = float(np.std(column)) / math.sqrt(n)
+    half = MID_Z * math.sqrt(math.pi / 2) * se / math.sqrt(BOOTSTRAP_SAMPLES)
+    return mean - half, mean + half
+
+
+def _engine_group(
+    batch: TextBatch,
+    types: tuple[str, ...],
+    transform: Callable[[str], str] | None,
+    **options: object,
+) -> Columns:
+    scorer = function_scorer(list(types), **options)
+    preds, refs = batch.predictions, batch.references
+    if transform is not None:
+        preds = [transform(p) for p in preds]
+        refs = [[transform(r) for r in rs] for rs in refs]
+    scores = scorer.score(preds, refs)
+    return {m: {t: scores.column(t, m) for t in types} for m in MEASURES}
+
+
+def _nltk_lines(text: str) -> str:
+    return "\n".join(nltk_split(text))
+
+
+def _punkt_only_lines(text: str) -> str:
+    """torchmetrics: Punkt sentences of the raw text, a newline inside one is a space."""
+    return "\n".join(" ".join(s.split("\n")) for s in nltk_split(text))
+
+
+def _files2rouge_lines(text: str) -> str:
+    return "\n".join(" ".join(text.split("\n")).split(" . "))
+
+
+def _perl_group(
+    batch: TextBatch, flags: dict[object, object], split: str
+) -> dict[str, dict[str, float]]:
+    """The script's printed averages (R, P, F per type) for one flag set."""
+    transform = {"as given": None, "nltk": _nltk_lines, "files2rouge": _files2rouge_lines}[split]
+    preds, refs = batch.predictions, batch.references
+    if transform is not None:
+        preds = [transform(p) for p in preds]
+        refs = [[transform(r) for r in rs] for rs in refs]
+    report = rouge155_score(preds, refs, n=2, **flags)  # type: ignore[arg-type]
+    printed = report.to_dict()
+    out: dict[str, dict[str, float]] = {}
+    for measure, suffix in (
+        ("recall", "recall"),
+        ("precision", "precision"),
+        ("fmeasure", "f_score"),
+    ):
+        values = {
+            t: printed[f"rouge_{k}_{suffix}"]
+            for t, k in (("rouge1", 1), ("rouge2", 2), ("rougeL", "l"))
+        }
+        values["rougeLsum"] = values["rougeL"]  # the script's ROUGE-L is summary level
+        out[measure] = values
+    return out
+
+
+class Unavailable(Exception):
+    """The package itself fails on this input (the message says where)."""
+
+
+def _pltrdy_group(batch: TextBatch) -> Columns:
+    rows = []
+    for i, (pred, refs) in enumerate(zip(batch.predictions, batch.references)):
+        try:
+            rows.append(pltrdy.pair_scores(pred, refs[0]))
+        except pltrdy.EmptyText as error:
+            raise Unavailable(
+                f"the package raises ValueError({str(error)!r}) on example {i}"
+            ) from None
+    types = ("rouge1", "rouge2", "rougeL")
+    return {
+        m: {t: np.array([row[t][k] for row in rows]) for t in types} for k, m in enumerate(MEASURES)
+    }
+
+
+def _mean(column: np.ndarray) -> float:
+    return math.fsum(column.tolist()) / len(column)
+
+
+class Groups:
+    """Each group of per-example values computed at its first use, once."""
+
+    def __init__(self, batch: TextBatch) -> None:
+        self.batch = batch
+        self._columns: dict[str, Columns | Unavailable] = {}
+        self._printed: dict[str, dict[str, dict[str, float]]] = {}
+
+    def columns(self, name: str) -> Columns:
+        """The group's ``{measure: {type: per-example values}}``; :class:`Unavailable`."""
+        if name not in self._columns:
+            try:
+                self._columns[name] = self._make(name)
+            except Unavailable as error:
+                self._columns[name] = error
+        found = self._columns[name]
+        if isinstance(found, Unavailable):
+            raise found
+        return found
+
+    def printed(self, recipe: Recipe) -> dict[str, dict[str, float]]:
+        """The script's printed averages for a Perl recipe's flags and sentences."""
+        if recipe.group not in self._printed:
+            flags = recipe.extra["flags"]
+            assert isinstance(flags, dict)
+            self._printed[recipe.group] = _perl_group(self.batch, flags, str(recipe.extra["split"]))
+        return self._printed[recipe.group]
+
+    def _make(self, name: str) -> Columns:
+        batch = self.batch
+        if name == "pltrdy":
+            return _pltrdy_group(batch)
+        stem = "_stem" in name
+        multi = "max_f" if not name.endswith("_avg") else "mean"
+        if name.startswith("tm_nltk"):
+            return _engine_group(
+                batch, ("rougeLsum",), _punkt_only_lines, tokenizer="rouge_score",
+                lsum_split="newline", use_stemmer=stem, multi_ref=multi,
+            )  # fmt: skip
+        if name.startswith("rs_nltk"):
+            # as scripts do it: "\n".join(sent_tokenize(text)), then newline sentences
+            return _engine_group(
+                batch, ("rougeLsum",), _nltk_lines, tokenizer="rouge_score",
+                lsum_split="newline", use_stemmer=stem, multi_ref=multi,
+            )  # fmt: skip
+        if name.startswith("rs_"):
+            return _engine_group(
+                batch, TYPES, None, tokenizer="rouge_score", lsum_split="newline",
+                use_stemmer=stem, multi_ref=multi,
+            )  # fmt: skip
+        if name.startswith("lcs_"):
+            return _engine_group(batch, TYPES, None, use_stemmer=stem)
+        raise KeyError(name)  # pragma: no cover - the catalogue names only these
+
+
+def compute(batch: TextBatch, recipes: list[Recipe]) -> list[Numbers]:
+    """Every recipe's numbers on ``batch`` (each group of statistics computed once)."""
+    groups = Groups(batch)
+    out = []
+    for recipe in recipes:
+        if recipe.group.startswith("perl|"):
+            out.append(Numbers(recipe, dict(groups.printed(recipe)[recipe.measure])))
+            continue
+        try:
+            cols = dict(groups.columns(recipe.group)[recipe.measure])
+            if recipe.lsum_group is not None:
+                cols["rougeLsum"] = groups.columns(recipe.lsum_group)[recipe.measure]["rougeLsum"]
+        except Unavailable as error:
+            out.append(Numbers(recipe, {}, error=str(error)))
+            continue
+        values = {t: _mean(c) for t, c in cols.items()}
+        intervals = None
+        if recipe.aggregate == "bootstrap_mid":
+            intervals = {t: mid_interval(c) for t, c in cols.items()}
+        out.append(Numbers(recipe, values, intervals))
+    return out

@@ -1,0 +1,99 @@
+"""pltrdy's ``rouge`` 1.0.1 (PyPI ``rouge``), its defaults (``Rouge().get_scores(avg=True)``).
+
+What it does, as its source does it (``rouge/rouge.py``, ``rouge/rouge_score.py``):
+
+- sentences: the text split at every ``"."``; pieces of length 0 dropped, each piece's
+  whitespace runs collapsed by ``" ".join(piece.split())``; a piece of only spaces (the text
+  after a final ``". "``) becomes ``""``, whose ``split(" ")`` is ``[""]``: the *phantom empty
+  word*, which counts as a word and matches the other text's phantom word;
+- words: each sentence ``split(" ")``; case and every punctuation mark but ``"."`` kept;
+- ROUGE-N with ``exclusive=True``: *sets* of n-grams (a repeated n-gram counts once) over the
+  words of all sentences joined (n-grams cross sentence ends);
+- ROUGE-L: summary level, but the "union" is a set of *words*: the words on one traceback of
+  each (reference sentence, prediction sentence) LCS, united over all pairs, over the numbers
+  of distinct words of each text;
+- F = 2 P R / (P + R + 1e-8); the corpus number is the plain mean over examples.
+
+Only the first reference of an example is used (the package takes one reference per text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["sentences", "words", "pair_scores", "EmptyText"]
+
+
+class EmptyText(ValueError):
+    """A text without a sentence: the package raises ``ValueError`` ("Hypothesis is empty.")."""
+
+
+def sentences(text: str) -> list[str]:
+    """The package's sentences of ``text``."""
+    return [" ".join(piece.split()) for piece in text.split(".") if len(piece) > 0]
+
+
+def words(sents: Sequence[str]) -> list[str]:
+    """Every sentence's ``split(" ")``, flattened (the phantom ``""`` included)."""
+    return [w for s in sents for w in s.split(" ")]
+
+
+def _ngram_set(tokens: list[str], n: int) -> set[tuple[str, ...]]:
+    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
+
+
+def _traceback_words(x: list[str], y: list[str]) -> set[str]:
+    """The words of the package's LCS traceback of ``x`` (reference) and ``y`` (prediction):
+    on a match step diagonally, else up when ``table[i-1][j] > table[i][j-1]``, else left.
+    (The package recurses, so a sentence pair of ~1,000 words raises RecursionError there.)"""
+    m = len(y)
+    table = [[0] * (m + 1)]
+    for xi in x:
+        prev = table[-1]
+        row = [0] * (m + 1)
+        for j in range(1, m + 1):
+            if xi == y[j - 1]:
+                row[j] = prev[j - 1] + 1
+            else:
+                up, left = prev[j], row[j - 1]
+                row[j] = up if up > left else left
+        table.append(row)
+    found: set[str] = set()
+    i, j = len(x), m
+    while i > 0 and j > 0:
+        if x[i - 1] == y[j - 1]:
+            found.add(x[i - 1])
+            i -= 1
+            j -= 1
+        elif table[i - 1][j] > table[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return found
+
+
+def _prf(hits: int, pred_count: int, ref_count: int) -> tuple[float, float, float]:
+    precision = hits / pred_count if pred_count else 0.0
+    recall = hits / ref_count if ref_count else 0.0
+    return precision, recall, 2.0 * ((precision * recall) / (precision + recall + 1e-8))
+
+
+def pair_scores(prediction: str, reference: str) -> dict[str, tuple[float, float, float]]:
+    """``{"rouge1"|"rouge2"|"rougeL": (P, R, F)}`` of one pair; :class:`EmptyText` where the
+    package raises."""
+    hyp, ref = sentences(prediction), sentences(reference)
+    if not hyp or not ref:
+        raise EmptyText("Hypothesis is empty." if not hyp else "Reference is empty.")
+    hyp_words, ref_words = words(hyp), words(ref)
+    out = {}
+    for n in (1, 2):
+        h, r = _ngram_set(hyp_words, n), _ngram_set(ref_words, n)
+        out[f"rouge{n}"] = _prf(len(h & r), len(h), len(r))
+    union: set[str] = set()
+    hyp_split = [s.split(" ") for s in hyp]
+    for ref_sentence in ref:
+        ref_split = ref_sentence.split(" ")
+        for hyp_sentence in hyp_split:
+            union |= _traceback_words(ref_split, hyp_sentence)
+    out["rougeL"] = _prf(len(union), len(set(hyp_words)), len(set(ref_words)))
+    return out

