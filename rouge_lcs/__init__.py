@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time these load on 
     from rouge_lcs.engine.stats import PairStats
     from rouge_lcs.scores.results import Interval, Score, ScoreInterval, Scores
     from rouge_lcs.scores.scorer import Rouge
+    from rouge_lcs.scores.state import RougeState
     from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES
 
 # Public name -> the module that defines it.  `import rouge_lcs` runs none of them (PEP 562):
@@ -42,6 +43,7 @@ _LAZY = {
     "ScoreInterval": "rouge_lcs.scores.results",
     "Scores": "rouge_lcs.scores.results",
     "Rouge": "rouge_lcs.scores.scorer",
+    "RougeState": "rouge_lcs.scores.state",
     "DEFAULT_ROUGE_TYPES": "rouge_lcs.text.rouge_types",
 }
 
@@ -50,6 +52,7 @@ __all__ = [
     "Interval",
     "PairStats",
     "Rouge",
+    "RougeState",
     "Score",
     "ScoreInterval",
     "Scores",

@@ -21,13 +21,14 @@ Each distinct set of options builds one :class:`rouge_lcs.Rouge`, reused for eve
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rouge_lcs import Rouge
+from rouge_lcs.base.cache import OptionsCache
 from rouge_lcs.base.validation import check_choice, fail_type, fail_value
+from rouge_lcs.config.options import names as option_names
 
 __all__ = ["RougeResults", "make_process_results", "process_results", "register"]
 
@@ -36,9 +37,18 @@ MEASURES = ("precision", "recall", "fmeasure")
 DEFAULT_METRICS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
-@functools.lru_cache(maxsize=64)
-def _scorer(rouge_type: str, options: tuple[tuple[str, Any], ...]) -> Rouge:
-    return Rouge([rouge_type], **dict(options))
+def _build(metric_rouge_type: str, **options: Any) -> Rouge:
+    return Rouge([metric_rouge_type], **options)
+
+
+#: Keys a metric_list entry may give a registered metric (besides ``measure``).
+_YAML_OPTIONS = tuple(
+    name for name in option_names("scoring") + option_names("execution") if name != "rouge_types"
+)
+
+# One scorer per metric and distinct YAML keys, keyed by type as well as value: 1 == True, and
+# use_stemmer: 1 must be refused whether or not a use_stemmer: true task ran first.
+_SCORERS = OptionsCache(_build, maxsize=64)
 
 
 def _text(value: object, name: str) -> str | list[str]:
@@ -58,12 +68,13 @@ def _metric(rouge_type: str) -> Callable[..., float]:
         measure = check_choice(options.pop("measure", "fmeasure"), "measure", MEASURES)
         if len(references) != 1 or len(predictions) != 1:
             raise fail_value("references", "one document's target", references)
-        try:
-            scorer = _scorer(rouge_type, tuple(sorted(options.items())))
-        except TypeError as error:  # an unhashable option value: not cached
-            if "unhashable" not in str(error):
-                raise
-            scorer = Rouge([rouge_type], **options)
+        unknown = sorted(set(options) - set(_YAML_OPTIONS))
+        if unknown:  # a YAML key lm-eval passed on: a typo, named with the valid keys
+            raise TypeError(
+                f"{rouge_type}: unexpected metric_list keys {unknown}; expected measure or "
+                f"scoring options {list(_YAML_OPTIONS)}"
+            )
+        scorer = _SCORERS.get({"metric_rouge_type": rouge_type, **options})
         generation = predictions[0]
         if not isinstance(generation, str):
             raise fail_type("predictions[0]", "str", generation)
@@ -85,8 +96,13 @@ def register(*rouge_types: str) -> None:
 
     Idempotent: a name lm-eval already knows is left as it is.
     """
-    import lm_eval.api.metrics  # noqa: F401  (lm-eval's own metrics first: its registry loads
-    from lm_eval.api import registry  # them lazily only while empty)
+    try:
+        import lm_eval.api.metrics  # noqa: F401  (lm-eval's own metrics first: its registry
+        from lm_eval.api import registry  # loads them lazily only while empty)
+    except ImportError as error:  # the extra is not installed: say which one
+        raise ImportError(
+            "rouge_lcs.lm_eval needs lm-evaluation-harness: pip install 'rouge-lcs[lm-eval]'"
+        ) from error
 
     for rouge_type in rouge_types or DEFAULT_METRICS:
         Rouge([rouge_type])  # a bad name fails here, with the valid names

@@ -2,16 +2,16 @@
 
 ``ROUGE_LCS_IMPLEMENTATION`` is ``native`` or ``python``; unset, the compiled core is used when
 it loads (the library warns once otherwise).  ``ROUGE_LCS_NUM_THREADS`` is the default number of
-threads.  The engines live in :mod:`rouge_lcs.engine`; this is their documented switchboard.
+threads.  The engines live in :mod:`rouge_lcs.engine`; this is their documented switchboard
+(the library itself never asks: both engines give the same numbers).
 """
 
-from rouge_lcs.engine.native import (
+from rouge_lcs.engine.backend import (
     ENV,
     THREADS_ENV,
     active,
     available,
     default_num_threads,
-    extension,
     implementation,
     native_unicode,
 )
@@ -22,7 +22,6 @@ __all__ = [
     "active",
     "available",
     "default_num_threads",
-    "extension",
     "implementation",
     "native_unicode",
 ]

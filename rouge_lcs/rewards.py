@@ -23,12 +23,36 @@ tensors and imports torch when called.
 from __future__ import annotations
 
 import asyncio
-import functools
+import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rouge_lcs import Rouge
-from rouge_lcs.base.validation import check_choice, check_number, fail_type, fail_value
+from rouge_lcs.base.cache import OptionsCache
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.validation import (
+    check_choice,
+    check_number,
+    check_texts,
+    fail_type,
+    fail_value,
+)
+from rouge_lcs.config.options import names as option_names
+from rouge_lcs.engine.backend import default_num_threads
+from rouge_lcs.scores.prefix import (
+    check_offsets,
+    offsets_from_ids,
+    place,
+    prefix_scores,
+    token_ends,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")
 
 __all__ = [
     "AsyncRougeReward",
@@ -38,6 +62,7 @@ __all__ = [
     "openrlhf_reward_func",
     "response_of",
     "rouge_reward",
+    "token_rewards",
     "verl_compute_score",
     "verl_compute_score_batch",
 ]
@@ -71,18 +96,31 @@ def _weights(rouge_type: object) -> dict[str, float]:
     for name, weight in rouge_type.items():
         if not isinstance(name, str):
             raise fail_type("rouge_type", "str keys (rouge types)", name)
-        weights[name] = check_number(weight, f"rouge_type[{name!r}]")
+        value = check_number(weight, f"rouge_type[{name!r}]")
+        if value < 0:  # a negative weight rewards a worse completion: a sign typo
+            raise fail_value(f"rouge_type[{name!r}]", "a weight >= 0", weight)
+        weights[name] = value
+    # Each score is in [0, 1], so the reward is at most the sum of the weights: that sum must
+    # be a finite float ({"rouge1": 1e308, "rougeL": 1e308} would reward inf).
+    if not math.isfinite(sum(weights.values())):
+        raise fail_value("rouge_type", "weights whose sum is a finite number", rouge_type)
     return weights
 
 
-def _part_text(part: object) -> str:
-    # OpenAI-style content parts: {"type": "text", "text": ...}; other parts carry no text.
+def _part_text(part: object, name: str) -> str:
+    # OpenAI-style content parts: {"type": "text", "text": ...}; a part without "text" (an
+    # image, a tool call) carries no text.  A "text" that is not a str is refused: scoring it
+    # as "" would be a silent zero reward.
     if isinstance(part, str):
         return part
-    if isinstance(part, Mapping):
-        text = part.get("text")
-        return text if isinstance(text, str) else ""
-    return ""
+    if not isinstance(part, Mapping):
+        raise fail_type(name, "a str or a content part dict", part)
+    if "text" not in part:
+        return ""
+    text = part["text"]
+    if not isinstance(text, str):
+        raise fail_type(f"{name}['text']", "str", text)
+    return text
 
 
 def completion_text(completion: object, index: int = 0) -> str:
@@ -109,10 +147,17 @@ def completion_text(completion: object, index: int = 0) -> str:
         return ""
     if isinstance(content, str):
         return content
-    if isinstance(content, Sequence):
-        return "".join(map(_part_text, content))
-    raise fail_type(f"completions[{index}].content", "str or a list of parts", content)
+    name = f"completions[{index}].content"
+    # bytes are a Sequence (of ints): decoding is the caller's choice, never guessed here
+    if isinstance(content, Sequence) and not isinstance(content, (bytes, bytearray)):
+        return "".join(_part_text(part, f"{name}[{k}]") for k, part in enumerate(content))
+    raise fail_type(name, "str or a list of parts", content)
 
+
+#: The options a reward passes on to :class:`rouge_lcs.Rouge` (its types come from rouge_type).
+_SCORER_OPTIONS = tuple(
+    name for name in option_names("scoring") + option_names("execution") if name != "rouge_types"
+)
 
 # Keywords TRL passes beside the dataset's columns (not references).
 _TRL_KEYWORDS = {"completion_ids", "trainer_state", "log_extra", "log_metric", "environments"}
@@ -150,6 +195,12 @@ class RougeReward:
             raise fail_type("reference_column", "str", reference_column)
         self.measure = check_choice(measure, "measure", MEASURES)
         self.reference_column = reference_column
+        unknown = sorted(set(options) - set(_SCORER_OPTIONS))
+        if unknown:  # a typo, named here rather than as an internal function's keyword
+            raise TypeError(
+                f"{type(self).__name__}: unexpected options {unknown}; expected rouge_type, "
+                f"reference_column, measure or scoring options {list(_SCORER_OPTIONS)}"
+            )
         self.scorer = Rouge(list(weights), **options)  # options checked once, here
         names = self.scorer.rouge_types
         if len(names) != len(weights):  # "rougeL" and "ROUGE-L" are one type
@@ -178,6 +229,44 @@ class RougeReward:
         for column, weight in columns[1:]:
             total = [t + weight * v for t, v in zip(total, column)]
         return total
+
+    def token_scores(
+        self,
+        completions: Sequence[Any] | None,
+        references: Sequence[Any],
+        *,
+        offsets: Sequence[Any] | None = None,
+        token_ids: Sequence[Any] | None = None,
+        model_tokenizer: Any = None,
+    ) -> list[list[float]]:
+        """Per-token rewards: see :func:`token_rewards` (whose arguments these are)."""
+        texts, spans = _token_inputs(completions, offsets, token_ids, model_tokenizer)
+        scorer = self.scorer
+        threads = default_num_threads() if scorer.num_threads is None else scorer.num_threads
+        prefixes = prefix_scores(
+            check_texts(texts, references), scorer.settings, threads, scorer._stores
+        )
+        # The running reward after each ROUGE token: the same float operations, in the same
+        # order, as score() above (NumPy's float64 arithmetic is IEEE's, as Python's), so the
+        # last one of each completion is its sequence reward exactly.
+        columns = [(prefixes.scores.column(n, self.measure), w) for n, w in self.weights.items()]
+        column, weight = columns[0]
+        total = column if weight == 1.0 else weight * column
+        for column, weight in columns[1:]:
+            total = total + weight * column
+        increments = np.empty_like(total)
+        increments[1:] = total[1:] - total[:-1]
+        firsts = [at for at, m in zip(prefixes.starts, prefixes.lengths) if m]
+        increments[firsts] = total[firsts]  # a completion's first token: from 0 (no token)
+        flat = increments.tolist()
+        out = []
+        for i, text in enumerate(texts):
+            row = flat[prefixes.starts[i] : prefixes.starts[i + 1]]
+            if spans is not None:
+                ends = token_ends(scorer.settings.tokenizer, text)
+                row = place(ends, row, spans[i], f"offsets[{i}]")
+            out.append(row)
+        return out
 
     def _batch(self, completions: object, kwargs: Mapping[str, Any]) -> tuple[Any, Any]:
         """The completions and references of a TRL call (its keywords)."""
@@ -243,48 +332,163 @@ def async_rouge_reward(
     return AsyncRougeReward(rouge_type, reference_column, measure, **options)
 
 
+# --- per-token rewards ------------------------------------------------------------------------
+
+
+def _listed(value: object, name: str) -> list[Any]:
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        raise fail_type(name, "a list (one item per completion)", value)
+    return list(value)
+
+
+def _token_inputs(
+    completions: object, offsets: object, token_ids: object, model_tokenizer: object
+) -> tuple[list[str], list[list[tuple[int, int]]] | None]:
+    """The completions' texts and, when given, each one's model-token spans."""
+    if token_ids is not None:
+        if offsets is not None:
+            raise ValueError("offsets: give offsets or token_ids with a tokenizer, not both")
+        if model_tokenizer is None:
+            raise TypeError("model_tokenizer: token_ids need the tokenizer that made them")
+        rows = _listed(token_ids, "token_ids")
+        decoded = []
+        for i, ids in enumerate(rows):
+            ids = _listed(ids, f"token_ids[{i}]")
+            for j, v in enumerate(ids):
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise fail_type(f"token_ids[{i}][{j}]", "int", v)
+            decoded.append(offsets_from_ids(ids, model_tokenizer))
+        if completions is None:
+            return [text for text, _ in decoded], [spans for _, spans in decoded]
+        texts = [completion_text(c, i) for i, c in enumerate(_listed(completions, "completions"))]
+        if len(texts) != len(decoded):
+            raise fail_value("token_ids", f"one list of ids per completion ({len(texts)})", rows)
+        for i, (text, (made, _)) in enumerate(zip(texts, decoded)):
+            if text != made:
+                raise ValueError(
+                    f"completions[{i}]: expected the decoding of token_ids[{i}] "
+                    f"(tokenizer.decode(ids, skip_special_tokens=True)), got another text"
+                )
+        return texts, [spans for _, spans in decoded]
+    if model_tokenizer is not None:
+        raise ValueError("model_tokenizer: only used with token_ids")
+    if completions is None:
+        raise TypeError("completions: expected a list of completions, got None")
+    texts = [completion_text(c, i) for i, c in enumerate(_listed(completions, "completions"))]
+    if offsets is None:
+        return texts, None
+    rows = _listed(offsets, "offsets")
+    if len(rows) != len(texts):
+        raise ValueError(
+            f"offsets: expected one list of spans per completion ({len(texts)}), got {len(rows)}"
+        )
+    return texts, [check_offsets(r, f"offsets[{i}]", len(texts[i])) for i, r in enumerate(rows)]
+
+
+def token_rewards(
+    completions: Sequence[Any] | None,
+    references: Sequence[Any],
+    *,
+    rouge_type: str | Mapping[str, float] = "rougeL",
+    measure: str = "fmeasure",
+    offsets: Sequence[Any] | None = None,
+    token_ids: Sequence[Any] | None = None,
+    model_tokenizer: Any = None,
+    return_tensors: str | None = None,
+    **options: Any,
+) -> Any:
+    """Dense ROUGE credit: each token's increment of the completion's ROUGE score.
+
+    The score of a prefix of a completion is ROUGE of that prefix (as :func:`rouge_lcs.score`
+    gives it); the increment of a token is the prefix score after it minus the one before,
+    so the running sum of the increments is each prefix's score and their total is the
+    sequence reward :func:`rouge_reward` gives (to rounding, 1e-12).
+
+    >>> token_rewards(["the cat sat"], ["the cat sat down"], rouge_type="rouge1")
+    [[0.4, 0.2666666666666666, 0.19047619047619047]]
+
+    Args:
+        completions: strings or conversations (as :func:`rouge_reward` reads them); ``None``
+            with ``token_ids`` (the texts are then their decodings).
+        references: one reference, or a list of references, per completion (``multi_ref``).
+        rouge_type: ``"rougeL"``, any ``"rougeN"``, or a weighted mix ``{"rouge1": 0.5, …}``
+            (ROUGE-Lsum has no prefix scores: its sentences are cut by a prefix).
+        measure: ``"fmeasure"``, ``"precision"`` or ``"recall"``.
+        offsets: per completion, the model tokens' ``(start, end)`` character spans (a fast
+            tokenizer's ``offset_mapping``): then one value per model token, each ROUGE token's
+            increment on the model token that holds its last character (verl's
+            ``token_level_scores`` layout); without it, one value per ROUGE token.
+        token_ids: instead of offsets, the model's token ids of each completion, with the
+            ``model_tokenizer`` (Hugging Face) that made them: the spans come from decoding
+            growing prefixes (quadratic in the length: offsets are faster where there).
+        return_tensors: ``"pt"``: a ``(batch, longest)`` float32 torch tensor, padded with 0
+            on the right (torch is imported only then).
+        **options: scoring options of :class:`rouge_lcs.Rouge` (``tokenizer`` is the ROUGE
+            tokenizer, as everywhere: the model's is ``model_tokenizer``).
+    """
+    if return_tensors not in (None, "pt"):
+        raise fail_value("return_tensors", "None or 'pt'", return_tensors)
+    reward = RougeReward(rouge_type, measure=measure, **options)
+    values = reward.token_scores(
+        completions,
+        references,
+        offsets=offsets,
+        token_ids=token_ids,
+        model_tokenizer=model_tokenizer,
+    )
+    if return_tensors is None:
+        return values
+    import torch
+
+    out = torch.zeros((len(values), max(map(len, values), default=0)), dtype=torch.float32)
+    for i, row in enumerate(values):
+        if row:
+            out[i, : len(row)] = torch.tensor(row, dtype=torch.float32)
+    return out
+
+
 # --- verl ---------------------------------------------------------------------------------------
 
 
-def _hashable(value: object) -> object:
-    if isinstance(value, Mapping):
-        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return tuple(map(_hashable, value))
-    return value
+#: Keywords verl's reward loop adds to every ``compute_score`` call when a reward model is
+#: configured (``reward_model.enable``) -- for reward functions that query it; ROUGE needs
+#: none of them, so they are accepted and ignored:
+#: ``verl/experimental/reward_loop/reward_manager/naive.py`` (volcengine/verl, 2026-01) passes
+#: ``reward_router_address`` and ``reward_model_tokenizer``; earlier versions of that loop
+#: (``verl/experimental/reward/reward_loop/naive.py``) passed ``reward_model`` and
+#: ``reward_model_tokenizer``.
+VERL_KEYWORDS = frozenset({"reward_router_address", "reward_model_tokenizer", "reward_model"})
 
-
-@functools.lru_cache(maxsize=32)
-def _cached_reward(key: tuple[tuple[str, object], ...]) -> RougeReward:
-    # a weighted mix came as sorted (type, weight) pairs
-    options: dict[str, Any] = {
-        name: dict(v) if name == "rouge_type" and isinstance(v, tuple) else v for name, v in key
-    }
-    return RougeReward(**options)
+# verl passes its reward_kwargs at every call: one reward per distinct set of them, the key
+# typed so that use_stemmer=1 is refused whether or not use_stemmer=True came first.
+_REWARDS = OptionsCache(RougeReward)
 
 
 def _reward_for(options: Mapping[str, Any]) -> RougeReward:
-    """The reward for these options, built once per distinct options (verl passes its
-    ``reward_kwargs`` at every call)."""
-    try:
-        key = tuple(sorted((k, _hashable(v)) for k, v in options.items()))
-        return _cached_reward(key)
-    except TypeError as error:
-        if "unhashable" not in str(error):
-            raise
-        return RougeReward(**options)  # an unhashable option (e.g. a list-valued tokenizer)
+    """The reward for these options (verl's own keywords dropped), built once."""
+    return _REWARDS.get({k: v for k, v in options.items() if k not in VERL_KEYWORDS})
 
 
-def _ground_truth(value: object, name: str) -> str | list[str]:
+_NO_LABEL = "OpenRLHF passes a label only with --label_key <the reference column>"
+_NO_GROUND_TRUTH = "verl reads it from each row's reward_model.ground_truth"
+
+
+def _ground_truth(value: object, name: str, hint: str = _NO_GROUND_TRUTH) -> str | list[str]:
     # verl stores non-tensor data as numpy object arrays: a list of references arrives as an
-    # ndarray, a single one as str (or numpy.str_).
+    # ndarray, a single one as str (or numpy.str_), or as a 0-d array holding the str.
     if isinstance(value, str):
         return value
     tolist = getattr(value, "tolist", None)
     if callable(tolist):
         value = tolist()
+        if isinstance(value, str):
+            return value
     if isinstance(value, (list, tuple)):
         return list(value)
+    if value is None:  # no reference at all: a configuration problem, said so
+        raise TypeError(f"{name}: expected the reference (str or a list of str), got None; {hint}")
     raise fail_type(name, "str or a list of str", value)
 
 
@@ -324,19 +528,45 @@ def verl_compute_score_batch(
 # --- OpenRLHF -----------------------------------------------------------------------------------
 
 
-def response_of(query: str, prompt: str, end_markers: Sequence[str] = END_MARKERS) -> str:
+def _prompt_end(query: str, prompt: str) -> int:
+    """Where the prompt's first occurrence in the query ends; -1 if it is not there.
+
+    A decode of the prompt's tokens may respace it (tokenizers that mark word starts drop or
+    add spaces around special tokens), so a prompt not found verbatim is looked for with its
+    whitespace runs matching any whitespace (or none), its other characters verbatim."""
+    at = query.find(prompt)
+    if at >= 0:
+        return at + len(prompt)
+    words = prompt.split()
+    if not words:
+        return -1
+    found = re.search(r"\s*".join(map(re.escape, words)), query)
+    return found.end() if found else -1
+
+
+def response_of(
+    query: str, prompt: str, end_markers: Sequence[str] = END_MARKERS, *, index: int = 0
+) -> str:
     """The response in an OpenRLHF query (the decoded prompt + response).
 
     The query is decoded with ``skip_special_tokens=False``, so it may start with a BOS token
     before the prompt and end with an end-of-text marker: the text after the prompt's first
-    occurrence, without trailing markers (the whole query if the prompt is not in it).
+    occurrence (its spaces may differ), without trailing markers.  A query that does not
+    contain its prompt is a ``ValueError``: scoring the whole query would score the prompt as
+    part of the answer.  ``index`` names the pair in messages.
     """
     if not isinstance(query, str):
-        raise fail_type("queries[i]", "str", query)
+        raise fail_type(f"queries[{index}]", "str", query)
     if not isinstance(prompt, str):
-        raise fail_type("prompts[i]", "str", prompt)
-    at = query.find(prompt) if prompt else 0
-    response = query[at + len(prompt) :] if at >= 0 else query
+        raise fail_type(f"prompts[{index}]", "str", prompt)
+    end = _prompt_end(query, prompt) if prompt else 0
+    if end < 0:
+        raise ValueError(
+            f"queries[{index}]: expected the decoded prompt followed by the response, but "
+            f"prompts[{index}] is not in it (query starts {query[:60]!r}, prompt starts "
+            f"{prompt[:60]!r}); the response cannot be told from the prompt"
+        )
+    response = query[end:]
     stripped = True
     while stripped:
         stripped = False
@@ -346,6 +576,13 @@ def response_of(query: str, prompt: str, end_markers: Sequence[str] = END_MARKER
                 response = response[: -len(marker)]
                 stripped = True
     return response
+
+
+def _batch_list(value: object, name: str) -> Sequence[Any]:
+    # OpenRLHF passes lists; a generator or None would fail on len() with no argument named
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise fail_type(name, "a list (one item per query)", value)
+    return value
 
 
 def openrlhf_reward_func(
@@ -370,14 +607,17 @@ def openrlhf_reward_func(
     import torch  # OpenRLHF wants tensors; the rest of this module does not need torch
 
     return_tensor = kwargs.pop("return_tensor", False)
+    queries = _batch_list(queries, "queries")
+    prompts = _batch_list(prompts, "prompts")
+    labels = _batch_list(labels, "labels")
     if len(queries) != len(prompts) or len(queries) != len(labels):
         raise ValueError(
             f"queries, prompts and labels: expected lists of the same length, got "
             f"{len(queries)}, {len(prompts)} and {len(labels)}"
         )
     reward = _reward_for(kwargs)
-    responses = [response_of(q, p) for q, p in zip(queries, prompts)]
-    references = [_ground_truth(label, f"labels[{i}]") for i, label in enumerate(labels)]
+    responses = [response_of(q, p, index=i) for i, (q, p) in enumerate(zip(queries, prompts))]
+    references = [_ground_truth(label, f"labels[{i}]", _NO_LABEL) for i, label in enumerate(labels)]
     rewards = torch.tensor(reward.score(responses, references), dtype=torch.float32)
     if return_tensor:
         return rewards

@@ -51,7 +51,16 @@ if TYPE_CHECKING:
 else:
     np = lazy_import("numpy")
 
-__all__ = ["DedupResult", "SimilarityIndex", "cdist", "dedup", "extract", "filter_dataset"]
+__all__ = [
+    "DedupResult",
+    "MBRResult",
+    "SimilarityIndex",
+    "cdist",
+    "dedup",
+    "extract",
+    "filter_dataset",
+    "mbr",
+]
 
 
 def _texts(value: object, name: str) -> list[str]:
@@ -300,3 +309,170 @@ def filter_dataset(dataset: Any, column: str, *, threshold: float = 0.7, **kwarg
         raise fail_value("column", f"one of {list(names)}", column)
     result = dedup(dataset[column], threshold=threshold, **kwargs)
     return dataset.select(result.kept)
+
+
+# --- minimum Bayes risk ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MBRResult:
+    """What :func:`mbr` chose for one source.
+
+    Attributes:
+        index: the chosen candidate (the highest expected ROUGE; the first on ties).
+        scores: each candidate's expected ROUGE against the pseudo-references (the mean over
+            them, exactly rounded: equal expectations tie exactly).
+        matrix: with ``return_matrix=True`` (exact method), ``matrix[i, j]`` = ROUGE of
+            candidate ``i`` (prediction) against pseudo-reference ``j``; else None.
+    """
+
+    index: int
+    scores: list[float]
+    matrix: np.ndarray | None = None
+
+
+def _mbr_sources(candidates: object) -> tuple[list[list[str]], bool]:
+    """The candidate lists, and whether one source (a list of str) was given."""
+    if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
+        raise fail_type("candidates", "a list of str, or a list of lists of str", candidates)
+    if not candidates:
+        raise fail_value("candidates", "at least one candidate", candidates)
+    if all(isinstance(c, str) for c in candidates):
+        return [_texts(candidates, "candidates")], True
+    return [_texts(c, f"candidates[{i}]") for i, c in enumerate(candidates)], False
+
+
+def _aggregate_scores(
+    cands: list[str],
+    refs: list[str] | None,
+    tokenize: Callable[[str], list[str]],
+    n: int,
+    measure: str,
+    beta: float,
+) -> list[float]:
+    """Reference aggregation (Vamvas & Sennrich, 2024) for ROUGE-N: each candidate against the
+    mean n-gram counts of the pseudo-references (itself left out), in linear time."""
+    import math
+    from collections import Counter
+
+    def grams(text: str) -> Counter[tuple[str, ...]]:
+        tokens = tokenize(text)
+        return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+    counts = [grams(c) for c in cands]
+    pool = counts if refs is None else [grams(r) for r in refs]
+    total: Counter[tuple[str, ...]] = Counter()
+    for c in pool:
+        total.update(c)
+    size = sum(total.values())
+    b2 = beta * beta
+    out = []
+    for c in counts:
+        own = sum(c.values())
+        if refs is None:
+            k = len(pool) - 1
+            if k == 0:
+                out.append(math.nan)
+                continue
+            hits = math.fsum(min(v, (total[g] - v) / k) for g, v in c.items())
+            ref_total = (size - own) / k
+        else:
+            k = len(pool)
+            hits = math.fsum(min(v, total[g] / k) for g, v in c.items())
+            ref_total = size / k
+        p = hits / own if own else 0.0
+        r = hits / ref_total if ref_total else 0.0
+        f = (1 + b2) * p * r / (r + b2 * p) if r + b2 * p > 0 else 0.0
+        out.append({"precision": p, "recall": r, "fmeasure": f}[measure])
+    return out
+
+
+def mbr(
+    candidates: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    references: Sequence[str] | Sequence[Sequence[str]] | None = None,
+    rouge_type: str = "rougeL",
+    measure: str = "fmeasure",
+    method: str = "exact",
+    return_matrix: bool = False,
+    workers: int = 1,
+    **options: Any,
+) -> MBRResult | list[MBRResult]:
+    """Minimum Bayes risk selection with ROUGE as the utility.
+
+    For each candidate, its expected ROUGE (as the prediction) against the pseudo-references
+    — by default the other candidates (each candidate's own row leaves itself out, as MBR
+    with sampled candidates does) — and the candidate with the highest one.
+
+    >>> mbr(["the cat sat", "the cat sat down", "dogs bark"]).index
+    0
+
+    Args:
+        candidates: one source's candidates (a list of str: one :class:`MBRResult`), or a list
+            of such lists (a list of results, one per source).
+        references: pseudo-references instead of the candidates themselves (the same shape:
+            one list, or one list per source); nothing is left out then.
+        rouge_type: ``"rougeL"`` or ``"rougeN"``.
+        measure: ``"fmeasure"``, ``"precision"`` or ``"recall"``.
+        method: ``"exact"`` (every candidate against every pseudo-reference, on the
+            similarity kernel) or ``"aggregate"`` (ROUGE-N only: against the pseudo-references'
+            mean n-gram counts, linear in the number of candidates; an approximation whose
+            choice agrees with exact MBR on most sources, see docs/training_loops.md).
+        return_matrix: keep the exact method's score matrix in each result.
+        workers, **options: as in :func:`cdist`.
+    """
+    sources, single = _mbr_sources(candidates)
+    check_choice(method, "method", ("exact", "aggregate"))
+    check_bool(return_matrix, "return_matrix")
+    threads = _workers(workers)
+    scoring = _scoring(rouge_type, measure, options)
+    settings = scoring.interner.settings
+    pseudo: list[list[str]] | list[None]
+    if references is None:
+        pseudo = [None] * len(sources)
+    else:
+        given, one = _mbr_sources(references)
+        if one != single or len(given) != len(sources):
+            raise fail_value(
+                "references",
+                "the shape of candidates (one list, or one list per source)",
+                references,
+            )
+        pseudo = given
+    rouge_kind = settings.rouge_types[0]
+    if method == "aggregate" and rouge_kind.kind != "n":
+        raise fail_value("method", "'exact' for ROUGE-L ('aggregate' is for ROUGE-N)", method)
+    import math
+
+    results = []
+    for cands, refs in zip(sources, pseudo):
+        matrix = None
+        if method == "aggregate":
+            scores = _aggregate_scores(
+                cands,
+                refs,
+                settings.tokenizer.tokenize,
+                rouge_kind.n,
+                str(measure),
+                settings.beta,
+            )
+        else:
+            interner = scoring.interner
+            queries = interner.units(cands)
+            pool = queries if refs is None else interner.units(refs)
+            matrix = hits_matrix(scoring, queries, pool, NO_FLOOR, threads)
+            rows = matrix.tolist()
+            if refs is None:
+                k = len(cands) - 1
+                scores = [
+                    math.fsum(v for j, v in enumerate(row) if j != i) / k if k else math.nan
+                    for i, row in enumerate(rows)
+                ]
+            else:
+                scores = [math.fsum(row) / len(row) for row in rows]
+        best = 0
+        for i, value in enumerate(scores):
+            if value > scores[best]:  # NaN (a lone candidate) is never chosen over a number
+                best = i
+        results.append(MBRResult(best, scores, matrix if return_matrix else None))
+    return results[0] if single else results

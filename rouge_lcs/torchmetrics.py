@@ -22,13 +22,15 @@ Unicode tokens by default, ROUGE-Lsum sentences offline (no punkt download).
 torchmetrics) is the mean over examples of each example's precision, recall and F, and an
 example's scores depend only on its own prediction and references.  So the mean over the whole
 data set is ``(sum of per-example values) / (number of examples)`` whatever way the examples
-were split into ``update`` calls or across processes: the state is, per type, the float64 sums
-of per-example P, R and F plus one integer count, all reduced across processes with
-``dist_reduce_fx="sum"``.  Memory and DDP traffic stay 3 floats per type + 1 integer, whatever
-the data size (torchmetrics' own metric keeps and gathers every per-example score).  Against
-``rouge_lcs.rouge``, which sums with ``math.fsum``, the only difference is the rounding of float64
-additions: at most about ``N × 2.2e-16`` relative for ``N`` examples, far below 1e-9 for any
-realistic ``N`` (tested to 1e-12 on REALSumm, in one process and in two).
+were split into ``update`` calls or across processes -- provided the sum is exact.  Float64
+additions round at each step (5 + 5 updates differed from 10 by 5.6e-17), so the state holds
+each sum *exactly*: the integer of :func:`rouge_lcs.distributed.exact_sum` (the sum in units
+of 2**-1127), written as :data:`LIMBS` int64 limbs of 32 bits each.  Limbs add as integers, so
+``dist_reduce_fx="sum"`` across processes is exact too (each limb stays below 2**63 up to 2**31
+processes), and ``compute`` rounds each total once and divides by the integer count:
+``math.fsum(values) / n``, the number :func:`rouge_lcs.rouge` gives, bit for bit, however the
+data was split.  Memory and DDP traffic stay ``3 × LIMBS`` integers per type + 1, whatever the
+data size (torchmetrics' own metric keeps and gathers every per-example score).
 
 ``per_example=True`` also keeps per-example values (``dist_reduce_fx="cat"``; rank-major order
 after a DDP sync) and returns them as ``<type>_<measure>_per_example``.
@@ -36,16 +38,49 @@ after a DDP sync) and returns them as ``<type>_<measure>_per_example``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import torch
-from torchmetrics import Metric
+try:
+    import torch
+    from torchmetrics import Metric
+except ImportError as error:  # the extra is not installed: say which one
+    raise ImportError(
+        "rouge_lcs.torchmetrics needs torch and torchmetrics: pip install 'rouge-lcs[torch]' "
+        "(install torch first from the index that fits the machine, CPU or CUDA)"
+    ) from error
 
 from rouge_lcs import Rouge, Scores
 from rouge_lcs.base.validation import check_bool, check_choice, fail_type
+from rouge_lcs.distributed import exact_sum, round_sum
 
-__all__ = ["ROUGEScore"]
+__all__ = ["LIMBS", "ROUGEScore"]
+
+#: An exact sum (an integer count of 2**-1127, :func:`rouge_lcs.distributed.exact_sum`) is kept
+#: as this many base-2**32 limbs, least significant first: 1,280 bits, room for the 1,128 bits
+#: of a sum of values in [0, 1] times 2**152 examples.
+LIMBS = 40
+LIMB_BITS = 32
+_LIMB_MASK = (1 << LIMB_BITS) - 1
+
+
+def _to_int(limbs: torch.Tensor) -> int:
+    """The integer that limbs hold (limbs may exceed 2**32 after a cross-process sum)."""
+    total = 0
+    for limb in reversed(limbs.tolist()):
+        total = (total << LIMB_BITS) + limb
+    return total
+
+
+def _to_limbs(total: int) -> torch.Tensor:
+    """Normalized limbs (each in [0, 2**32)) of a non-negative integer that fits in LIMBS."""
+    if total < 0 or total.bit_length() > LIMBS * LIMB_BITS:
+        raise OverflowError(f"ROUGEScore: a sum outside the state's {LIMBS * LIMB_BITS} bits")
+    return torch.tensor(
+        [(total >> (LIMB_BITS * i)) & _LIMB_MASK for i in range(LIMBS)], dtype=torch.int64
+    )
+
 
 MEASURES = ("fmeasure", "precision", "recall")  # torchmetrics' key order
 #: torchmetrics' ``accumulate`` -> this library's ``multi_ref``.
@@ -61,12 +96,21 @@ class _Normalized:
     ) -> None:
         self.normalizer = normalizer
         self.tokenizer = tokenizer
+        # the name the library's checks give in their messages: the user's own callable
+        self.__name__ = getattr(tokenizer if tokenizer is not None else normalizer, "__name__", "")
 
-    def __call__(self, text: str) -> list[str]:
+    def __call__(self, text: str) -> Any:
         normalized = self.normalizer(text)
+        if not isinstance(normalized, str):
+            raise TypeError(
+                f"normalizer: {getattr(self.normalizer, '__name__', 'the normalizer')} must "
+                f"return a str, got {type(normalized).__name__}"
+            )
         if self.tokenizer is None:
             return normalized.split()
-        return [t for t in self.tokenizer(normalized) if isinstance(t, str) and t]
+        # checked by the library as any tokenizer's output is (a list of str, or a TypeError):
+        # filtering non-str tokens here scored such a tokenizer 0.0 silently
+        return self.tokenizer(normalized)
 
 
 class ROUGEScore(Metric):
@@ -127,7 +171,7 @@ class ROUGEScore(Metric):
         self.accumulate = accumulate
         for key in self.rouge_keys:
             for measure in MEASURES:
-                zero = torch.tensor(0.0, dtype=torch.float64)
+                zero = torch.zeros(LIMBS, dtype=torch.int64)
                 self.add_state(f"{key}_{measure}", zero, dist_reduce_fx="sum")
                 if self.per_example:
                     self.add_state(f"{key}_{measure}_values", [], dist_reduce_fx="cat")
@@ -149,20 +193,25 @@ class ROUGEScore(Metric):
         scores: Scores = self.scorer.score(preds, target)
         for k, key in enumerate(self.rouge_keys):
             for measure in MEASURES:
-                values = torch.from_numpy(getattr(scores, measure)[:, k].copy())
+                column = getattr(scores, measure)[:, k]
                 state = getattr(self, f"{key}_{measure}")
-                setattr(self, f"{key}_{measure}", state + values.sum().to(state.device))
+                total = _to_int(state) + exact_sum(column)  # exact: integers
+                setattr(self, f"{key}_{measure}", _to_limbs(total).to(state.device))
                 if self.per_example:
+                    values = torch.from_numpy(column.copy())
                     getattr(self, f"{key}_{measure}_values").append(values.to(self.device))
         self.total += len(scores)
 
     def compute(self) -> dict[str, torch.Tensor]:
         """Means over every example seen (NaN before any update, as torchmetrics)."""
-        total = self.total.to(torch.float64)
+        count = int(self.total)
         out: dict[str, torch.Tensor] = {}
         for key in self.rouge_keys:
             for measure in MEASURES:
-                out[f"{key}_{measure}"] = getattr(self, f"{key}_{measure}") / total
+                # the exact sum rounded once, divided by the count: math.fsum(values) / n
+                total = round_sum(_to_int(getattr(self, f"{key}_{measure}")))
+                mean = total / count if count else math.nan
+                out[f"{key}_{measure}"] = torch.tensor(mean, dtype=torch.float64)
         if self.per_example:
             for key in self.rouge_keys:
                 for measure in MEASURES:

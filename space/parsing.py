@@ -14,6 +14,8 @@ from pathlib import Path
 from rouge_lcs.base.validation import check_beta, check_unicode
 from rouge_lcs.cli.io import InputError, read_table
 from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.text.languages import LANGUAGES
+from rouge_lcs.text.tokenizers import TOKENIZERS as TOKENIZER_RECORDS
 from space import choices, limits
 
 
@@ -37,7 +39,8 @@ def check_text(text: str, what: str) -> None:
 
 def parse_references(text: str | None) -> list[str]:
     """References from the box: separated by a blank line; lines within one stay together."""
-    if text is None or not text.strip():
+    text = text_field(text, "References")
+    if not text.strip():
         raise UserError("References: enter at least one reference text.")
     blocks, current = [], []
     for line in text.splitlines():
@@ -58,8 +61,14 @@ def parse_references(text: str | None) -> list[str]:
 
 def resolve_types(selected: Sequence[str] | None, extra: str | None) -> list[str]:
     """The checked standard types plus any typed in (comma or space separated)."""
+    if selected is not None and (
+        isinstance(selected, str)
+        or not isinstance(selected, Sequence)
+        or not all(isinstance(t, str) for t in selected)
+    ):
+        raise UserError(f"ROUGE types: expected a list of type names, got {_shown(selected)}.")
     names = list(selected or [])
-    names += [t for t in re.split(r"[\s,;]+", extra or "") if t]
+    names += [t for t in re.split(r"[\s,;]+", text_field(extra, "More types")) if t]
     # Spellings may repeat a type (rouge1, ROUGE-1), so allow some slack before the library
     # collapses them; past it, do not even parse the names.
     if len(names) > 4 * limits.MAX_TYPES:
@@ -72,16 +81,91 @@ def resolve_types(selected: Sequence[str] | None, extra: str | None) -> list[str
     return names
 
 
-def check_beta_field(beta: float | None) -> float:
+#: What β may be, as the library words it (``check_beta``'s range).
+BETA_RANGE = "a number from 1e-150 to 1e150"
+
+
+def check_beta_field(beta: object) -> float:
     """β from its number box: the library's rule, worded for the field (the box itself has no
-    limits, so that a bad value reaches this message instead of being refused by the widget)."""
+    limits, so that a bad value reaches this message instead of being refused by the widget).
+
+    An empty box arrives as ``None``, and so does a number too large for the browser's floats
+    (``1e400`` is sent as ``null``): neither means the default, both are refused as ``1e308``
+    is."""
     if beta is None:
-        return choices.DEFAULT_BETA
+        raise UserError(
+            f"β (F-measure): expected {BETA_RANGE}, got no number (an empty box, or a number "
+            "too large to send, such as 1e400)."
+        )
     try:
         return check_beta(beta)
     except (TypeError, ValueError) as error:
         reason = str(error).removeprefix("beta: ")
         raise UserError(f"β (F-measure): {reason}.") from None
+
+
+def text_field(value: object, what: str) -> str:
+    """A text box's value: ``None`` is an empty box; anything but text is refused (the API
+    can send any JSON value)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise UserError(f"{what}: expected text, got {type(value).__name__}.")
+    return value
+
+
+def _shown(value: object) -> str:
+    """A visitor's value in a message: quoted, one line, at most 40 characters."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def menu_choice(value: object, menu: Sequence[str], what: str, default: str) -> str:
+    """A menu's value: one of ``menu`` (``None`` or ``""``: the default).  The API can send any
+    value; it is refused here with the menu's choices, before the web framework would log it."""
+    if value is None or value == "":
+        return default
+    if isinstance(value, str) and value in menu:
+        return value
+    raise UserError(f"{what}: {_shown(value)} is not one of the choices ({', '.join(menu)}).")
+
+
+def check_tokenizer(value: object) -> str:
+    """The tokenizer menu's value; a tokenizer this install cannot run is named with the
+    packages it needs."""
+    if isinstance(value, str) and value not in choices.TOKENIZERS and value in TOKENIZER_RECORDS:
+        raise UserError(not_installed("Tokenizer", value, TOKENIZER_RECORDS[value].packages))
+    return menu_choice(value, choices.TOKENIZERS, "Tokenizer", choices.DEFAULT_TOKENIZER)
+
+
+def not_installed(what: str, name: str, packages: Sequence[str]) -> str:
+    """The message for a choice whose packages this install lacks."""
+    return (
+        f"{what}: {name} needs {' and '.join(packages)}, which this demo does not have "
+        "installed; choose another."
+    )
+
+
+def check_language(value: object) -> str:
+    """The language menu's value (an ISO 639-1 code, ``""``: none)."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str) and value in LANGUAGES and value not in choices.LANGUAGE_CODES:
+        record = TOKENIZER_RECORDS[LANGUAGES[value].tokenizer]
+        raise UserError(not_installed("Language", choices.language_label(value), record.packages))
+    if isinstance(value, str) and value in choices.LANGUAGE_CODES:
+        return value
+    raise UserError(
+        f"Language: {_shown(value)} is not a language code of the menu (e.g. en, ko, zh; "
+        f"{len(choices.LANGUAGE_CODES)} in all)."
+    )
+
+
+def check_flag(value: object, what: str) -> bool:
+    """A checkbox's value (``None``: unticked)."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    raise UserError(f"{what}: expected true or false, got {_shown(value)}.")
 
 
 def settings_for(
@@ -98,23 +182,33 @@ def settings_for(
 
     ``compat="rouge_score"``: the stock metric's settings for the same choices (its tokenizer,
     newline sentences, best-F reference, β = 1), for the numbers shown beside ours."""
-    beta_value = check_beta_field(beta)
+    use_stemmer = check_flag(stemmer, "Stemmer")
+    if not compat:  # the menus' values, checked before the library sees them
+        chosen_tokenizer = check_tokenizer(tokenizer)
+        split = menu_choice(
+            lsum_split, choices.SPLITS, "ROUGE-Lsum sentences", choices.DEFAULT_SPLIT
+        )
+        mode = menu_choice(
+            multi_ref, choices.MULTI_REF_MODES, "Several references", choices.DEFAULT_MULTI_REF
+        )
+        code = check_language(language)
+        beta_value = check_beta_field(beta)
     try:
         if compat:
-            settings = make_settings(types, use_stemmer=bool(stemmer), compat=compat)
+            settings = make_settings(types, use_stemmer=use_stemmer, compat=compat)
         else:
             settings = make_settings(
                 types,
-                use_stemmer=bool(stemmer),
+                use_stemmer=use_stemmer,
                 # With a language, the untouched default tokenizer means "that language's
                 # default".
                 tokenizer=None
-                if language and tokenizer in (None, "", choices.DEFAULT_TOKENIZER)
-                else (tokenizer or choices.DEFAULT_TOKENIZER),
-                lsum_split=lsum_split or choices.DEFAULT_SPLIT,
-                multi_ref=multi_ref or choices.DEFAULT_MULTI_REF,
+                if code and chosen_tokenizer == choices.DEFAULT_TOKENIZER
+                else chosen_tokenizer,
+                lsum_split=split,
+                multi_ref=mode,
                 beta=beta_value,
-                language=language or None,
+                language=code or None,
             )
     except ImportError as error:  # a segmenter this install lacks: the library names it
         raise UserError(f"{error} (this demo cannot install it; leave that option).") from None
@@ -230,6 +324,7 @@ def check_rows(predictions: list[str], references: list[list[str]], what: str = 
 
 def parse_batch(file_path: str | None, pasted: str | None) -> tuple[list[str], list[list[str]]]:
     """Predictions and references from an uploaded CSV/JSONL or pasted columns, checked."""
+    pasted = text_field(pasted, "Pasted data")
     if file_path:
         predictions, references = read_upload(file_path, "Upload")
     elif pasted and pasted.strip():
@@ -246,6 +341,7 @@ def parse_comparison(
 ) -> tuple[list[str], list[str], list[list[str]]]:
     """Two systems' outputs and their shared references: two files in the batch format (same
     examples, same references, same order) or pasted ``A<TAB>B<TAB>reference…`` rows."""
+    pasted = text_field(pasted, "Pasted rows")
     if file_a or file_b:
         if not (file_a and file_b):
             raise UserError("Compare: upload a file for each system (A and B), or paste rows.")
@@ -278,7 +374,11 @@ def parse_comparison(
 
 def system_name(given: str | None, file_path: str | None, fallback: str) -> str:
     """A system's name as the page shows it: typed, else the file's name, else A or B."""
-    name = (given or "").strip() or (Path(file_path).stem if file_path else "") or fallback
+    name = (
+        text_field(given, f"Name of system {fallback}").strip()
+        or (Path(file_path).stem if file_path else "")
+        or fallback
+    )
     name = " ".join(name.split())  # one line
     if len(name) > limits.MAX_NAME_CHARS:
         raise UserError(

@@ -39,6 +39,7 @@ from space.parsing import (
     resolve_types,
     settings_for,
     system_name,
+    text_field,
 )
 
 
@@ -178,7 +179,8 @@ def score_pair(
     """Score one prediction against one or more references (raises :class:`UserError`);
     ``options`` and ``named`` are :class:`Options`."""
     chosen = Options(*options, **named)
-    if prediction is None or not prediction.strip():
+    prediction = text_field(prediction, "Prediction")
+    if not prediction.strip():
         raise UserError("Prediction: enter a text to score.")
     check_text(prediction, "Prediction")
     references = parse_references(references_text)

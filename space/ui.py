@@ -9,11 +9,13 @@ The buttons of the page use private events that render HTML and show one message
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import logging
 import os
+import secrets
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +39,15 @@ from space.choices import (
 from space.examples import EXAMPLES, example_card, load_example
 from space.parsing import UserError, upload_problem
 from space.render import ExamplesView, examples_page, message_html, sort_choices
-from space.scoring import BatchResult, compare_systems, score_batch, score_pair
+from space.scoring import (
+    BatchResult,
+    ComparisonResult,
+    compare_systems,
+    score_batch,
+    score_pair,
+)
 from space.sessions import SessionFiles
+from space.uploads import check_upload
 
 log = logging.getLogger("rouge_space")
 STATIC = Path(__file__).with_name("static")
@@ -70,6 +79,54 @@ def _guard(what: str, call: Callable[[], Any]) -> tuple[Any, str]:
 
 def _session(request: gr.Request | None) -> str:
     return str(getattr(request, "session_hash", None) or "")
+
+
+#: The Blocks being served (set by :func:`build_demo`): its upload route records the files
+#: it received, the only server files a request may have read.
+SERVED: list[gr.Blocks] = []
+
+
+def _received(path: Path) -> bool:
+    """Whether the upload route of the served Blocks stored ``path``."""
+    files = tuple(getattr(SERVED[-1], "upload_file_set", ())) if SERVED else ()
+    name = str(path)
+    return name in files or any(os.path.abspath(f) == name for f in files)
+
+
+def uploaded(value: Any, what: str) -> str | None:
+    """The path of a file argument if it is a file uploaded to this server (see
+    :mod:`space.uploads`), else a :class:`UserError`; no file stays ``None``.  ``value``: the
+    file's data as sent (events that skip the widgets' preprocessing) or its path."""
+    path = value.get("path") if isinstance(value, dict) else value
+    if path is None or path == "":
+        return None
+    checked = check_upload(
+        path,
+        what,
+        folder=processing_utils.get_upload_folder(),
+        is_uploaded=_received,
+        content_hash=processing_utils.hash_file,
+    )
+    return str(checked)
+
+
+@contextlib.contextmanager
+def request_uploads() -> Iterator[Callable[[Any, str], str | None]]:
+    """For one API request: a checker of its file arguments (as :func:`uploaded`) that also
+    deletes every file it accepted when the request ends, scored or refused (an API caller
+    has no page whose closing would delete them; a file a live visitor also uses stays)."""
+    owner = f"api-request-{secrets.token_hex(16)}"
+
+    def take(value: Any, what: str) -> str | None:
+        path = uploaded(value, what)
+        if path:
+            SESSIONS.register(owner, path)
+        return path
+
+    try:
+        yield take
+    finally:
+        SESSIONS.forget(owner)
 
 
 def _keep(request: gr.Request | None, *paths: str | None) -> None:
@@ -134,8 +191,13 @@ def batch_page(request: gr.Request, *inputs: Any) -> tuple[Any, ...]:
     table's pages).  ``inputs``: the upload, the pasted rows, the options, the histogram's
     type."""
     *scoring_inputs, histogram_type = inputs
-    _keep(request, scoring_inputs[0])
-    result, message = _guard("score_batch", lambda: score_batch(*scoring_inputs))
+
+    def run() -> BatchResult:
+        file = uploaded(scoring_inputs[0], "Upload")
+        _keep(request, file)
+        return score_batch(file, *scoring_inputs[1:])
+
+    result, message = _guard("score_batch", run)
     if result is None:
         return (message, *BATCH_CLEARED)
     names = result.scores.rouge_types
@@ -217,10 +279,16 @@ def compare_page(request: gr.Request, *inputs: Any) -> tuple[str, str, str]:
     """The Compare tab (two files, pasted rows, the options, the two names): message,
     comparison (with the largest differences), signature."""
     *scoring_inputs, name_a, name_b = inputs
-    _keep(request, *scoring_inputs[:2])
-    result, message = _guard(
-        "compare", lambda: compare_systems(*scoring_inputs, name_a=name_a, name_b=name_b)
-    )
+
+    def run() -> ComparisonResult:
+        files = (
+            uploaded(scoring_inputs[0], "System A file"),
+            uploaded(scoring_inputs[1], "System B file"),
+        )
+        _keep(request, *files)
+        return compare_systems(*files, *scoring_inputs[2:], name_a=name_a, name_b=name_b)
+
+    result, message = _guard("compare", run)
     if result is None:
         return message, "", ""
     return "", render.render_comparison(result), result.signature
@@ -278,7 +346,8 @@ def score_batch_api(
     """Score a CSV/JSONL file or pasted ``prediction<TAB>reference`` rows."""
     types = STANDARD_TYPES if rouge_types is None else rouge_types
     options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
-    return _api(lambda: score_batch(file, pasted, types, *options))
+    with request_uploads() as take:
+        return _api(lambda: score_batch(take(file, "Upload"), pasted, types, *options))
 
 
 def compare_api(
@@ -300,11 +369,18 @@ def compare_api(
     the keys of ``rouge-lcs compare --json``."""
     types = STANDARD_TYPES if rouge_types is None else rouge_types
     options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
-    return _api(
-        lambda: compare_systems(
-            file_a, file_b, pasted, types, *options, name_a=name_a, name_b=name_b
+    with request_uploads() as take:
+        return _api(
+            lambda: compare_systems(
+                take(file_a, "System A file"),
+                take(file_b, "System B file"),
+                pasted,
+                types,
+                *options,
+                name_a=name_a,
+                name_b=name_b,
+            )
         )
-    )
 
 
 # --- the page --------------------------------------------------------------------------------
@@ -367,6 +443,11 @@ LIMITS = (
     f"{limits.TIME_BUDGET_S:.0f} s per request. The library and CLI have none of these."
 )
 PRIVATE: dict[str, Any] = {"api_visibility": "private"}
+#: Events that take their inputs as sent, unprocessed by the widgets: the app checks every
+#: value itself (a menu's value outside its choices would otherwise be refused by the widget,
+#: which logs the caller's text with a traceback), and a file arrives as its data, without the
+#: empty temporary file the file widget's preprocessing leaves in the cache on every call.
+RAW: dict[str, Any] = {"preprocess": False}
 PAIR_QUEUE: dict[str, Any] = {"concurrency_id": "pair", "concurrency_limit": 4}
 HEAVY_QUEUE: dict[str, Any] = {"concurrency_id": "heavy", "concurrency_limit": 2}
 
@@ -398,14 +479,17 @@ def build_demo() -> gr.Blocks:
             api_score = gr.Button("api score")
             api_batch = gr.Button("api score_batch")
             api_compare = gr.Button("api compare")
-        api_score.click(score_api, pair_inputs, api_out, api_name="score", **PAIR_QUEUE)
+        api_score.click(score_api, pair_inputs, api_out, api_name="score", **RAW, **PAIR_QUEUE)
         api_batch.click(
-            score_batch_api, batch_inputs, api_out, api_name="score_batch", **HEAVY_QUEUE
+            score_batch_api, batch_inputs, api_out, api_name="score_batch", **RAW, **HEAVY_QUEUE
         )
-        api_compare.click(compare_api, compare_inputs, api_out, api_name="compare", **HEAVY_QUEUE)
+        api_compare.click(
+            compare_api, compare_inputs, api_out, api_name="compare", **RAW, **HEAVY_QUEUE
+        )
         demo.unload(forget_session)
     # A bounded queue: a flood of requests is turned away instead of piling up.
     demo.queue(max_size=64, default_concurrency_limit=2)
+    SERVED[:] = [demo]
     return demo
 
 
@@ -525,9 +609,9 @@ def _batch_tab() -> list[Any]:
         signature,
         state,
     ]
-    button.click(batch_page, [*inputs, histogram_type], outputs, **PRIVATE, **HEAVY_QUEUE).then(
-        None, js=_scroll("batch-results")
-    )
+    button.click(
+        batch_page, [*inputs, histogram_type], outputs, **PRIVATE, **RAW, **HEAVY_QUEUE
+    ).then(None, js=_scroll("batch-results"))
     refused_go.click(
         lambda payload: refused_upload(payload, BATCH_CLEARED), refused, outputs, **PRIVATE
     ).then(None, js=_scroll("batch-results"))
@@ -601,7 +685,7 @@ def _compare_tab() -> list[Any]:
         refused, refused_go = _refusal("compare")
     inputs = [file_a, file_b, pasted, *options, name_a, name_b]
     outputs = [message, comparison, signature]
-    button.click(compare_page, inputs, outputs, **PRIVATE, **HEAVY_QUEUE).then(
+    button.click(compare_page, inputs, outputs, **PRIVATE, **RAW, **HEAVY_QUEUE).then(
         None, js=_scroll("compare-results")
     )
     refused_go.click(

@@ -620,8 +620,15 @@ def test_out_of_range_beta_is_a_message_and_clears_results(page):
     page.wait_for_selector("#pair-scores-table")
     page.locator("#pair-options").get_by_text("Options").first.click()
     beta = page.locator("#pair-beta input")
-    for value in ("0", "-1"):
-        message = page.locator("#pair-message .msg-error", has_text=f"got {value}")
+    # 1e400 is past a float (the browser sends null) and an emptied box sends null too: both
+    # are refused as 1e308 is, never scored with the default β.
+    for value, shown in (
+        ("0", "got 0"),
+        ("-1", "got -1"),
+        ("1e400", "from 1e-150 to 1e150, got no number"),
+        ("", "from 1e-150 to 1e150, got no number"),
+    ):
+        message = page.locator("#pair-message .msg-error", has_text=shown)
         # Gradio copies a typed number into its state asynchronously; on a loaded machine a
         # click right after the Tab can still send the old value (then the old value's scores
         # come back, not this message), and a typed value can land in a box that is being
@@ -797,3 +804,126 @@ def test_no_contrast_failure_in_either_scheme_at_either_size(every_page, tmp_pat
     page.wait_for_timeout(300)
     assert _axe_contrast(page) == []
     _save_screenshot(page, tmp_path, f"space-compare{_suffix(page)}.png")
+
+
+# --- issue 31: the API reads no server file but the request's own upload -------------------
+
+
+def _send_paths_as_is(monkeypatch) -> None:
+    """gradio_client uploads a local file before naming it; a hand-written client (or one on
+    another machine) can name any server path instead: make this client do that."""
+    from gradio_client import client as client_module
+
+    monkeypatch.setattr(
+        client_module.Endpoint,
+        "_upload_file",
+        lambda self, f, data_index: {"path": f["path"], "meta": {"_type": "gradio.FileData"}},
+    )
+
+
+def _named(path: Path) -> dict[str, Any]:
+    """A file argument that names a server path (the form gradio_client sends)."""
+    return {"path": str(path), "meta": {"_type": "gradio.FileData"}}
+
+
+def _refused(client: Any, **arguments: Any) -> str:
+    """The error message of a call that must not be answered."""
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError) as caught:
+        client.predict(**arguments)
+    return str(caught.value)
+
+
+def test_api_reads_no_server_file_but_its_own_upload(client, temp_dir, tmp_path, monkeypatch):
+    """Server files under the upload folder that no request uploaded (a planted table, a link
+    to one, a folder shaped like an upload's, a path out of the folder) are refused by name of
+    the field, never read; the same client's real upload is scored."""
+    from gradio_client import handle_file
+
+    rows = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in BATCH_ROWS)
+    planted = temp_dir / "planted" / "secret.jsonl"
+    planted.parent.mkdir()
+    planted.write_text(rows.replace("the cat", "qxsecret cat"), "utf-8")
+    shaped = temp_dir / ("ab" * 32) / "copy.jsonl"  # a folder named like an upload's hash
+    shaped.parent.mkdir()
+    shaped.write_text(planted.read_text("utf-8"), "utf-8")
+    linked = temp_dir / ("cd" * 32) / "link.jsonl"
+    linked.parent.mkdir()
+    linked.symlink_to(planted)
+    package_file = REPO / "rouge_lcs" / "data" / "examples.jsonl"
+    own = tmp_path / "own.jsonl"
+    own.write_text(rows, "utf-8")
+    # A genuine upload first (through the ordinary client): it scores.
+    assert client.predict(file=handle_file(str(own)), api_name="/score_batch")["pairs"] == 3
+    _send_paths_as_is(monkeypatch)
+    for path in (planted, shaped, linked, temp_dir / "planted" / ".." / "planted" / "secret.jsonl"):
+        message = _refused(client, file=_named(path), api_name="/score_batch")
+        assert "Upload: not a file uploaded with this request" in message, path
+        message = _refused(client, file_a=_named(path), file_b=_named(path), api_name="/compare")
+        assert "System A file: not a file uploaded with this request" in message, path
+    # Out of the upload folder altogether: refused before the app (no answer either way).
+    _refused(client, file=_named(package_file), api_name="/score_batch")
+    log = (temp_dir / "server.log").read_text("utf-8", errors="ignore")
+    assert "qxsecret" not in log
+
+
+def _new_empty_temp_files(folder: Path, before: set[Path]) -> list[Path]:
+    return [p for p in _files_under(folder) - before if p.name.startswith("tmp") and not _size(p)]
+
+
+def test_api_uploads_are_deleted_when_the_request_ends(client, temp_dir, tmp_path):
+    """An API caller has no page to close: its files (scored or refused) go when its request
+    ends, and no call leaves an empty temporary file behind."""
+    from gradio_client import handle_file
+
+    before = _files_under(temp_dir)
+    scored = _batch_file(tmp_path, "scored.jsonl", "qxapione", rows=3)
+    assert client.predict(file=handle_file(str(scored)), api_name="/score_batch")["pairs"] == 3
+    system_a, system_b = tmp_path / "system_a.jsonl", tmp_path / "system_b.jsonl"
+    for path, marker in ((system_a, "qxapitwo"), (system_b, "qxapithree")):
+        rows = [{"prediction": f"{marker} a b {k}", "reference": f"a b c {k}"} for k in range(3)]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    answer = client.predict(
+        file_a=handle_file(str(system_a)), file_b=handle_file(str(system_b)), api_name="/compare"
+    )
+    assert answer["pairs"] == 3
+    not_a_table = tmp_path / "notes.txt"
+    not_a_table.write_text("qxapifour\n", "utf-8")
+    broken = tmp_path / "broken.csv"
+    broken.write_text('prediction,reference\n"qxapifive,open quote\n', "utf-8")
+    for path, expected in (
+        (not_a_table, "Upload: notes.txt is not a table file"),
+        (broken, "Upload: broken.csv: CSV line 2"),
+    ):
+        assert expected in _refused(client, file=handle_file(str(path)), api_name="/score_batch")
+    for marker in ("qxapione", "qxapitwo", "qxapithree", "qxapifour", "qxapifive"):
+        assert _files_containing(temp_dir, marker) == [], marker
+    assert _new_empty_temp_files(temp_dir, before) == []
+
+
+def test_api_values_outside_the_menus_are_our_messages(client, temp_dir):
+    """A value no menu offers is refused by the app with the page's wording, naming the field;
+    the server log holds neither the value nor a traceback."""
+    log_path = temp_dir / "server.log"
+    start = len(log_path.read_text("utf-8", errors="ignore"))
+    for arguments, expected in (
+        ({"tokenizer": "qxmenu tok"}, "Tokenizer: 'qxmenu tok' is not one of the choices"),
+        ({"lsum_split": "qxmenu"}, "ROUGE-Lsum sentences: 'qxmenu' is not one of the choices"),
+        ({"multi_ref": "qxmenu"}, "Several references: 'qxmenu' is not one of the choices"),
+        ({"language": "qxmenu"}, "Language: 'qxmenu' is not a language code of the menu"),
+        ({"stemmer": "qxmenu"}, "Stemmer: expected true or false, got 'qxmenu'"),
+        ({"rouge_types": "qxmenu"}, "ROUGE types: expected a list of type names"),
+        ({"beta": None}, "β (F-measure): expected a number from 1e-150 to 1e150, got no number"),
+        ({"beta": "qxmenu"}, "β (F-measure): expected"),
+    ):
+        for endpoint, texts in (
+            ("/score", {"prediction": "a b", "references": "a c"}),
+            ("/score_batch", {"pasted": "a b\ta c"}),
+            ("/compare", {"pasted": "a b\ta\ta c"}),
+        ):
+            message = _refused(client, **texts, **arguments, api_name=endpoint)
+            assert expected in message, (endpoint, arguments, message)
+    time.sleep(0.5)
+    log = log_path.read_text("utf-8", errors="ignore")[start:]
+    assert "qxmenu" not in log and "Traceback" not in log, log[-2000:]

@@ -355,3 +355,99 @@ def test_metric_script_calls_one_library_entry_point():
         if (getattr(node, "module", None) or alias.name).startswith("rouge_lcs")
     }
     assert imported == {("rouge_lcs", "hub")}, imported
+
+
+# The engine seam (engine/backend.py over engine/interface.py): the modules of engine/ that code
+# outside it may import.  The driver (compute, parallel) and the counts (stats) are the same
+# whichever engine runs; lcs is the definition of an LCS on any tokens (explanations,
+# rouge_score's helpers) and of rouge_score's backtrack, which both engines follow.
+SEAM = {"engine", "engine.backend", "engine.interface", "engine.stats", "engine.compute"}
+SEAM |= {"engine.parallel", "engine.lcs"}
+# What asks which engine runs: for users (rouge_lcs.native, the documented switchboard) only.
+ASKING = {"implementation", "active", "available", "extension", "native_unicode", "BACKEND"}
+# Modules on their way below the seam (issue 30): the similarity engine reads its store's
+# engine and calls the C kernel itself until it moves into engine/.
+NOT_YET = {"scores.similarity"}
+
+
+def _seam_breaches(source: str, module: str) -> list[str]:
+    """Where a module outside engine/ imports an engine module other than the seam, asks which
+    engine runs, or reads what the interface does not offer of a store or a backend."""
+    tree = ast.parse(source)
+    interface = ast.parse((PACKAGE / "engine" / "interface.py").read_text("utf-8"))
+    public = {  # what the interface's Store and Backend offer
+        name
+        for cls in interface.body
+        if isinstance(cls, ast.ClassDef) and cls.name in ("Store", "Backend")
+        for item in cls.body
+        for name in (
+            [item.name]
+            if isinstance(item, ast.FunctionDef)
+            else [item.target.id]
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            else []
+        )
+    } - {"native"} | ({"native"} if module in NOT_YET else set())
+    found = []
+    engines = set()  # names bound to backend() or to a store
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rouge_lcs.engine"):
+            dotted = node.module.partition(".")[2]
+            targets = [dotted] + [
+                f"{dotted}.{a.name}" for a in node.names if _exists(f"{dotted}.{a.name}")
+            ]
+            found += [f"{module} imports {t}" for t in targets if t not in SEAM]
+            if module != "native":
+                found += [f"{module} asks: {a.name}" for a in node.names if a.name in ASKING]
+        elif isinstance(node, ast.Import):
+            found += [
+                f"{module} imports {a.name}"
+                for a in node.names
+                if a.name.startswith("rouge_lcs.engine") and a.name.partition(".")[2] not in SEAM
+            ]
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            call = ast.unparse(node.value.func)
+            if call.endswith(("backend", ".store")):
+                engines |= {ast.unparse(t) for t in node.targets}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr not in public:
+            owner = ast.unparse(node.value)
+            made = isinstance(node.value, ast.Call) and ast.unparse(node.value.func).endswith(
+                ("backend", ".store")
+            )
+            if made or owner in engines:
+                found.append(f"{module} reads {owner}.{node.attr}")
+    return found
+
+
+def test_nothing_outside_the_engine_asks_which_engine_runs():
+    outside = {_name(p): p for p in PACKAGE.rglob("*.py") if _place(_name(p)) != "engine"}
+    breaches = {m: _seam_breaches(p.read_text("utf-8"), m) for m, p in outside.items()}
+    assert not [b for m, found in breaches.items() if m not in NOT_YET for b in found]
+    for module in NOT_YET:  # the exception must not outlive the move
+        assert breaches.get(module), f"{module} no longer breaches the seam: drop it from NOT_YET"
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("from rouge_lcs.engine.native import BACKEND", "imports engine.native"),
+        ("from rouge_lcs.engine.reference import python", "imports engine.reference"),
+        ("from rouge_lcs.engine import native", "imports engine.native"),
+        ("import rouge_lcs.engine.reference.lcs_batch", "imports rouge_lcs.engine.reference"),
+        ("from rouge_lcs.engine.backend import implementation", "asks: implementation"),
+        ("from rouge_lcs.engine.backend import backend\nx = backend().store(s).native", "reads"),
+        ("store = backend().store(s)\ny = store._encoder", "reads store._encoder"),
+        ("engine = backend()\nif engine.name == 'native': pass", "reads engine.name"),
+    ],
+)
+def test_the_seam_check_fails_on_what_it_forbids(code, expected):
+    assert any(expected in b for b in _seam_breaches(code, "scores.probe"))
+
+
+def test_the_seam_check_passes_the_interface():
+    code = (
+        "from rouge_lcs.engine.backend import backend\nstore = backend().store(s)\n"
+        "n = store.chunk\nbackend().combine(stats, 'max_f', 1.0)\nstore.chunk_stats(t, p, r, n)"
+    )
+    assert _seam_breaches(code, "scores.probe") == []

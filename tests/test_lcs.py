@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from rouge_lcs.engine.lcs import Candidate, Tokens, lcs_indices, lcs_length
-from rouge_lcs.engine.lcs_batch import union_lcs_hits_batch
+from rouge_lcs.engine.reference.lcs_batch import union_lcs_hits_batch
 
 tokens = st.lists(st.integers(0, 5), max_size=30)
 long_tokens = st.lists(st.integers(0, 9), min_size=60, max_size=140)
@@ -38,7 +38,8 @@ def union_lcs_hits(
     """Summary-level union-LCS hits of one pair, clipped like ROUGE-1.5.5 and rouge_score.
 
     The plain one-pair statement of the algorithm (a test oracle): scoring uses the batched
-    kernel of :mod:`rouge_lcs.engine.lcs_batch`, checked here against this and rouge_score.
+    kernel of :mod:`rouge_lcs.engine.reference.lcs_batch`, checked here against this and
+    rouge_score.
 
     For each reference sentence the union of its LCS positions against every candidate sentence
     is taken; a union token counts while both the reference and the candidate still have an
@@ -105,7 +106,7 @@ def test_empty_inputs():
 def test_small_blocks_give_the_same_hits(jobs, limits):
     """Blocks bound memory on long documents, long reference sentences take the big-int path:
     any block size and any long-sentence threshold must give rouge_score's hits."""
-    import rouge_lcs.engine.lcs_batch as kernel
+    import rouge_lcs.engine.reference.lcs_batch as kernel
 
     expected = [_rouge_score_union_hits(refs, cands) for refs, cands in jobs]
     names = ("_BLOCK_PAIRS", "_BLOCK_TABLE", "_BLOCK_CELLS", "_LONG_REF")
@@ -141,7 +142,7 @@ def test_one_long_reference_sentence_next_to_many_short_ones():
     the numpy kernel gives (checked on a smaller copy, where the numpy kernel fits)."""
     import random
 
-    import rouge_lcs.engine.lcs_batch as kernel
+    import rouge_lcs.engine.reference.lcs_batch as kernel
 
     r = random.Random(1)
     refs = [_words(r, 50_000)] + [_words(r, 20) for _ in range(50)]

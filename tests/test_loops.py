@@ -246,9 +246,103 @@ def test_openrlhf_reward_func_as_its_executor_calls_it(tmp_path):
     # older OpenRLHF (experience_maker) wanted the bare tensor
     tensor = module.reward_func(queries, prompts, labels, return_tensor=True)
     assert isinstance(tensor, torch.Tensor) and tensor.shape == (2,)
-    assert response_of("PROMPT answer", "other") == "PROMPT answer"  # prompt not found
+    # the prompt not in the query: an error naming the pair, not the whole query scored
+    with pytest.raises(ValueError, match=r"queries\[1\]: .*prompts\[1\] is not in it"):
+        module.reward_func(["Q? a", "PROMPT answer"], ["Q?", "other"], ["a", "a"])
+    # a decode that respaced the prompt (spaces dropped or added next to special tokens)
+    assert response_of("<s>Summarize:cats.  the cat sat</s>", "Summarize: cats.") == "  the cat sat"
+    with pytest.raises(TypeError, match=r"labels\[0\]: expected the reference .*--label_key"):
+        module.reward_func(queries[:1], prompts[:1], [None])  # no --label_key: labels are None
+    with pytest.raises(TypeError, match=r"labels: expected a list .*got NoneType"):
+        module.reward_func(queries, prompts, None)
+    with pytest.raises(TypeError, match=r"queries: expected a list .*got generator"):
+        module.reward_func((q for q in queries), prompts, labels)
     with pytest.raises(ValueError, match="same length"):
         module.reward_func(queries, prompts[:1], labels)
+
+
+def test_verl_reward_loop_keywords_are_accepted_and_typos_refused():
+    # verl's reward loop with a reward model configured (reward_model.enable), as in
+    # verl/experimental/reward_loop/reward_manager/naive.py lines 58-83 (volcengine/verl at
+    # b178a3c, 2026-01-29):
+    #   extra_reward_kwargs = {"reward_router_address": self.reward_router_address,
+    #                          "reward_model_tokenizer": self.reward_model_tokenizer}
+    #                         if self.reward_router_address is not None else {}
+    #   self.compute_score(data_source=..., solution_str=..., ground_truth=...,
+    #                      extra_info=..., **extra_reward_kwargs)
+    # and, merged in by verl/trainer/ppo/reward.py line 42 (_call_with_kwargs), the user's
+    # reward_kwargs.  The earlier loop (verl/experimental/reward/reward_loop/naive.py at
+    # 5329446, lines 46-66) passed reward_model=self.reward_model instead of the address.
+    loop = {"reward_router_address": "10.0.0.1:30000", "reward_model_tokenizer": object()}
+    call = {"data_source": "d", "solution_str": "the cat sat", "ground_truth": "the cat sat down"}
+    assert verl_compute_score(**call, extra_info={"num_turns": 1}, **loop) == 6 / 7
+    assert verl_compute_score(**call, extra_info={}, reward_model=object(), **loop) == 6 / 7
+    kwargs = {"rouge_type": "rouge2", "measure": "recall"}
+    assert verl_compute_score(**call, extra_info=None, **loop, **kwargs) == 2 / 3
+    # a real option typo is still refused, naming it (not an internal function)
+    with pytest.raises(TypeError, match=r"unexpected options \['use_stemer'\]"):
+        verl_compute_score(**call, extra_info=None, **loop, use_stemer=True)
+    with pytest.raises(TypeError, match=r"unexpected options \['use_stemer'\]"):
+        rouge_reward(use_stemer=True)
+
+
+def test_verl_options_are_checked_whatever_came_before():
+    # functools.lru_cache keys 1 and True alike (1 == True, equal hashes): use_stemmer=1 was
+    # refused in a fresh process and accepted after a use_stemmer=True call
+    code = textwrap.dedent("""
+        from rouge_lcs.rewards import verl_compute_score
+        assert verl_compute_score("d", "cats", "cat", use_stemmer=True) == 1.0
+        try:
+            verl_compute_score("d", "cats", "cat", use_stemmer=1)
+        except TypeError as error:
+            assert "use_stemmer" in str(error), error
+        else:
+            raise AssertionError("use_stemmer=1 accepted after use_stemmer=True")
+    """)
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+
+
+def test_verl_ground_truth_shapes():
+    import numpy as np
+
+    # a 0-d object array holding the reference (a scalar stored in verl's non_tensor_batch)
+    assert verl_compute_score("d", "the cat sat", np.array("the cat sat down", dtype=object)) == (
+        6 / 7
+    )
+    with pytest.raises(TypeError, match=r"ground_truth: expected the reference .*got None"):
+        verl_compute_score("d", "the cat sat", None)
+    with pytest.raises(TypeError, match=r"ground_truths\[1\]: expected the reference"):
+        verl_compute_score_batch(["d", "d"], ["a", "b"], ["a", None])
+
+
+def test_reward_refuses_malformed_completions_by_name():
+    reward = rouge_reward("rouge1")
+    good = [{"role": "assistant", "content": [{"type": "text", "text": "the cat"}]}]
+    assert reward(completions=[good], reference=["the cat"]) == [1.0]
+    # bytes content: a Sequence of ints, once scored "" (a silent 0 reward)
+    with pytest.raises(TypeError, match=r"completions\[0\].content: expected str or a list"):
+        reward(completions=[[{"role": "assistant", "content": b"the cat"}]], reference=["the cat"])
+    with pytest.raises(TypeError, match=r"completions\[1\].content\[0\]\['text'\]: .*bytes"):
+        bad = [{"role": "assistant", "content": [{"type": "text", "text": b"the cat"}]}]
+        reward(completions=[good, bad], reference=["the cat", "the cat"])
+    with pytest.raises(TypeError, match=r"completions\[0\].content\[1\]: expected a str or"):
+        parts = [{"type": "text", "text": "the"}, 7]
+        reward(completions=[[{"role": "assistant", "content": parts}]], reference=["the cat"])
+    # a part with no text (an image) carries none: the other parts are scored
+    image = [{"type": "image_url", "image_url": {"url": "x"}}, {"type": "text", "text": "the cat"}]
+    assert completion_text([{"role": "assistant", "content": image}]) == "the cat"
+
+
+def test_reward_weights_are_bounded():
+    assert rouge_reward({"rouge1": 1e300, "rougeL": 1e300})(
+        completions=["a b"], reference=["a b"]
+    ) == [2e300]
+    with pytest.raises(ValueError, match="rouge_type: expected weights whose sum is a finite"):
+        rouge_reward({"rouge1": 1e308, "rougeL": 1e308})
+    with pytest.raises(ValueError, match=r"rouge_type\['rouge1'\]: expected a weight >= 0"):
+        rouge_reward({"rouge1": -0.5, "rougeL": 1.5})
+    with pytest.raises(ValueError, match=r"rouge_type\['rougeL'\]: expected a finite number"):
+        rouge_reward({"rougeL": float("inf")})
 
 
 # --- a real GRPOTrainer run ----------------------------------------------------------------
@@ -357,9 +451,56 @@ def test_torchmetrics_matches_rouge_and_torchmetrics_own(corpora):
     metric.update(preds[150:], refs[150:])
     reference = rouge(preds, refs, return_precision_recall=True)
     out = metric.compute()
-    for key in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
-        assert float(out[f"{key}_fmeasure"]) == pytest.approx(reference[key], abs=1e-9)
-        assert float(out[f"{key}_recall"]) == pytest.approx(reference[f"{key}_recall"], abs=1e-9)
+    for key in ("rouge1", "rouge2", "rougeL", "rougeLsum"):  # exact sums: the same float
+        assert float(out[f"{key}_fmeasure"]) == reference[key]
+        assert float(out[f"{key}_recall"]) == reference[f"{key}_recall"]
+
+
+def test_torchmetrics_state_is_exact_however_the_data_is_split(corpora):
+    pytest.importorskip("torchmetrics")
+    from rouge_lcs.torchmetrics import ROUGEScore
+
+    preds, refs = _realsumm(corpora, 10)
+    whole = ROUGEScore(rouge_keys=("rouge1", "rougeL"))
+    whole.update(preds, refs)
+    halves = ROUGEScore(rouge_keys=("rouge1", "rougeL"))
+    halves.update(preds[:5], refs[:5])
+    halves.update(preds[5:], refs[5:])
+    ones = ROUGEScore(rouge_keys=("rouge1", "rougeL"))
+    for p, r in zip(reversed(preds), reversed(refs)):
+        ones.update([p], [r])
+    expected = rouge(preds, refs, ["rouge1", "rougeL"], return_precision_recall=True)
+    for split in (halves, ones):
+        got, want = split.compute(), whole.compute()
+        for key in want:  # bit for bit (float64 sums of 5 + 5 differed from 10 by 5.6e-17)
+            assert got[key].item() == want[key].item(), key
+    # and math.fsum(values) / n, what rouge_lcs.rouge returns
+    out = whole.compute()
+    for key in ("rouge1", "rougeL"):
+        assert out[f"{key}_fmeasure"].item() == expected[key]
+        assert out[f"{key}_precision"].item() == expected[f"{key}_precision"]
+
+
+def test_torchmetrics_normalizer_output_is_checked():
+    pytest.importorskip("torchmetrics")
+    from rouge_lcs.torchmetrics import ROUGEScore
+
+    def ids(text):
+        return [len(word) for word in text.split()]
+
+    metric = ROUGEScore(rouge_keys="rouge1", normalizer=str.lower, tokenizer=ids)
+    with pytest.raises(TypeError, match="tokenizer: ids must return a list of str"):
+        metric.update(["a b"], ["a b"])  # was 0.0: the int tokens were dropped
+    plain = ROUGEScore(rouge_keys="rouge1", tokenizer=ids)
+    with pytest.raises(TypeError, match="tokenizer: ids must return a list of str"):
+        plain.update(["a b"], ["a b"])  # the same error as without a normalizer
+
+    def forgot_return(text):
+        text.lower()
+
+    metric = ROUGEScore(rouge_keys="rouge1", normalizer=forgot_return)
+    with pytest.raises(TypeError, match="normalizer: forgot_return must return a str, got None"):
+        metric.update(["a b"], ["a b"])
 
 
 def test_torchmetrics_arguments_state_and_per_example():
@@ -454,10 +595,10 @@ def test_torchmetrics_ddp_two_processes(corpora, tmp_path):
     for rank in range(2):
         got = json.loads((tmp_path / f"out{rank}").read_text())
         assert got.keys() == expected.keys()
-        for key, value in expected.items():
-            assert got[key] == pytest.approx(value, abs=1e-12), key
+        for key, value in expected.items():  # two processes' exact sums: the same floats
+            assert got[key] == value, key
         for key, value in reference.items():
-            assert got[f"{key}_fmeasure"] == pytest.approx(value, abs=1e-9)
+            assert got[f"{key}_fmeasure"] == value
 
 
 @pytest.mark.slow
@@ -524,6 +665,11 @@ def test_lm_eval_registration_as_lm_eval_calls_it():
     assert registry.get_metric_aggregation("rougeL") is registry.get_aggregation("mean")
     assert registry.is_higher_better("rougeLsum") is True
     assert registry.get_aggregation("rouge1")([0.5, 0.25, 0.0]) == 0.25
+    # YAML keys are checked whatever ran before (1 == True for a value-keyed cache)
+    with pytest.raises(TypeError, match="use_stemmer: expected True or False, got int"):
+        metric(references=["the cats"], predictions=["the cat"], use_stemmer=1)
+    with pytest.raises(TypeError, match=r"rougeL: unexpected metric_list keys \['stem'\]"):
+        metric(references=["the cats"], predictions=["the cat"], stem=True)
     assert registry.get_metric("acc") is not None  # lm-eval's own metrics still load
     ours.register("rouge3")
     ours.register()  # idempotent
@@ -618,6 +764,27 @@ def test_lm_eval_task_runs_with_the_registered_metric(tmp_path):
     assert out["tiny_rouge"]["rouge2,none"] == pytest.approx((0.8 / 1.4 + 1 / 3) / 2, abs=1e-15)
     # several references, best F: "the cat sat" = 1.0; "a dog" vs "a dog ran": 0.8
     assert out["tiny_rouge_refs"]["rouge1,none"] == pytest.approx(0.9, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("module", "missing", "extra"),
+    [
+        ("rouge_lcs.torchmetrics", "torch", "torch"),
+        ("rouge_lcs.torchmetrics", "torchmetrics", "torch"),
+        ("rouge_lcs.lm_eval", "lm_eval", "lm-eval"),
+    ],
+)
+def test_a_missing_extra_names_the_install_command(module, missing, extra):
+    # the package hidden (None in sys.modules: its import fails as if it were not installed)
+    code = (
+        f"import sys; sys.modules[{missing!r}] = None\n"
+        f"try:\n    import {module}\n"
+        f"except ImportError as error:\n    print(error)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, cwd=REPO, capture_output=True, text=True
+    ).stdout
+    assert f"{module} needs" in out and f"pip install 'rouge-lcs[{extra}]'" in out, out
 
 
 def test_importing_rouge_lcs_imports_no_training_framework():

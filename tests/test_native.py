@@ -37,6 +37,13 @@ needs_native = pytest.mark.skipif(not native.available(), reason="rouge_lcs._nat
 TYPES = ["rouge1", "rouge2", "rouge3", "rouge12", "rougeL", "rougeLsum"]
 
 
+def _native_combine(flat, n_types, mode, beta):
+    """The native engine's ``combine`` (csrc/scores.h) of flat counts, as a store hands them."""
+    from rouge_lcs.engine.stats import PairStats
+
+    return native.BACKEND.combine(PairStats.from_flat(flat[0], n_types, flat[1]), mode, beta)
+
+
 def _counts(engine: str, preds, refs, rouge_types=TYPES, **options) -> np.ndarray:
     previous = os.environ.get(native.ENV)
     os.environ[native.ENV] = engine
@@ -611,8 +618,8 @@ def test_threaded_punkt_sentences_equal_the_python_splitter(corpora):
 
 @needs_native
 def test_chunk_counts_seam_equals_batch_counts():
-    from rouge_lcs.engine.counts import batch_counts
-    from rouge_lcs.engine.documents import DocumentStore
+    from rouge_lcs.engine.reference.counts import batch_counts
+    from rouge_lcs.engine.reference.documents import DocumentStore
 
     settings = make_settings(TYPES, use_stemmer=True)
     texts = ["The cats sat.\nOn mats!", "a cat sat on the mat", "", "Dogs ran. Cats sat."]
@@ -1037,7 +1044,7 @@ def test_native_combine_is_bit_identical_to_the_numpy_reference(mode, beta):
     for max_refs in (1, 2, 5):
         counts, n_refs = _random_counts(rng, 300, 3, max_refs)
         flat = (array("q", counts.tobytes()), array("q", n_refs.tobytes()))
-        got = native.combine(flat, 3, mode, beta)
+        got = _native_combine(flat, 3, mode, beta)
         want = combine(counts, n_refs, mode, beta)
         for g, w in zip(got, want):
             assert np.frombuffer(g, dtype=np.float64).tobytes() == w.tobytes()
@@ -1050,13 +1057,13 @@ def test_native_combine_hand_worked():
     # One example, two references, one type: (hits, pred total, ref total) = (2, 4, 5), (3, 4, 4)
     counts = array("q", [2, 4, 5, 3, 4, 4])
     n_refs = array("q", [2])
-    p, r, f = native.combine((counts, n_refs), 1, "max_f", 1.0)
+    p, r, f = _native_combine((counts, n_refs), 1, "max_f", 1.0)
     assert (p[0], r[0], f[0]) == (0.75, 0.75, 0.75)  # the second: F 0.75 > 4/9
-    p, r, f = native.combine((counts, n_refs), 1, "pooled", 1.0)
+    p, r, f = _native_combine((counts, n_refs), 1, "pooled", 1.0)
     assert (p[0], r[0]) == (5 / 8, 5 / 9)
-    p, r, f = native.combine((counts, n_refs), 1, "mean", 1.0)
+    p, r, f = _native_combine((counts, n_refs), 1, "mean", 1.0)
     assert (p[0], r[0]) == ((0.5 + 0.75) / 2, (0.4 + 0.75) / 2)
-    p, r, f = native.combine((array("q", [0, 0, 0]), array("q", [1])), 1, "max_f", 1.0)
+    p, r, f = _native_combine((array("q", [0, 0, 0]), array("q", [1])), 1, "max_f", 1.0)
     assert (p[0], r[0], f[0]) == (0.0, 0.0, 0.0)
 
 
@@ -1109,7 +1116,7 @@ def test_a_token_has_one_id_whichever_path_hashed_it(threads):
 
 @needs_native
 def test_number_texts_hand_worked_on_both_engines():
-    from rouge_lcs.engine.python import BACKEND as PYTHON
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
 
     # first-seen order, pair texts first: a=0 b=1 c=2, then the references' new d=3
     pairs, refs = ["a", "b", "a", "c"], ["b", "d", "a", "d"]
@@ -1122,7 +1129,7 @@ def test_number_texts_hand_worked_on_both_engines():
 
 @needs_native
 def test_number_texts_agrees_between_engines_on_equal_but_distinct_strings():
-    from rouge_lcs.engine.python import BACKEND as PYTHON
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
 
     rng = random.Random(3)
     words = ["", "x", "é", "中", "😀", "a b", "\ud800", "long " * 40]
@@ -1257,7 +1264,7 @@ def test_native_combine_pooled_sums_wrap_like_numpy_without_undefined_behaviour(
 
     counts = np.full((2, 1, 3), 1 << 62, dtype=np.int64)
     n_refs = np.array([2], dtype=np.int64)
-    got = native.combine(
+    got = _native_combine(
         (array("q", counts.tobytes()), array("q", n_refs.tobytes())), 1, "pooled", 1.0
     )
     want = combine(counts, n_refs, "pooled", 1.0)

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge_lcs.engine.ngrams import NgramCounter
+from rouge_lcs.engine.reference.ngrams import NgramCounter
 
 docs_strategy = st.lists(st.lists(st.integers(0, 4), max_size=14), min_size=1, max_size=6)
 

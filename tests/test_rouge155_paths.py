@@ -132,7 +132,7 @@ def test_emulated_bootstrap_sums_add_left_to_right() -> None:
 
 def _skip_counts_by_units(ids, starts, pair_peer, pair_model, skip, unigrams) -> np.ndarray:
     """ROUGE-S/SU counts the direct way: every unit materialised, numpy joins (the old path)."""
-    from rouge_lcs.engine.python import clipped_hits, skip_keys
+    from rouge_lcs.engine.reference.python import clipped_hits, skip_keys
 
     lengths = np.diff(starts)
     vocab = int(ids.max()) + 1 if ids.size else 1
@@ -149,7 +149,7 @@ def test_skip_counts_in_linear_memory_equal_every_unit_counted(monkeypatch, seed
     # ROUGE-S/SU never materialise all units (issue 24): the C kernel counts per first token,
     # the numpy engine in blocks (forced small here, so that pairs are streamed and a heavy
     # first token is cut in slices).  Both equal counting every unit, sparse ids included.
-    from rouge_lcs.engine import python
+    from rouge_lcs.engine.reference import python
 
     r = np.random.default_rng(seed)
     for _ in range(60):

@@ -235,11 +235,13 @@ def test_num_proc_through_the_evaluate_module(pairs):
 def test_document_cache_reset_between_chunks_changes_nothing(monkeypatch, pairs):
     """The per-call text cache starts afresh past STORE_LIMIT texts (bounded memory)."""
     import rouge_lcs.engine.compute as engine
+    from rouge_lcs.engine.native import NativeStore
+    from rouge_lcs.engine.reference.python import PythonStore
 
     preds, refs = pairs(1200)
     expected = score(preds, refs, use_stemmer=True)
-    monkeypatch.setattr(engine, "CHUNK", 100)
-    monkeypatch.setattr(engine, "NATIVE_CHUNK", 100)
+    for store in (PythonStore, NativeStore):  # each engine's store says what a chunk holds
+        monkeypatch.setattr(store, "chunk", 100)
     monkeypatch.setattr(engine, "STORE_LIMIT", 150)
     got = score(preds, refs, use_stemmer=True)
     for measure in ("precision", "recall", "fmeasure"):

@@ -425,3 +425,83 @@ def test_upload_problems_name_the_file():
     big = parsing.upload_problem("System A file", "big.csv", 6 * 2**20)
     assert big.startswith("System A file: big.csv is 6.0 MB; this demo takes files up to 5 MB")
     assert parsing.upload_problem("Upload", "ok.jsonl", 10) is None
+
+
+# --- issue 31: only the request's own upload is read ---------------------------------------
+
+
+def _upload_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """An upload folder holding one upload, stored as the upload route stores it
+    (``<folder>/<content hash>/<name>``), with a stand-in hash."""
+    folder = tmp_path / "uploads"
+    upload = folder / "hash-of-pairs" / "pairs.jsonl"
+    upload.parent.mkdir(parents=True)
+    upload.write_text('{"prediction": "a", "reference": "a"}\n', "utf-8")
+    return folder, upload
+
+
+def test_check_upload_takes_only_the_upload_routes_files(tmp_path):
+    from space.uploads import check_upload
+
+    folder, upload = _upload_folder(tmp_path)
+    received = {str(upload)}
+
+    def check(path: object) -> Path:
+        return check_upload(
+            path,
+            "Upload",
+            folder=folder,
+            is_uploaded=lambda p: str(p) in received,
+            content_hash=lambda p: "hash-of-pairs" if p.name == "pairs.jsonl" else "other",
+        )
+
+    assert check(str(upload)) == upload.resolve()
+    planted = folder / "hash-of-pairs" / "planted.jsonl"  # in an upload's folder, not uploaded
+    planted.write_text(upload.read_text("utf-8"), "utf-8")
+    link = folder / "hash-of-pairs" / "link.jsonl"
+    link.symlink_to(upload)
+    linked_folder = folder / "linked"
+    linked_folder.symlink_to(upload.parent)
+    received |= {str(planted), str(link), str(linked_folder / "pairs.jsonl")}
+    changed = folder / "hash-of-pairs" / "changed.jsonl"  # listed, but not its folder's hash
+    changed.write_text("x", "utf-8")
+    received.add(str(changed))
+    deep = folder / "hash-of-pairs" / "sub" / "pairs.jsonl"
+    outside = tmp_path / "pairs.jsonl"
+    outside.write_text(upload.read_text("utf-8"), "utf-8")
+    for path in (
+        str(planted),  # wrong hash (the stand-in knows only pairs.jsonl)
+        str(link),
+        str(linked_folder / "pairs.jsonl"),
+        str(changed),
+        str(deep),
+        str(outside),
+        f"{folder}/hash-of-pairs/../hash-of-pairs/pairs.jsonl",
+        "hash-of-pairs/pairs.jsonl",  # relative
+        str(folder / "hash-of-pairs"),  # a folder
+        str(upload) + "\x00",
+        "",
+        None,
+        {"path": str(upload)},
+    ):
+        with pytest.raises(parsing.UserError, match="^Upload: not a file uploaded with this"):
+            check(path)
+    received.discard(str(upload))
+    with pytest.raises(parsing.UserError, match="not a file uploaded"):
+        check(str(upload))  # stored there, but not by the upload route
+
+
+def test_an_uninstalled_tokenizer_or_language_names_its_packages(monkeypatch):
+    monkeypatch.setattr(choices, "TOKENIZERS", [t for t in choices.TOKENIZERS if t != "mecab"])
+    monkeypatch.setattr(choices, "LANGUAGE_CODES", [c for c in choices.LANGUAGE_CODES if c != "th"])
+    with pytest.raises(parsing.UserError, match="^Tokenizer: mecab needs fugashi and unidic-lite"):
+        scoring.score_pair("a", "a", tokenizer="mecab")
+    with pytest.raises(parsing.UserError, match=r"^Language: Thai \(th\) needs pythainlp"):
+        scoring.score_pair("a", "a", language="th")
+
+
+def test_beta_box_empty_or_too_large_is_refused_as_1e308_is():
+    expected = "β (F-measure): expected a number from 1e-150 to 1e150"
+    for beta in (None, 1e308):
+        with pytest.raises(parsing.UserError, match=re.escape(expected)):
+            scoring.score_pair("a", "a", beta=beta)

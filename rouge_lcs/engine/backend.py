@@ -4,18 +4,41 @@ As rapidfuzz picks its compiled or its pure-Python backend once and both export 
 functions, :func:`backend` returns the :class:`~rouge_lcs.engine.interface.Backend` in use
 (``ROUGE_LCS_IMPLEMENTATION`` is ``native`` or ``python``; unset, the compiled core when it
 loads).  Both implement every method of the interface with bit-identical results: the
-pure-Python/numpy one (:mod:`rouge_lcs.engine.python`) is the reference, the native one
-(:mod:`rouge_lcs.engine.native`) runs the C core.  Nothing else in the package asks which
-engine runs.
+pure-Python/numpy one (:mod:`rouge_lcs.engine.reference`) is the reference, the native one
+(:mod:`rouge_lcs.engine.native`) runs the C core.  Code outside :mod:`rouge_lcs.engine` calls
+the interface's methods on :func:`backend`'s engine and never asks which engine runs, imports
+an engine's module or reads a store's private state (tests/test_architecture.py holds this);
+the switchboard below (which engine, whether it loads, its threads) is for users, through
+:mod:`rouge_lcs.native`, and for the tests.
 """
 
 from __future__ import annotations
 
 from rouge_lcs.engine import native
 from rouge_lcs.engine.interface import Backend, IdDocs, Store
-from rouge_lcs.engine.native import default_num_threads
+from rouge_lcs.engine.native import (
+    ENV,
+    THREADS_ENV,
+    active,
+    available,
+    default_num_threads,
+    implementation,
+    native_unicode,
+)
 
-__all__ = ["Backend", "IdDocs", "Store", "backend", "default_num_threads"]
+__all__ = [
+    "ENV",
+    "THREADS_ENV",
+    "Backend",
+    "IdDocs",
+    "Store",
+    "active",
+    "available",
+    "backend",
+    "default_num_threads",
+    "implementation",
+    "native_unicode",
+]
 
 
 def backend() -> Backend:
@@ -23,6 +46,6 @@ def backend() -> Backend:
     or a user can switch engines between calls)."""
     if native.active():
         return native.BACKEND
-    from rouge_lcs.engine import python  # the reference engine: imported once it is chosen
+    from rouge_lcs.engine.reference import python  # imported once it is chosen
 
     return python.BACKEND

@@ -1,9 +1,10 @@
 """The batch engine: per-pair statistics of a validated batch, in this process.
 
-A batch is cut into chunks (bounded memory, paced progress).  In a chunk the distinct texts
-are numbered (a reference shared by many predictions is tokenized once), the (prediction,
-reference) pairs become index arrays into them, and the engine's store
-(:mod:`rouge_lcs.engine.backend`, chosen once per call) counts every pair and type at once.
+A batch is cut into chunks (bounded memory, paced progress; the engine's store says how many
+examples).  In a chunk the distinct texts are numbered (a reference shared by many predictions
+is tokenized once), the (prediction, reference) pairs become index arrays into them, and the
+engine's store (:mod:`rouge_lcs.engine.backend`, chosen once per call) counts every pair and
+type at once.
 
 Several processes: :mod:`rouge_lcs.engine.parallel` runs this same function on shards.
 """
@@ -22,12 +23,6 @@ from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import Backend, Store, backend
 from rouge_lcs.engine.stats import PairStats
 
-#: Examples per chunk: bounds the memory of the batched ROUGE-Lsum kernel and paces progress.
-CHUNK = 2048
-#: Examples per chunk in the C core, whose memory is linear in a chunk's tokens: every chunk
-#: starts the text stage's and the kernel's threads anew and ends with a shard that is hard
-#: to balance, which cost a two-thread REALSumm call (2,500 examples in two chunks) ~0.8 ms.
-NATIVE_CHUNK = 8192
 #: Distinct texts kept between chunks (so recurring references are tokenized once); past this
 #: the cache starts afresh, which bounds memory on arbitrarily long inputs.
 STORE_LIMIT = 200_000
@@ -93,6 +88,27 @@ class StoreCache(threading.local):
         return (StoreCache, ())
 
 
+def kept_store(
+    settings: Settings, num_threads: int = 1, cache: StoreCache | None = None
+) -> tuple[Backend, Store, Callable[[], Store]]:
+    """The engine in use, a store for ``settings`` (``cache``'s when it was made for these
+    settings, engine and threads: the vocabulary of the calls before), and a function that
+    makes a new one (kept in ``cache`` where the store allows it)."""
+    engine = backend()  # chosen once per call
+    key = (settings, engine, num_threads)
+
+    def fresh_store() -> Store:
+        store = engine.store(settings, num_threads)
+        if cache is not None and store.reusable:
+            cache.store, cache.key = store, key
+        return store
+
+    kept = cache.store if cache is not None and cache.key == key else None
+    if kept is not None and len(kept) > STORE_LIMIT:
+        kept = None
+    return engine, kept if kept is not None else fresh_store(), fresh_store
+
+
 def compute_stats(
     batch: TextBatch,
     settings: Settings,
@@ -108,20 +124,10 @@ def compute_stats(
     """
     if not isinstance(batch, TextBatch):  # a raw list would skip validation
         raise fail_type("batch", "a TextBatch from rouge_lcs.base.validation.check_texts", batch)
-    engine = backend()  # chosen once per call
-    key = (settings, engine.name, num_threads)
-
-    def fresh_store() -> Store:
-        store = engine.store(settings, num_threads)
-        if cache is not None and store.reusable:
-            cache.store, cache.key = store, key
-        return store
-
+    engine, store, fresh_store = kept_store(settings, num_threads, cache)
     with _no_gc():
-        kept = cache.store if cache is not None and cache.key == key else None
-        store = kept if kept is not None else fresh_store()
         parts = []
-        chunk = NATIVE_CHUNK if store.native else CHUNK
+        chunk = store.chunk  # the engine's store decides what a chunk holds
         for start in range(0, len(batch), chunk):
             if len(store) > STORE_LIMIT:  # distinct texts (Python) or tokens (native)
                 store = fresh_store()

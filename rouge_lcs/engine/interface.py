@@ -1,15 +1,27 @@
 """The engine interface: what both engines implement (see :mod:`rouge_lcs.engine.backend`).
 
-Both engines implement every method with bit-identical results; the tests run each on both.
+Every kernel that has two implementations, the reference one (:mod:`rouge_lcs.engine.reference`)
+and the native one (:mod:`rouge_lcs.engine.native`, the C core), is a method here; both give
+bit-identical results, and the tests run each on both.  Code outside :mod:`rouge_lcs.engine`
+calls these methods on :func:`~rouge_lcs.engine.backend.backend`'s engine and never asks which
+engine it is (tests/test_architecture.py holds this).
 
 - :meth:`Backend.store`: the per-call state that turns texts into per-pair counts
   (:meth:`Store.chunk_counts`: the distinct texts of a chunk and the pairs as indices into them
   in, ``(pairs, types, 3)`` int64 counts ``(hits, prediction_total, reference_total)`` out);
-- :meth:`Backend.id_counts`: the same counts for texts already numbered (token ids, sentence
-  offsets), used by the ROUGE-1.5.5 mode;
-- :meth:`Backend.skip_counts`: ROUGE-1.5.5's skip-bigram counts (ROUGE-S/SU);
-- :meth:`Backend.rouge155_tokens`: ROUGE-1.5.5's tokens of many summaries, numbered;
-- :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them.
+  its :attr:`Store.chunk` is how many examples the batch driver hands it at once;
+- :meth:`Backend.combine`: per-example precision, recall and F from the counts, an example's
+  references combined (``multi_ref``);
+- :meth:`Backend.threads_serve`: whether ``num_proc`` is better served by threads;
+- :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them;
+- the ROUGE-1.5.5 mode's kernels: :meth:`Backend.id_counts` (the counts of texts already
+  numbered: token ids, sentence offsets), :meth:`Backend.skip_counts` (ROUGE-S/SU) and
+  :meth:`Backend.rouge155_tokens` (the tokens of many summaries, numbered);
+- :meth:`Backend.prefix_counts`: the counts of every prefix of each prediction (per-token
+  ROUGE-N and ROUGE-L).
+
+A new kind of count (weighted LCS, skip-bigrams of the library's own types) is a method here
+with its two halves, one in each engine, and a test on both.
 """
 
 from __future__ import annotations
@@ -31,6 +43,9 @@ if TYPE_CHECKING:
     import numpy as np
 
     from rouge_lcs.engine.stats import PairStats
+
+    #: Per-example values: an ``(examples, types)`` array or a flat float64 array.
+    Floats = np.ndarray | array[float]
 else:
     np = lazy_import("numpy")
     # The interface is for type checkers; at run time its classes are plain (no typing).
@@ -56,7 +71,11 @@ class Store(Protocol):
 
     #: Whether the store may serve later calls of the same scorer (identical counts).
     reusable: bool
-    #: Whether it counts in the C core (kernels that exist in both engines follow it).
+    #: Examples the batch driver (:mod:`rouge_lcs.engine.compute`) hands it at once: what
+    #: bounds its memory per chunk and paces progress.
+    chunk: int
+    #: Whether it counts in the C core: read by the similarity engine alone, until it moves
+    #: below the seam (tests/test_architecture.py allows no other reader outside the engine).
     native: bool
 
     def __len__(self) -> int:
@@ -87,12 +106,22 @@ class Store(Protocol):
 class Backend(Protocol):
     """An engine: the pure-Python/numpy reference or the native core."""
 
-    #: ``"native"`` or ``"python"``.
-    name: str
-
     def store(self, settings: Settings, num_threads: int = 1) -> Store:
         """A :class:`Store` for these settings, counting on ``num_threads`` threads where the
         engine can (the counts never depend on it)."""
+        ...
+
+    def combine(self, stats: PairStats, mode: str, beta: float) -> tuple[Floats, Floats, Floats]:
+        """Per-example ``(precision, recall, fmeasure)`` of the counts, each example's
+        references combined by ``mode`` (one of ``config.options.MULTI_REF_MODES``) with F_β:
+        ``(examples, types)`` NumPy arrays, or flat float64 arrays of ``examples * types``
+        values in that order (no NumPy needed), the same floats either way."""
+        ...
+
+    def threads_serve(self, settings: Settings) -> bool:
+        """Whether ``num_proc > 1`` is better served by as many threads in this process (the
+        engine's text stage and counting kernel both run without the GIL for these
+        settings), which gives the same numbers as processes."""
         ...
 
     def id_counts(
@@ -130,4 +159,17 @@ class Backend(Protocol):
     ) -> tuple[list[str], array[int], array[int]]:
         """The distinct strings of two lists of equal length (of exact ``str``) in first-seen
         order, ``pair_texts`` first, and each list's indices into them (int64 arrays)."""
+        ...
+
+    def prefix_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """Counts ``(sum of prediction lengths, types, 3)`` of every prefix of each pair's
+        prediction (its rows the prefixes of 1, 2, … tokens, pair after pair), for documents
+        ``ids[starts[d]:starts[d + 1]]`` (ROUGE-N and ROUGE-L only; ``ValueError`` else)."""
         ...

@@ -10,7 +10,7 @@
 rouge_score's backtrack on bit rows
 -----------------------------------
 This is the one explanation; the three implementations point here: :class:`_Walk` (big ints),
-``rouge_lcs/engine/lcs_batch.py`` (numpy, every sentence pair of a batch at once) and
+``rouge_lcs/engine/reference/lcs_batch.py`` (numpy, every sentence pair of a batch at once) and
 ``rouge_lcs/engine/csrc/kernels.h`` (``union_lcs`` and ``union_lcs_word``, 64-bit words).
 
 *The walk.*  ``L[i][j]`` is the LCS length of the first ``i`` reference and ``j`` candidate

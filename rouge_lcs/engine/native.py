@@ -5,7 +5,8 @@ Selection works like rapidfuzz's: ``ROUGE_LCS_IMPLEMENTATION`` is ``native`` or 
 unset, the native engine is used when the extension loads, and otherwise the library warns once
 and uses the pure-Python/numpy engine (the reference, with bit-identical numbers).  Forcing
 ``native`` when it cannot load raises ``ImportError``.  :func:`rouge_lcs.engine.backend.backend`
-is the one place that asks.
+is the one place in the library that asks (and :func:`extension`, for the similarity engine
+until it moves below the seam); users ask through :mod:`rouge_lcs.native`.
 
 :class:`NativeStore` numbers the tokens of each distinct text in C (the ``Encoder``): the
 tokenizers whose record names a native mode (``rouge_score`` always; ``unicode`` where the
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
     #: What the kernels read: contiguous int32 ids / int64 offsets in any buffer.
     Buffer: TypeAlias = bytes | array[int] | np.ndarray
 
-    from rouge_lcs.engine.python import PythonBackend, PythonStore
+    from rouge_lcs.engine.reference.python import PythonBackend, PythonStore
 else:
     np = lazy_import("numpy")
     regex = lazy_import("regex")
@@ -141,8 +142,8 @@ def active() -> bool:
 
 
 def extension() -> Any:
-    """The compiled module when scoring uses the native engine now, else ``None`` (for other
-    modes' kernels in the same extension, e.g. rouge_lcs.rouge155)."""
+    """The compiled module when scoring uses the native engine now, else ``None``: for the
+    similarity engine's kernel until it moves behind the interface (nothing else reads it)."""
     return _native if active() else None
 
 
@@ -302,19 +303,6 @@ def _zeros(typecode: str, size: int) -> array[Any]:
     return array(typecode, bytes(array(typecode).itemsize * size))
 
 
-def combine(
-    flat: tuple[array[int], array[int]], n_types: int, mode: str, beta: float
-) -> tuple[array[float], array[float], array[float]]:
-    """:func:`rouge_lcs.scores.multiref.combine` in C (``csrc/scores.h``, the same floats) for
-    the flat statistics of :meth:`NativeStore.chunk_stats`: per-example precision, recall and F,
-    flat float64 arrays of ``examples * n_types`` values (no NumPy needed)."""
-    counts, n_refs = flat
-    cells = len(n_refs) * n_types
-    p, r, f = (_zeros("d", cells) for _ in range(3))
-    _native.combine(counts, n_types, n_refs, MULTI_REF_MODES.index(mode), float(beta), p, r, f)
-    return p, r, f
-
-
 def _gather(
     ids: np.ndarray, starts: np.ndarray, index: Sequence[int]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -330,7 +318,7 @@ class NativeStore:
     """Per-call state of the native engine: token ids stay the same across the chunks of a call.
 
     ``len()`` is the number of distinct tokens seen, so that the caller can start afresh on
-    very long inputs (as it does with :class:`rouge_lcs.engine.documents.DocumentStore`).
+    very long inputs (as it does with :class:`rouge_lcs.engine.reference.documents.DocumentStore`).
     """
 
     def __init__(self, settings: Settings, num_threads: int | None = None) -> None:
@@ -357,7 +345,12 @@ class NativeStore:
     #: equal for equal tokens), which a reward or metric called every step would otherwise
     #: rebuild each time.
     reusable = True
-    #: Counts in the C core.
+    #: Examples per chunk: the core's memory is linear in a chunk's tokens, and every chunk
+    #: starts the text stage's and the kernel's threads anew and ends with a shard that is hard
+    #: to balance, which cost a two-thread REALSumm call (2,500 examples in two chunks) ~0.8 ms.
+    chunk = 8192
+    #: Read by the similarity engine until it moves below the seam (issue 30): nothing else
+    #: outside this package reads it.
     native = True
 
     def __len__(self) -> int:
@@ -469,7 +462,7 @@ class NativeStore:
 def _python() -> PythonBackend:
     """The reference engine, for the inputs the core cannot take: imported then, not with
     this module (its lcs/n-gram modules were ~8 ms of every import of the package)."""
-    from rouge_lcs.engine.python import BACKEND
+    from rouge_lcs.engine.reference.python import BACKEND
 
     return BACKEND
 
@@ -477,9 +470,7 @@ def _python() -> PythonBackend:
 class NativeBackend:
     """The native engine (:class:`~rouge_lcs.engine.interface.Backend`): the C core, with the
     reference engine's implementation where the core cannot take the input (another stemmer
-    than Porter; ids past int32) — the same numbers either way."""
-
-    name = "native"
+    than Porter; ids past int32; counts a reference store made) — the same numbers either way."""
 
     def store(self, settings: Settings, num_threads: int = 1) -> NativeStore | PythonStore:
         """A :class:`NativeStore` counting on ``num_threads`` threads, or the reference
@@ -487,6 +478,28 @@ class NativeBackend:
         if not supports(settings):
             return _python().store(settings, num_threads)
         return NativeStore(settings, num_threads)
+
+    def combine(
+        self, stats: PairStats, mode: str, beta: float
+    ) -> (
+        tuple[array[float], array[float], array[float]] | tuple[np.ndarray, np.ndarray, np.ndarray]
+    ):
+        """See :meth:`rouge_lcs.engine.interface.Backend.combine`: ``csrc/scores.h`` on the
+        flat counts of :meth:`NativeStore.chunk_stats` (flat float64 out, no NumPy), the
+        reference engine's arithmetic on the counts of a reference store."""
+        flat = stats.flat()
+        if flat is None:
+            return _python().combine(stats, mode, beta)
+        counts, n_refs = flat
+        n_types = stats.n_types
+        p, r, f = (_zeros("d", len(n_refs) * n_types) for _ in range(3))
+        _native.combine(counts, n_types, n_refs, MULTI_REF_MODES.index(mode), float(beta), p, r, f)
+        return p, r, f
+
+    def threads_serve(self, settings: Settings) -> bool:
+        """See :meth:`rouge_lcs.engine.interface.Backend.threads_serve`: the tokenizers the
+        text stage runs in C (cut, looked up and stemmed on threads) and a store in C."""
+        return settings.tokenizer.native in ("rouge_score", "unicode") and supports(settings)
 
     def id_counts(
         self,
@@ -548,6 +561,31 @@ class NativeBackend:
         texts = _native.number_texts(pair_texts, ref_texts, pair_pred, pair_ref)
         return texts, pair_pred, pair_ref
 
+    def prefix_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.prefix_counts` (``csrc/prefix.h``)."""
+        if ids.size and int(ids.max()) >= 1 << 31:
+            return _python().prefix_counts(ids, starts, pair_pred, pair_ref, rouge_types)
+        lengths = starts[1:] - starts[:-1]
+        rows = int(lengths[pair_pred].sum()) if pair_pred.size else 0
+        out = np.zeros((rows, len(rouge_types), 3), dtype=np.int64)
+        _native.prefix_counts(
+            np.ascontiguousarray(ids, dtype=np.int32),
+            np.ascontiguousarray(starts, dtype=np.int64),
+            np.ascontiguousarray(pair_pred, dtype=np.int64),
+            np.ascontiguousarray(pair_ref, dtype=np.int64),
+            _type_codes(rouge_types),
+            int(ids.max()) + 1 if ids.size else 1,
+            out,
+        )
+        return out
+
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""
         ids, distinct = _native.rouge155_tokens(blob, lower)
@@ -566,5 +604,6 @@ def chunk_counts(
     num_threads: int | None = None,
 ) -> np.ndarray:
     """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts`` (the
-    distinct texts of a chunk), as :func:`rouge_lcs.engine.counts.batch_counts` gives them."""
+    distinct texts of a chunk), as
+    :func:`rouge_lcs.engine.reference.counts.batch_counts` gives them."""
     return NativeStore(settings, num_threads).chunk_counts(texts, pair_pred, pair_ref)

@@ -34,14 +34,9 @@ PARALLEL_MIN_EXAMPLES = 2000
 
 
 def threads_serve(settings: Settings) -> bool:
-    """Whether ``num_proc > 1`` is better served by as many threads in this process: the engine
-    in use is the native one and the settings' tokenizer runs in C (its text stage and the
-    counting kernel both run without the GIL)."""
-    if backend().name != "native":
-        return False
-    from rouge_lcs.engine.native import supports
-
-    return settings.tokenizer.native in ("rouge_score", "unicode") and supports(settings)
+    """Whether ``num_proc > 1`` is better served by as many threads in this process: the
+    engine in use says (:meth:`~rouge_lcs.engine.interface.Backend.threads_serve`)."""
+    return backend().threads_serve(settings)
 
 
 # Inputs inherited by forked workers, one entry per running call: concurrent calls from

@@ -1,8 +1,13 @@
-"""Per-pair statistics: the integer counts everything else is computed from.
+"""Per-pair statistics: the integer counts everything else is computed from, and the
+arithmetic that turns them into precision, recall and F across several references.
 
 For every example, reference and rouge type: ``(hits, prediction_total, reference_total)``.
 Precision, recall, F, multi-reference combination, means, intervals and significance tests are
 arithmetic on these counts, computed once (sacrebleu's pattern).
+
+:func:`combine` is the reference half of :meth:`rouge_lcs.engine.interface.Backend.combine`
+(``csrc/scores.h`` is the native half, with the same float operations in the same order); its
+modes are stated in :mod:`rouge_lcs.scores.multiref`, where the scores' readers look for them.
 """
 
 from __future__ import annotations
@@ -10,9 +15,16 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.config.options import MULTI_REF_MODES
+
+# Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms (type checkers
+# treat any name TYPE_CHECKING as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
+else:
+    np = lazy_import("numpy")
 
 
 class PairStats:
@@ -126,3 +138,77 @@ class PairStats:
 
 def _from_flat(counts: array[int], n_types: int, n_refs: array[int]) -> PairStats:
     return PairStats.from_flat(counts, n_types, n_refs)
+
+
+def prf(counts: np.ndarray, beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F_beta from ``(..., 3)`` counts; 0 where a denominator is 0.
+
+    The operations are ordered as rouge_score orders them (``2 * p * r / (p + r)`` for beta 1),
+    so the floats are bit-identical to rouge_score's.
+    """
+    hits, pred_total, ref_total = counts[..., 0], counts[..., 1], counts[..., 2]
+    zeros = np.zeros(hits.shape, dtype=np.float64)
+    precision = np.divide(hits, pred_total, out=zeros.copy(), where=pred_total > 0)
+    recall = np.divide(hits, ref_total, out=zeros.copy(), where=ref_total > 0)
+    b2 = float(beta) * float(beta)
+    denominator = recall + b2 * precision
+    fmeasure = np.divide(
+        (1.0 + b2) * precision * recall, denominator, out=zeros, where=denominator > 0
+    )
+    return precision, recall, fmeasure
+
+
+def _first_best(key: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per example (pairs ``starts[e]`` …) and type, the pair row with the largest ``key``,
+    the first one on ties.  ``key`` has shape ``(pairs, types)``."""
+    best = np.maximum.reduceat(key, starts, axis=0)
+    example = np.repeat(np.arange(starts.size), np.diff(np.append(starts, key.shape[0])))
+    rows = np.arange(key.shape[0])[:, None]
+    candidate = np.where(key == best[example], rows, key.shape[0])
+    return np.minimum.reduceat(candidate, starts, axis=0)
+
+
+def combine(
+    counts: np.ndarray, n_refs: np.ndarray, mode: str, beta: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-example ``(precision, recall, fmeasure)``, each of shape ``(examples, types)``.
+
+    ``counts`` is ``(pairs, types, 3)`` with the pairs of each example consecutive and
+    ``n_refs[e]`` (>= 1) pairs for example ``e``.
+    """
+    if counts.shape[0] == n_refs.size:  # one reference each: nothing to combine
+        return prf(counts, beta)
+    starts = np.cumsum(n_refs) - n_refs
+    if mode == "pooled":
+        return prf(np.add.reduceat(counts, starts, axis=0), beta)
+    precision, recall, fmeasure = prf(counts, beta)
+    if mode == "mean":
+        # Added reference by reference, left to right, as a hand computation and the native
+        # kernel (csrc/scores.h) do: np.add.reduceat sums pairwise, another rounding.
+        sums = [values[starts] for values in (precision, recall, fmeasure)]
+        for j in range(1, int(n_refs.max())):
+            has = n_refs > j
+            rows = starts[has] + j
+            for total, values in zip(sums, (precision, recall, fmeasure)):
+                total[has] += values[rows]
+        n = n_refs[:, None].astype(np.float64)
+        return sums[0] / n, sums[1] / n, sums[2] / n
+    if mode in ("max_f", "max_recall"):
+        row = _first_best(fmeasure if mode == "max_f" else recall, starts)
+        return (
+            np.take_along_axis(precision, row, axis=0),
+            np.take_along_axis(recall, row, axis=0),
+            np.take_along_axis(fmeasure, row, axis=0),
+        )
+    raise ValueError(f"multi_ref: expected one of {list(MULTI_REF_MODES)}, got {mode!r}")
+
+
+def chosen_reference(counts: np.ndarray, n_refs: np.ndarray, mode: str, beta: float) -> np.ndarray:
+    """For ``max_f`` / ``max_recall``: ``(examples, types)`` index of the reference each score
+    came from (within the example); ``-1`` for modes that use every reference."""
+    starts = np.cumsum(n_refs) - n_refs
+    if mode not in ("max_f", "max_recall"):
+        return np.full((n_refs.size, counts.shape[1]), -1, dtype=np.int64)
+    _, recall, fmeasure = prf(counts, beta)
+    row = _first_best(fmeasure if mode == "max_f" else recall, starts)
+    return row - starts[:, None]

@@ -1,6 +1,6 @@
 """Per-pair statistics of ROUGE-1.5.5, no rounding: :func:`pair_stats` states the script's rules
-for one (peer, model) pair; :func:`batch_stats` computes the same numbers for a whole batch in
-numpy (ROUGE-W, and ROUGE-L under ``-b``, fall back to the per-pair code).
+for one (peer, model) pair; :func:`batch_stats` computes the same numbers for a whole batch on
+the engine's kernels (ROUGE-W, and ROUGE-L under ``-b``, fall back to the per-pair code).
 
 For every metric and every model (reference) of an example we keep the script's four numbers:
 ``hit``, ``model_count``, ``peer_count`` and ``select`` — the per-model score that ``-f B`` uses
@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import cast
@@ -37,8 +37,6 @@ import numpy as np
 
 from rouge_lcs.engine.backend import IdDocs, backend
 from rouge_lcs.engine.lcs import Candidate, lcs_indices
-from rouge_lcs.engine.lcs_batch import union_lcs_hits_batch
-from rouge_lcs.engine.python import clipped_hits, skip_pair_counts
 from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
 from rouge_lcs.text.rouge_types import RougeType
 
@@ -51,7 +49,6 @@ __all__ = [
     "Batch",
     "batch_stats",
     "flat_stats",
-    "clipped_hits",
 ]
 
 #: ``(hit, model_count, peer_count, select)`` of one (peer, model) pair for one metric.
@@ -364,50 +361,35 @@ def pair_stats(
 
 
 class Batch:
-    """Distinct summaries of a call as integer token ids, flat, for the numpy kernels.
+    """Distinct summaries of a call as integer token ids, flat, for the engine's kernels.
 
     ``vocab_size`` is a bound above every id (:meth:`.Terms.id_bound`): ids may have gaps, and
-    the n-gram and skip-bigram keys only need them below it.
+    the kernels only need them below it.
     """
 
     def __init__(self, summaries: Sequence[Summary], vocab_size: int) -> None:
-        lengths = np.fromiter((s.size for s in summaries), dtype=np.int64)
-        ids = chain.from_iterable(s.iter_term_ids() for s in summaries)
-        flat = np.fromiter(ids, dtype=np.int64, count=int(lengths.sum()))
-        self._set(summaries, flat, lengths, vocab_size)
-
-    @classmethod
-    def of_flat(cls, flat: Flat) -> Batch:
-        """The summaries of a :class:`.tokenize.Flat` (``summaries`` is then empty)."""
-        batch = cls.__new__(cls)
-        batch._set([], flat.ids, np.diff(flat.doc_start), flat.vocab_size)
-        return batch
-
-    def _set(
-        self, summaries: Sequence[Summary], flat: np.ndarray, lengths: np.ndarray, vocab_size: int
-    ) -> None:
         self.summaries = summaries
         self.vocab_size = max(vocab_size, 1)
-        self.lengths = lengths
-        self.flat = flat
-        self.starts = np.cumsum(self.lengths) - self.lengths
-        self.doc = np.repeat(np.arange(lengths.size), lengths)
-        self.pos = np.arange(self.flat.size) - self.starts[self.doc]
+        self.lengths = np.fromiter((s.size for s in summaries), dtype=np.int64)
+        ids = chain.from_iterable(s.iter_term_ids() for s in summaries)
+        self.flat = np.fromiter(ids, dtype=np.int64, count=int(self.lengths.sum()))
 
-    def sentence_ids(self, k: int) -> list[list[int]]:
-        """Summary ``k``'s LCS sentences as token ids."""
-        return self.summaries[k].sentence_ids
-
-    def ngram_keys(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Integer keys of every n-gram and the summary each belongs to."""
-        keep = self.pos + n - 1 < self.lengths[self.doc]
-        first = np.flatnonzero(keep)
-        keys = self.flat[first]
-        for k in range(1, n):
-            if k > 1:  # re-rank so that keys stay below vocab**2 whatever n is
-                keys = np.unique(keys, return_inverse=True)[1].reshape(-1)
-            keys = keys * self.vocab_size + self.flat[first + k]
-        return keys, self.doc[first]
+    def id_docs(self) -> IdDocs:
+        """The summaries as the engine's numbered documents: the whole texts' ids, and the LCS
+        sentences' ids (the same tokens in order, except under ``-b``)."""
+        starts = np.zeros(self.lengths.size + 1, dtype=np.int64)
+        np.cumsum(self.lengths, out=starts[1:])
+        sentences = [s for summary in self.summaries for s in summary.sentence_ids]
+        sent_lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+        sent_starts = np.zeros(len(sentences) + 1, dtype=np.int64)
+        np.cumsum(sent_lengths, out=sent_starts[1:])
+        sent_ids = np.fromiter(
+            chain.from_iterable(sentences), dtype=np.int64, count=int(sent_starts[-1])
+        )
+        per_summary = (len(summary.sentence_ids) for summary in self.summaries)
+        doc_sent = np.zeros(self.lengths.size + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(per_summary, dtype=np.int64), out=doc_sent[1:])
+        return IdDocs(self.flat, starts, sent_ids, sent_starts, doc_sent, self.vocab_size)
 
 
 #: ``(hit, model_count, peer_count, select)`` arrays over the pairs of a batch, for one metric.
@@ -425,23 +407,6 @@ def _round5_array(x: np.ndarray) -> np.ndarray:
     if near.any():
         out[near] = [_round5(v) for v in x[near].tolist()]
     return out
-
-
-def _gram_stats(
-    batch: Batch, metric: Metric, pair_peer: np.ndarray, pair_model: np.ndarray
-) -> PairArrays:
-    """ROUGE-N or ROUGE-S/SU of every pair, as numpy joins over the whole batch."""
-    n_docs = batch.lengths.size
-    if metric.kind == "S":  # in memory linear in the summaries (never every unit at once)
-        starts = np.append(batch.starts, batch.flat.size)
-        units = skip_pair_counts(
-            batch.flat, starts, pair_peer, pair_model, metric.skip, metric.unigrams
-        )
-        return _recall_stats(units[:, 0], units[:, 2], units[:, 1])
-    keys, docs = batch.ngram_keys(metric.n)
-    totals = np.maximum(batch.lengths - metric.n + 1, 0)
-    hit = clipped_hits(keys, docs, n_docs, pair_peer, pair_model).astype(np.float64)
-    return _recall_stats(hit, totals[pair_model], totals[pair_peer])
 
 
 def _recall_stats(hit: np.ndarray, model_count: np.ndarray, peer_count: np.ndarray) -> PairArrays:
@@ -482,52 +447,58 @@ def batch_stats(
 ) -> list[PairArrays]:
     """Per-pair statistics of every metric for pairs ``(pair_peer[k], pair_model[k])``.
 
-    ROUGE-N and ROUGE-S run as numpy joins over the whole batch; ROUGE-L uses the project's
-    batched union-LCS kernel (:mod:`rouge_lcs.engine.lcs_batch`, same backtrack as the script)
-    except under ``-b``, where the script clips the sentence LCS with differently cut unigram
-    counts and the per-pair path is taken; ROUGE-W is per pair.
+    ROUGE-N, ROUGE-L and ROUGE-S/SU run on the engine (:func:`_engine_stats`), except ROUGE-L
+    under ``-b``, where the script clips the sentence LCS with differently cut unigram counts
+    and the per-pair path is taken; ROUGE-W is per pair.
     """
-    lengths = batch.lengths
-    out: list[PairArrays] = []
-    for metric in metrics:
-        if metric.kind in ("N", "S"):
-            out.append(_gram_stats(batch, metric, pair_peer, pair_model))
-        elif metric.kind == "L" and not byte_limit:
-            ids = [summary.sentence_ids for summary in batch.summaries]
-            jobs = [(ids[m], ids[p]) for p, m in zip(pair_peer.tolist(), pair_model.tolist())]
-            hit = union_lcs_hits_batch(jobs)
-            out.append(_lcs_arrays(hit, lengths[pair_model], lengths[pair_peer]))
-        else:
-            out.append(_per_pair(batch.summaries, pair_peer, pair_model, metric))
-    return out
+    return _engine_stats(
+        batch.id_docs(), pair_peer, pair_model, metrics, lambda: batch.summaries, byte_limit
+    )
 
 
 def flat_stats(
     flat: Flat, pair_peer: np.ndarray, pair_model: np.ndarray, metrics: Sequence[Metric]
 ) -> list[PairArrays]:
-    """:func:`batch_stats` for summaries read by :func:`.tokenize.flat_terms` (no ``-l``/``-b``).
+    """:func:`batch_stats` for summaries read by :func:`.tokenize.flat_terms` (no ``-l``/``-b``:
+    a summary's sentences are its text)."""
+    docs = IdDocs(
+        flat.ids, flat.doc_start, flat.ids, flat.line_start, flat.doc_line, flat.vocab_size
+    )
 
-    ROUGE-N and ROUGE-L of every pair are one call of the engine's ``id_counts`` (ROUGE-N is the
-    same clipped count and ROUGE-Lsum the same union LCS with the same backtrack and clipping as
-    :func:`batch_stats`) and ROUGE-S/SU one call of its ``skip_counts`` (the units of
-    :meth:`Summary.skip_bigrams`, clipped), on either engine; ROUGE-W is per pair on term ids.
-    """
+    def summaries() -> list[Summary]:  # ROUGE-W's per-pair statement, on ids
+        return [Summary(None, cast(list[list[str]], s), s) for s in flat.sentence_ids()]
+
+    return _engine_stats(docs, pair_peer, pair_model, metrics, summaries)
+
+
+def _engine_stats(
+    docs: IdDocs,
+    pair_peer: np.ndarray,
+    pair_model: np.ndarray,
+    metrics: Sequence[Metric],
+    summaries: Callable[[], Sequence[Summary]],
+    byte_limit: int = 0,
+) -> list[PairArrays]:
+    """ROUGE-N and ROUGE-L of every pair in one call of the engine's ``id_counts`` (ROUGE-N is
+    the same clipped count as :meth:`Summary.ngrams`, and ROUGE-L of the script is the union LCS
+    over the model's sentences, ROUGE-Lsum's, with the same backtrack and clipping as
+    :func:`pair_stats`), ROUGE-S/SU in one call of its ``skip_counts`` (the units of
+    :meth:`Summary.skip_bigrams`, clipped), on either engine; ROUGE-W (and ROUGE-L under
+    ``-b``) per pair on ``summaries()``."""
     out: list[PairArrays | None] = [None] * len(metrics)
     engine = backend()
     peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
     models = np.ascontiguousarray(pair_model, dtype=np.int64)
-    counted = [k for k, m in enumerate(metrics) if m.kind in ("N", "L")]
+    counted = [
+        k for k, m in enumerate(metrics) if m.kind == "N" or (m.kind == "L" and not byte_limit)
+    ]
     if counted:
-        # ROUGE-L of the script is the union LCS over the model's sentences: ROUGE-Lsum's.
         types = [
             RougeType(f"rouge{metrics[k].n}", "n", metrics[k].n)
             if metrics[k].kind == "N"
             else RougeType("rougeLsum", "Lsum")
             for k in counted
         ]
-        docs = IdDocs(
-            flat.ids, flat.doc_start, flat.ids, flat.line_start, flat.doc_line, flat.vocab_size
-        )
         counts = engine.id_counts(docs, peers, models, types)
         for column, k in enumerate(counted):
             hit, peer_count, model_count = counts[:, column].T  # (hits, pred total, ref total)
@@ -535,17 +506,16 @@ def flat_stats(
                 out[k] = _recall_stats(hit, model_count, peer_count)
             else:
                 out[k] = _lcs_arrays(hit, model_count, peer_count)
-    summaries: list[Summary] | None = None
+    listed: Sequence[Summary] | None = None
     for k, metric in enumerate(metrics):
         if metric.kind == "S":
             units = engine.skip_counts(
-                flat.ids, flat.doc_start, peers, models, metric.skip, metric.unigrams
+                docs.ids, docs.starts, peers, models, metric.skip, metric.unigrams
             )
             hit, peer_count, model_count = units.T
             out[k] = _recall_stats(hit, model_count, peer_count)
-        elif metric.kind == "W":  # the per-pair statement, on ids (it only compares terms)
-            if summaries is None:
-                sentence_ids = flat.sentence_ids()
-                summaries = [Summary(None, cast(list[list[str]], s), s) for s in sentence_ids]
-            out[k] = _per_pair(summaries, pair_peer, pair_model, metric)
+        elif out[k] is None:  # ROUGE-W, and ROUGE-L under -b: the per-pair statement
+            if listed is None:
+                listed = summaries()
+            out[k] = _per_pair(listed, pair_peer, pair_model, metric)
     return cast(list[PairArrays], out)

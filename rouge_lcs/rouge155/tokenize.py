@@ -31,8 +31,8 @@ from itertools import count
 import numpy as np
 
 from rouge_lcs.engine.backend import backend
-from rouge_lcs.engine.python import ASCII_LOWER, ROUGE155_TOKEN_BYTES
 from rouge_lcs.rouge155.stem import morph_stem
+from rouge_lcs.text.rouge155_tokens import ASCII_LOWER, ROUGE155_TOKEN_BYTES
 
 __all__ = [
     "lines_of",

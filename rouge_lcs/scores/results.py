@@ -14,9 +14,9 @@ from array import array
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.records import NamedTuple
 from rouge_lcs.config.settings import Settings
-from rouge_lcs.engine import native
+from rouge_lcs.engine.backend import backend
 from rouge_lcs.engine.stats import PairStats
-from rouge_lcs.scores.multiref import chosen_reference, combine
+from rouge_lcs.scores.multiref import chosen_reference
 from rouge_lcs.scores.statistics import bootstrap_interval
 
 # Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms (type checkers
@@ -93,14 +93,8 @@ class Scores:
     @classmethod
     def from_stats(cls, stats: PairStats, settings: Settings) -> Scores:
         """Combine each example's references (``settings.multi_ref``) and derive P/R/F."""
-        flat = stats.flat()
-        if flat is not None:  # counted by the native store: combined by its kernel, no NumPy
-            values = native.combine(flat, stats.n_types, settings.multi_ref, settings.beta)
-            return cls(settings.names, *values, stats, settings)
-        precision, recall, fmeasure = combine(
-            stats.counts, stats.n_refs, settings.multi_ref, settings.beta
-        )
-        return cls(settings.names, precision, recall, fmeasure, stats, settings)
+        values = backend().combine(stats, settings.multi_ref, settings.beta)
+        return cls(settings.names, *values, stats, settings)
 
     def _numpy(self) -> tuple[np.ndarray, ...]:
         if self._arrays is None:

@@ -141,7 +141,7 @@ def target_rouge155(data: bytes) -> None:
     import numpy as np
 
     from rouge_lcs import _native
-    from rouge_lcs.engine.python import BACKEND
+    from rouge_lcs.engine.reference.python import BACKEND
 
     for lower in (False, True):
         ids, distinct = _native.rouge155_tokens(data, lower)
@@ -182,7 +182,7 @@ def target_number_texts(data: bytes) -> None:
     from array import array
 
     from rouge_lcs import _native
-    from rouge_lcs.engine.python import BACKEND
+    from rouge_lcs.engine.reference.python import BACKEND
 
     # the bytes cut into short strings (equal ones built apart, so equal but distinct objects),
     # the first byte choosing how many are pair texts and how long the outputs are

@@ -6,7 +6,7 @@
  * checks every buffer and index before calling in, and releases the GIL around run_shards.
  *
  *   ROUGE-N      ngram_hits: clipped n-gram matches, sum over n-grams of min(count_pred,
- *                count_ref) (rouge_lcs/engine/ngrams.py).
+ *                count_ref) (rouge_lcs/engine/reference/ngrams.py).
  *   ROUGE-L      lcs_length: Hyyro's bit-parallel LCS, 64 cells per word operation.
  *   ROUGE-Lsum   lsum_hits: the union over a reference's sentences of the LCS that
  *                rouge_score's backtrack picks with each prediction sentence (union_lcs,

@@ -8,6 +8,7 @@
  *                    Python.h, so they run without the GIL by construction;
  *   porter.h         NLTK's Porter stemmer on bytes; no Python.h;
  *   rouge155.h       the ROUGE-1.5.5 mode's token reader and skip-bigram counts; no Python.h;
+ *   prefix.h         the counts of every prefix of a prediction (per-token ROUGE); no Python.h;
  *   scores.h         precision, recall and F from counts, references combined; no Python.h;
  *   text.h           the stages that hold the GIL: the Encoder (interning, stemming), the
  *                    rouge_score and unicode tokenizers, sentence splitting;
@@ -29,6 +30,7 @@
 #include "kernels.h"
 #include "porter.h"
 #include "rouge155.h"
+#include "prefix.h"
 #include "scores.h"
 #include "similarity.h"
 #include "unicode_table.h"
@@ -770,6 +772,100 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Per-prefix counts (prefix.h)                                                                 */
+
+PyDoc_STRVAR(prefix_counts_doc,
+"prefix_counts(tokens, doc_start, pair_pred, pair_ref, types, vocab, out)\n"
+"--\n\n"
+"Fill ``out`` (int64, rows x types x 3) with the (hits, prediction total, reference total) of\n"
+"every prefix of each pair's prediction against its reference: the rows of a pair are its\n"
+"prediction's prefixes of 1, 2, ... tokens, the pairs one after another (so rows is the sum of\n"
+"the predictions' lengths).  Buffers: tokens int32 ids below ``vocab``; doc_start int64\n"
+"offsets; pair_pred/pair_ref int64 document indices; types int64 (kind, n) pairs with kind\n"
+"0 = ROUGE-N (n >= 1) or 1 = ROUGE-L.  The GIL is released while counting.");
+
+static PyObject *py_prefix_counts(PyObject *self, PyObject *args) {
+    Py_buffer b[6];
+    Py_ssize_t vocab;
+    memset(b, 0, sizeof(b));
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*nw*", &b[0], &b[1], &b[2], &b[3], &b[4], &vocab,
+                          &b[5]))
+        return NULL;
+    PyObject *result = NULL;
+    int64_t *row_start = NULL;
+    Py_ssize_t n_tok, n_doc1, n_pairs, n_ref, n_codes, n_out;
+    if (!check_view(&b[0], 4, "tokens", &n_tok) || !check_view(&b[1], 8, "doc_start", &n_doc1) ||
+        !check_view(&b[2], 8, "pair_pred", &n_pairs) ||
+        !check_view(&b[3], 8, "pair_ref", &n_ref) || !check_view(&b[4], 8, "types", &n_codes) ||
+        !check_view(&b[5], 8, "out", &n_out))
+        goto done;
+    const int32_t *tokens = b[0].buf;
+    const int64_t *doc_start = b[1].buf, *pair_pred = b[2].buf, *pair_ref = b[3].buf;
+    const int64_t *types = b[4].buf;
+    int64_t *out = b[5].buf;
+    if (n_ref != n_pairs || n_codes < 2 || n_codes % 2 != 0) {
+        PyErr_SetString(PyExc_ValueError, "prefix_counts: inconsistent buffer sizes");
+        goto done;
+    }
+    Py_ssize_t n_types = n_codes / 2;
+    for (Py_ssize_t t = 0; t < n_types; t++) {
+        int64_t kind = types[2 * t], order = types[2 * t + 1];
+        if (!((kind == KIND_N && order >= 1 && order <= INT32_MAX) || kind == KIND_L)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "prefix_counts: types must be ROUGE-N (n >= 1) or ROUGE-L");
+            goto done;
+        }
+    }
+    if (vocab < 0 || vocab > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "prefix_counts: vocab out of range");
+        goto done;
+    }
+    Py_ssize_t n_docs = n_doc1 - 1;
+    if (!check_offsets(doc_start, n_doc1, n_tok, "doc_start") ||
+        !check_ids(tokens, n_tok, vocab, "tokens") ||
+        !check_index(pair_pred, n_pairs, n_docs, "pair_pred") ||
+        !check_index(pair_ref, n_pairs, n_docs, "pair_ref"))
+        goto done;
+    row_start = PyMem_Malloc((size_t)(n_pairs > 0 ? n_pairs : 1) * sizeof(int64_t));
+    if (row_start == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t rows = 0, cells, n_values;
+    for (Py_ssize_t q = 0; q < n_pairs; q++) {
+        row_start[q] = rows;
+        Py_ssize_t m = (Py_ssize_t)(doc_start[pair_pred[q] + 1] - doc_start[pair_pred[q]]);
+        if (m > PY_SSIZE_T_MAX - rows) {
+            PyErr_SetString(PyExc_ValueError, "prefix_counts: size out of range");
+            goto done;
+        }
+        rows += m;
+    }
+    if (!checked_mul(rows, n_types, &cells, "prefix_counts") ||
+        !checked_mul(cells, 3, &n_values, "prefix_counts"))
+        goto done;
+    if (n_out != n_values) {
+        PyErr_SetString(PyExc_ValueError, "prefix_counts: out has the wrong size");
+        goto done;
+    }
+    if (!check_disjoint(&b[5], b, 5, "prefix_counts")) goto done;
+    SignalPoll signals;
+    Control control;
+    control_init(&control, poll_signals, &signals);
+    signals.ts = PyEval_SaveThread();
+    int status = prefix_counts(tokens, doc_start, pair_pred, pair_ref, n_pairs, row_start, types,
+                               n_types, vocab, &control, out);
+    PyEval_RestoreThread(signals.ts);
+    if (!kernel_done(status)) goto done;
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(row_start);
+    for (int k = 0; k < 6; k++)
+        if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Punkt (punkt.h)                                                                              */
 
 static int punkt_set_ends(PunktTables *t, PyObject *ends) {
@@ -1475,6 +1571,7 @@ static PyMethodDef module_methods[] = {
      punkt_model_from_source_doc},
     {"rouge155_tokens", py_rouge155_tokens, METH_VARARGS, rouge155_tokens_doc},
     {"rouge155_skip", py_rouge155_skip, METH_VARARGS, rouge155_skip_doc},
+    {"prefix_counts", py_prefix_counts, METH_VARARGS, prefix_counts_doc},
     /* ---------------------------------------------------------------------------------------
      * For tests only (tests/test_native.py): single stages run alone, to compare them with
      * their Python references (NLTK's Porter, the regex classes, the Python unicode tokenizer)

@@ -5,11 +5,12 @@ Everything downstream (precision/recall/F, multi-reference combination, means, b
 significance tests) is arithmetic on these counts, computed once (sacrebleu's pattern).
 
 - ROUGE-N: hits are clipped n-gram matches; totals are the n-gram counts of each side
-  (:mod:`rouge_lcs.engine.ngrams`, batched).
+  (:mod:`rouge_lcs.engine.reference.ngrams`, batched).
 - ROUGE-L: hits are the LCS length of the whole token sequences (rapidfuzz); totals are the
   token counts.
 - ROUGE-Lsum: hits are summary-level union-LCS hits over sentences
-  (:mod:`rouge_lcs.engine.lcs_batch`, batched); totals are the token counts of the sentences.
+  (:mod:`rouge_lcs.engine.reference.lcs_batch`, batched); totals are the token counts of the
+  sentences.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from rouge_lcs.base.lazy import lazy_import
-from rouge_lcs.engine.documents import Document
 from rouge_lcs.engine.lcs import lcs_length
-from rouge_lcs.engine.lcs_batch import union_lcs_hits_batch
-from rouge_lcs.engine.ngrams import NgramCounter
+from rouge_lcs.engine.reference.documents import Document
+from rouge_lcs.engine.reference.lcs_batch import union_lcs_hits_batch
+from rouge_lcs.engine.reference.ngrams import NgramCounter
 from rouge_lcs.text.rouge_types import RougeType
 
 if TYPE_CHECKING:

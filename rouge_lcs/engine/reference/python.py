@@ -1,8 +1,9 @@
 """The pure-Python/numpy engine: the reference that the native engine equals bit for bit.
 
-Each distinct text of a chunk becomes a :class:`~rouge_lcs.engine.documents.Document`, and
-:func:`~rouge_lcs.engine.counts.batch_counts` counts every pair and type in numpy (ROUGE-N),
-rapidfuzz (ROUGE-L) and bit rows (ROUGE-Lsum).  :data:`BACKEND` implements
+Each distinct text of a chunk becomes a
+:class:`~rouge_lcs.engine.reference.documents.Document`, and
+:func:`~rouge_lcs.engine.reference.counts.batch_counts` counts every pair and type in numpy
+(ROUGE-N), rapidfuzz (ROUGE-L) and bit rows (ROUGE-Lsum).  :data:`BACKEND` implements
 :class:`~rouge_lcs.engine.interface.Backend`.
 """
 
@@ -15,10 +16,12 @@ from typing import TYPE_CHECKING
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
-from rouge_lcs.engine.counts import batch_counts
-from rouge_lcs.engine.documents import Document, DocumentStore
 from rouge_lcs.engine.interface import IdDocs
-from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.engine.reference import prefix
+from rouge_lcs.engine.reference.counts import batch_counts
+from rouge_lcs.engine.reference.documents import Document, DocumentStore
+from rouge_lcs.engine.stats import PairStats, combine
+from rouge_lcs.text.rouge155_tokens import ASCII_LOWER, ROUGE155_TOKEN_BYTES
 from rouge_lcs.text.rouge_types import RougeType
 
 if TYPE_CHECKING:
@@ -28,14 +31,6 @@ if TYPE_CHECKING:
 else:
     np = lazy_import("numpy")
 
-#: ROUGE-1.5.5's tokens are the maximal runs of ``[a-z0-9]`` bytes (step 3, then step 4's
-#: ``[a-z0-9$]`` filter): every other byte becomes a space, and the text is split on spaces — a
-#: byte translation and ``str.split``, ~40% less time than a regex findall.
-ROUGE155_TOKEN_BYTES = bytes(
-    c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 0x20 for c in range(256)
-)
-#: A-Z lower-cased, every other byte kept (the script lower-cases ASCII only).
-ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 # For rouge155_tokens: the token table with each line break turned into "|", a byte that is in
 # no token, so that one split of many summaries keeps where their lines end; the second table
 # also lower-cases A-Z first.
@@ -54,7 +49,11 @@ class PythonStore:
 
     #: Not kept between calls: it caches whole documents, which would hold every text scored.
     reusable = False
-    #: Counts in Python/numpy.
+    #: Examples per chunk: bounds the memory of the batched ROUGE-Lsum kernel and paces
+    #: progress.
+    chunk = 2048
+    #: Read by the similarity engine until it moves below the seam (issue 30): nothing else
+    #: outside this package reads it.
     native = False
 
     def __len__(self) -> int:
@@ -309,11 +308,20 @@ def skip_pair_counts(
 class PythonBackend:
     """The reference engine (see the module docstring)."""
 
-    name = "python"
-
     def store(self, settings: Settings, num_threads: int = 1) -> PythonStore:
         """A :class:`PythonStore` (one thread: the GIL serializes this engine anyway)."""
         return PythonStore(settings)
+
+    def combine(
+        self, stats: PairStats, mode: str, beta: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """See :meth:`rouge_lcs.engine.interface.Backend.combine`
+        (:func:`rouge_lcs.engine.stats.combine`, in NumPy)."""
+        return combine(stats.counts, stats.n_refs, mode, beta)
+
+    def threads_serve(self, settings: Settings) -> bool:
+        """Never: this engine holds the GIL, so processes serve ``num_proc``."""
+        return False
 
     def id_counts(
         self,
@@ -348,6 +356,17 @@ class PythonBackend:
         position = dict(zip(texts, range(len(texts))))
         pair_pred = array("q", map(position.__getitem__, pair_texts))
         return texts, pair_pred, array("q", map(position.__getitem__, ref_texts))
+
+    def prefix_counts(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_pred: np.ndarray,
+        pair_ref: np.ndarray,
+        rouge_types: Sequence[RougeType],
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.prefix_counts`."""
+        return prefix.prefix_counts(ids, starts, pair_pred, pair_ref, rouge_types)
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""
