@@ -838,6 +838,8 @@ PYTHON_FREE = [
     "punkt_tables.h",
     "punkt.h",
     "case_table.h",
+    "nfkc_table.h",
+    "nfkc.h",
 ]
 
 

@@ -183,7 +183,11 @@ def _encoder_for(settings: Settings) -> Any:
         # Python tokenizer's classes); otherwise ASCII texts natively and the others through
         # the Python tokenizer, so the numbers never depend on the engine.
         normalize = _normalize if native_unicode() else None
-        return _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, stemmer, normalize)
+        # _normalize's NFKC (joiners removed) in C on the threads (csrc/nfkc.h) where the C
+        # table is of this interpreter's Unicode version; _normalize for the other texts
+        return _native.Encoder(
+            _native.MODE_UNICODE, unicode_tokenize, stemmer, normalize, native_nfkc=True
+        )
     if tokenizer.native == "char":
         # Natively for texts of CJK, kana, Hangul and ASCII only (csrc/tokens.h, char_plain);
         # any other text through the Python tokenizer, so the tokens never depend on the engine.

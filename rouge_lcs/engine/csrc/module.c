@@ -40,6 +40,8 @@
 #include "wlcs.h"
 #include "unicode_table.h"
 #include "case_table.h"
+#include "nfkc_table.h"
+#include "nfkc.h"
 #include "tokens.h"
 #include "punkt_tables.h"
 #include "punkt.h"
@@ -48,6 +50,7 @@
 /* Whether case_table.h was made from this interpreter's Unicode version (set at module init):
  * only then does Punkt run on its tables without the GIL. */
 static int CASE_TABLE_OK;
+static int NFKC_TABLE_OK; /* nfkc_table.h is of this interpreter's Unicode version */
 
 typedef struct {
     PyObject_HEAD
@@ -587,11 +590,11 @@ static PyObject *encoder_last_punkt_threads(Encoder *e, void *closure) {
 }
 
 static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"mode", "split", "stem", "normalize", NULL};
-    int mode;
+    static char *names[] = {"mode", "split", "stem", "normalize", "native_nfkc", NULL};
+    int mode, native_nfkc = 0;
     PyObject *split = Py_None, *stem = Py_None, *normalize = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OOO", names, &mode, &split, &stem,
-                                     &normalize))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OOOp", names, &mode, &split, &stem,
+                                     &normalize, &native_nfkc))
         return -1;
     if (mode < MODE_ROUGE_SCORE || mode > MODE_CHAR) {
         PyErr_SetString(PyExc_ValueError, "Encoder: unknown mode");
@@ -615,6 +618,9 @@ static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
     e->split = split == Py_None ? NULL : Py_NewRef(split);
     e->stem = stem == Py_None ? NULL : Py_NewRef(stem);
     e->normalize = normalize == Py_None ? NULL : Py_NewRef(normalize);
+    /* native_nfkc: `normalize` is NFKC with the joiners removed, which nfkc.h does on the
+     * threads under the Unicode version of its table */
+    e->nfkc = native_nfkc && NFKC_TABLE_OK;
     return 0;
 }
 
@@ -654,9 +660,10 @@ static PyTypeObject EncoderType = {
     .tp_name = "rouge_lcs._native.Encoder",
     .tp_basicsize = sizeof(Encoder),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Encoder(mode, split=None, stem=None, normalize=None): texts -> token ids (modes: "
-              "0 rouge_score, 1 unicode (native when normalize is given, else split for "
-              "non-ASCII texts), 2 any Python tokenizer, 3 char (natively for texts of the characters "
+    .tp_doc = "Encoder(mode, split=None, stem=None, normalize=None, native_nfkc=False): texts -> "
+              "token ids (modes: 0 rouge_score, 1 unicode (native when normalize is given, else "
+              "split for non-ASCII texts; native_nfkc: normalize is NFKC without the joiners, "
+              "done in C on the threads), 2 any Python tokenizer, 3 char (natively for texts of the characters "
               "that need no interpreter, else split)).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)encoder_init,
@@ -1176,6 +1183,31 @@ static PyObject *py_unicode_class(PyObject *self, PyObject *arg) {
     return PyLong_FromLong(unicode_class((Py_UCS4)cp, &hint));
 }
 
+PyDoc_STRVAR(nfkc_doc,
+"_test_nfkc(text) -> str or None\n"
+"--\n\n"
+"nfkc.h's normal form of the text (NFKC, str.lower(), the joiners removed), or None where it\n"
+"leaves the text to CPython (nfkc_native_ok); for tests.");
+
+static PyObject *py_nfkc(PyObject *self, PyObject *arg) {
+    PyObject *text = as_exact_str(arg, "text");
+    if (text == NULL) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *result = NULL;
+    if (!NFKC_TABLE_OK || !nfkc_native_ok(kind, data, n)) {
+        result = Py_NewRef(Py_None);
+    } else {
+        NfkcBuf b = {NULL, 0, 0};
+        if (!nfkc_lower(&b, kind, data, 0, n)) PyErr_NoMemory();
+        else result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, b.u ? b.u : (void *)"", b.len);
+        free(b.u);
+    }
+    Py_DECREF(text);
+    return result;
+}
+
 PyDoc_STRVAR(unicode_tokens_doc,
 "_test_unicode_tokens(text, normalize) -> list[str]\n"
 "--\n\n"
@@ -1662,6 +1694,7 @@ static PyMethodDef module_methods[] = {
      * They check their arguments like the others. */
     {"_test_porter_stem", py_porter_stem, METH_O, porter_doc},
     {"_test_unicode_tokens", py_unicode_tokens, METH_VARARGS, unicode_tokens_doc},
+    {"_test_nfkc", py_nfkc, METH_O, nfkc_doc},
     {"_test_unicode_class", py_unicode_class, METH_O,
      "_test_unicode_class(code_point) -> 0 separator, 1 word character, 2 a token by itself"},
     {"_test_punkt_class", py_punkt_class, METH_O,
@@ -1688,6 +1721,8 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (version == NULL) return NULL;
     CASE_TABLE_OK = PyUnicode_Check(version) &&
                     PyUnicode_CompareWithASCIIString(version, CASE_TABLE_UNIDATA_VERSION) == 0;
+    NFKC_TABLE_OK = PyUnicode_Check(version) &&
+                    PyUnicode_CompareWithASCIIString(version, NFKC_TABLE_UNIDATA_VERSION) == 0;
     Py_DECREF(version);
     if (STR_LOWER == NULL && (STR_LOWER = PyUnicode_InternFromString("lower")) == NULL)
         return NULL;
@@ -1701,6 +1736,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (PyModule_AddObjectRef(m, "Encoder", (PyObject *)&EncoderType) < 0 ||
         PyModule_AddObjectRef(m, "PunktModel", (PyObject *)&PunktModelType) < 0 ||
         PyModule_AddIntConstant(m, "PUNKT_CASE_TABLE", CASE_TABLE_OK) < 0 ||
+        PyModule_AddIntConstant(m, "NFKC_TABLE", NFKC_TABLE_OK) < 0 ||
         PyModule_AddIntConstant(m, "MODE_ROUGE_SCORE", MODE_ROUGE_SCORE) < 0 ||
         PyModule_AddIntConstant(m, "MODE_UNICODE", MODE_UNICODE) < 0 ||
         PyModule_AddIntConstant(m, "MODE_PYTHON", MODE_PYTHON) < 0 ||
