@@ -24,7 +24,8 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 import evaluate  # noqa: E402
 from corpora import load_pairs  # noqa: E402
 
-from rouge_lcs import rouge, stemming  # noqa: E402
+from rouge_lcs import rouge  # noqa: E402
+from rouge_lcs.text import stemming  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parent.parent / "rouge_lcs_metric.py"
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
-from corpora import concatenated_pairs, load_pairs
+from corpora import concatenated_pairs, load_pairs, timed
 
 from rouge_lcs import Rouge
 
@@ -61,13 +60,8 @@ def main() -> None:
             for _ in range(args.repeats):
                 for label, (variable, scorer) in scorers.items():
                     os.environ["ROUGE_LCS_NUM_THREADS"] = variable
-                    t, c, m = time.perf_counter(), time.process_time(), time.thread_time()
-                    got = scorer.score(p, r).fmeasure
-                    spent = (
-                        time.perf_counter() - t,
-                        time.process_time() - c,
-                        time.thread_time() - m,
-                    )
+                    scores, spent = timed(scorer.score, p, r)
+                    got = scores.fmeasure
                     best[label] = [min(a, b) for a, b in zip(best[label], spent)]
                     if want is None:
                         want = got

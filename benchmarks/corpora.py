@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -37,3 +40,10 @@ def concatenated_pairs(target_tokens: int, count: int) -> tuple[list[str], list[
         out_p.append("\n".join(p_parts))
         out_r.append("\n".join(r_parts))
     return out_p, out_r
+
+
+def timed(run: Callable[..., Any], *args: Any) -> tuple[Any, tuple[float, float, float]]:
+    """``run(*args)``'s result and its (wall, process CPU, calling thread CPU) seconds."""
+    t, c, m = time.perf_counter(), time.process_time(), time.thread_time()
+    result = run(*args)
+    return result, (time.perf_counter() - t, time.process_time() - c, time.thread_time() - m)

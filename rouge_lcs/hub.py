@@ -12,7 +12,7 @@ from rouge_lcs.base.validation import TextBatch, check_texts, check_utf8
 from rouge_lcs.config.options import OPTIONS, describe
 from rouge_lcs.rouge155.mode import rouge155_output
 from rouge_lcs.scores.output import Output, OutputOptions, to_output
-from rouge_lcs.scores.scorer import Rouge
+from rouge_lcs.scores.scorer import function_scorer
 
 __all__ = ["check_batch", "compute", "inputs_description"]
 
@@ -44,4 +44,8 @@ def compute(predictions: list[str], references: list[list[str]], **options: Any)
     scoring = {k: v for k, v in options.items() if OPTIONS[k].group != "output"}
     output = OutputOptions(**{k: v for k, v in options.items() if OPTIONS[k].group == "output"})
     # The texts were checked by check_batch (and, through Arrow, come back as lists of str).
-    return to_output(Rouge(**scoring).score_of(TextBatch(predictions, references)), output)
+    # The scorer shares the functional calls' vocabulary (rouge_lcs.rouge's): a fresh Rouge per
+    # compute started cold, so with num_proc=2 the parent and the forked worker each tokenized
+    # and stemmed the words they share again (benchmarks/bench_metric_parallel.py).
+    scorer = function_scorer(scoring.pop("rouge_types", None), **scoring)
+    return to_output(scorer.score_of(TextBatch(predictions, references)), output)

@@ -30,7 +30,7 @@ from rouge_lcs.base.cache import OptionsCache
 from rouge_lcs.base.validation import check_choice, fail_type, fail_value
 from rouge_lcs.config.options import names as option_names
 
-__all__ = ["RougeResults", "make_process_results", "process_results", "register"]
+__all__ = ["RougeResults", "make_process_results", "process_docs", "process_results", "register"]
 
 MEASURES = ("precision", "recall", "fmeasure")
 #: The metric names registered on import.
@@ -174,6 +174,17 @@ def make_process_results(
 ) -> RougeResults:
     """A ``process_results`` for a task's ``utils.py`` (see :class:`RougeResults`)."""
     return RougeResults(reference_field, rouge_types, measures, **options)
+
+
+def process_docs(dataset: Any) -> Any:
+    """The documents unchanged: ``process_docs: !function utils.process_docs`` in a one-reference
+    task's YAML, after ``from rouge_lcs.lm_eval import process_docs`` in its ``utils.py``.
+
+    lm-eval's command line imports a task folder's ``utils.py`` only when the YAML names one of
+    its functions with ``!function``; without such a line the registered metrics are unknown
+    (``Could not find registered metric 'rougeL'``).  This line is the one that makes lm-eval
+    import ``utils.py`` -- and with it this module, which registers the metrics."""
+    return dataset
 
 
 #: ``process_results: !function utils.process_results`` after

@@ -48,6 +48,7 @@ from rouge_lcs.engine.lcs import Candidate, lcs_indices, lcs_length
 from rouge_lcs.scores.results import Score
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scoring import BaseScorer, fmeasure
+from rouge_lcs.text.rouge_types import unknown_kind
 from rouge_lcs.text.tokenizers import TokenizerSpec
 from rouge_lcs.tokenizers import DefaultTokenizer
 
@@ -248,12 +249,14 @@ def _score_pair(settings: Settings, target: str, prediction: str) -> dict[str, S
                 [ids.setdefault(t, len(ids)) for t in prediction_tokens],
             )
             target_total, prediction_total = len(target_tokens), len(prediction_tokens)
-        else:
+        elif rouge_type.kind == "n":
             target_ngrams = _ngrams(target_tokens, rouge_type.n)
             prediction_ngrams = _ngrams(prediction_tokens, rouge_type.n)
             hits = sum((target_ngrams & prediction_ngrams).values())
             target_total = sum(target_ngrams.values())
             prediction_total = sum(prediction_ngrams.values())
+        else:  # rouge_score's types only (_check_rouge_type)
+            raise unknown_kind(rouge_type)
         precision = hits / max(prediction_total, 1)
         recall = hits / max(target_total, 1)
         result[rouge_type.name] = Score(precision, recall, fmeasure(precision, recall))

@@ -146,9 +146,12 @@ def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interne
                 f"{', '.join(_SCORING_OPTIONS)})"
             )
     settings = make_settings([rouge_type], **options)
-    if settings.rouge_types[0].kind == "Lsum":
+    if settings.rouge_types[0].kind not in ("n", "L"):
         raise fail_value(
-            "rouge_type", "'rougeL' or 'rougeN' (rougeLsum needs sentences; use score)", rouge_type
+            "rouge_type",
+            "'rougeL' or 'rougeN' (rougeLsum needs sentences, rougeW/S/SU have no similarity "
+            "kernel; use score)",
+            rouge_type,
         )
     return Interner(settings)
 

@@ -32,6 +32,9 @@ def _runs(tokenizer: str) -> bool:
 
 
 STANDARD_TYPES = list(DEFAULT_ROUGE_TYPES)
+#: The types offered as boxes to tick: the standard ones (ticked by default) and ROUGE-1.5.5's
+#: weighted LCS and skip bigrams; any other spelling goes in the "More types" field.
+TYPE_CHOICES = STANDARD_TYPES + ["rougeW", "rougeS4", "rougeSU4"]
 TOKENIZERS = [t for t in OPTIONS["tokenizer"].choices if _runs(str(t))]
 SPLITS = list(OPTIONS["lsum_split"].choices)
 MULTI_REF_MODES = list(OPTIONS["multi_ref"].choices)

@@ -35,6 +35,7 @@ from space.choices import (
     SPLITS,
     STANDARD_TYPES,
     TOKENIZERS,
+    TYPE_CHOICES,
 )
 from space.examples import EXAMPLES, example_card, load_example
 from space.parsing import UserError, upload_problem
@@ -394,12 +395,12 @@ def _options(prefix: str) -> list[Any]:
     """The scoring options (choices and defaults from :data:`rouge_lcs.config.options.OPTIONS`)."""
     with gr.Accordion("Options", open=False, elem_id=f"{prefix}-options"):
         types = gr.CheckboxGroup(
-            STANDARD_TYPES, value=STANDARD_TYPES, label="ROUGE types", elem_id=f"{prefix}-types"
+            TYPE_CHOICES, value=STANDARD_TYPES, label="ROUGE types", elem_id=f"{prefix}-types"
         )
         extra = gr.Textbox(
             value="",
             label=f"More types (up to {limits.MAX_TYPES} in all; rougeN with N ≤ {limits.MAX_N})",
-            placeholder="e.g. rouge3, rouge4",
+            placeholder="e.g. rouge3, rougeW-1.5, rougeS*",
             elem_id=f"{prefix}-extra",
         )
         with gr.Row():

@@ -766,6 +766,54 @@ def test_lm_eval_task_runs_with_the_registered_metric(tmp_path):
     assert out["tiny_rouge_refs"]["rouge1,none"] == pytest.approx(0.9, abs=1e-15)
 
 
+@pytest.mark.slow
+def test_lm_eval_command_line_runs_the_documented_one_reference_task(tmp_path):
+    # lm-eval's own command line, its dummy model (every generation is "lol"), the task folder
+    # as docs/training_loops.md writes it: utils.py imports process_docs, the YAML names it
+    lm_eval_cli = Path(sys.executable).with_name("lm_eval")
+    if not lm_eval_cli.exists():
+        pytest.skip("lm-eval's command line is not installed")
+    rows = [{"document": "d1", "summary": "lol"}, {"document": "d2", "summary": "the cat lol"}]
+    (tmp_path / "data.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    (tmp_path / "utils.py").write_text("from rouge_lcs.lm_eval import process_docs\n")
+    (tmp_path / "one.yaml").write_text(
+        textwrap.dedent(f"""
+        task: one_ref_cli
+        dataset_path: json
+        dataset_kwargs:
+          data_files:
+            test: {tmp_path / "data.jsonl"}
+        test_split: test
+        output_type: generate_until
+        process_docs: !function utils.process_docs
+        doc_to_text: "{{{{document}}}}"
+        doc_to_target: "{{{{summary}}}}"
+        generation_kwargs:
+          until: ["\\n"]
+        metric_list:
+          - metric: rougeL
+            aggregation: mean
+            higher_is_better: true
+          - metric: rouge1
+            aggregation: mean
+            higher_is_better: true
+            measure: recall
+        """)
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    run = subprocess.run(
+        [str(lm_eval_cli), "--model", "dummy", "--tasks", "one_ref_cli", "--include_path",
+         str(tmp_path), "--output_path", str(tmp_path / "out")],
+        env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    (results,) = (tmp_path / "out").rglob("results_*.json")
+    out = json.loads(results.read_text())["results"]["one_ref_cli"]
+    # by hand: "lol" vs "lol": F 1; vs "the cat lol": P 1, R 1/3, F 1/2 -> rougeL (1 + 1/2) / 2
+    assert out["rougeL,none"] == pytest.approx(0.75, abs=1e-15)
+    assert out["rouge1,none"] == pytest.approx((1 + 1 / 3) / 2, abs=1e-15)  # recall
+
+
 @pytest.mark.parametrize(
     ("module", "missing", "extra"),
     [

@@ -627,7 +627,7 @@ def test_chunk_counts_seam_equals_batch_counts():
     store = DocumentStore(settings.tokenizer, settings.splitter_spec)
     expected = batch_counts([store.get(t) for t in texts], pred, ref, settings.rouge_types)
     for threads in (1, 2):
-        got = native.chunk_counts(texts, pred, ref, settings, num_threads=threads)
+        got = native.NativeStore(settings, threads).chunk_counts(texts, pred, ref)
         np.testing.assert_array_equal(got, expected)
 
 
@@ -829,6 +829,7 @@ CSRC = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc"
 #: The stages that run without the GIL, or need no Python: they must not see Python.h at all.
 PYTHON_FREE = [
     "kernels.h",
+    "lcs_step.h",
     "porter.h",
     "rouge155.h",
     "scores.h",
@@ -837,6 +838,8 @@ PYTHON_FREE = [
     "punkt_tables.h",
     "punkt.h",
     "case_table.h",
+    "nfkc_table.h",
+    "nfkc.h",
 ]
 
 

@@ -89,7 +89,10 @@ def test_rouge_12_and_duplicates():
     assert result == {"rouge12": 1.0, "rouge13": 1.0}
 
 
-@pytest.mark.parametrize("bad", ["rouge0", "rougeX", "bleu", "rouge-W", "rouge", ""])
+@pytest.mark.parametrize(
+    "bad",
+    ["rouge0", "rougeX", "bleu", "rouge-W-0.5", "rougeW-11", "rougeS", "rougeSU-4", "rouge", ""],
+)
 def test_unknown_rouge_types_list_valid_names(bad):
     with pytest.raises(ValueError, match=r"rouge_types: expected 'rouge1', .* got"):
         parse_rouge_types([bad])

@@ -363,16 +363,16 @@ def _wlcs_full_table(model, peer, w, mask) -> None:
 def test_weighted_lcs_walk_is_the_same_with_a_bounded_table(cells, monkeypatch) -> None:
     # Past WLCS_TABLE_CELLS the walk recomputes its moves block by block from checkpoint rows
     # (memory ~ n * sqrt(m), not m * n); the marks must be the script's either way.
-    from rouge_lcs.rouge155 import counts
+    from rouge_lcs.engine.reference import weighted
 
-    monkeypatch.setattr(counts, "WLCS_TABLE_CELLS", cells)
+    monkeypatch.setattr(weighted, "WLCS_TABLE_CELLS", cells)
     rng = np.random.default_rng(3)
     for _ in range(60):
         m, n = rng.integers(0, 40, 2)
         model = [str(t) for t in rng.integers(0, 5, m)]
         peer = [str(t) for t in rng.integers(0, 5, n)]
         got, want = [0] * m, [0] * m
-        counts._wlcs_marks(model, peer, 1.2, got)
+        weighted.wlcs_marks(model, peer, 1.2, got)
         _wlcs_full_table(model, peer, 1.2, want)
         assert got == want
 
@@ -382,18 +382,18 @@ def test_weighted_lcs_memory_stays_below_the_move_table(monkeypatch) -> None:
     # than the m * n bytes of the whole move table (which the script itself keeps).
     import tracemalloc
 
-    from rouge_lcs.rouge155 import counts
+    from rouge_lcs.engine.reference import weighted
 
-    monkeypatch.setattr(counts, "WLCS_TABLE_CELLS", 1 << 12)
+    monkeypatch.setattr(weighted, "WLCS_TABLE_CELLS", 1 << 12)
     rng = np.random.default_rng(5)
     model = [str(t) for t in rng.integers(0, 50, 6400)]  # checkpoints 16 * n * sqrt(m) bytes
     peer = [str(t) for t in rng.integers(0, 50, 150)]
     mask, want = [0] * len(model), [0] * len(model)
     tracemalloc.start()
-    counts._wlcs_marks(model, peer, 1.2, mask)
+    weighted.wlcs_marks(model, peer, 1.2, mask)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 0.35 * len(model) * len(peer), peak
-    monkeypatch.setattr(counts, "WLCS_TABLE_CELLS", 1 << 24)  # the whole table: same marks
-    counts._wlcs_marks(model, peer, 1.2, want)
+    monkeypatch.setattr(weighted, "WLCS_TABLE_CELLS", 1 << 24)  # the whole table: same marks
+    weighted.wlcs_marks(model, peer, 1.2, want)
     assert mask == want and sum(mask) > 0

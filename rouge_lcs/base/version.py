@@ -1,4 +1,6 @@
-"""The package version: the one place the code writes it (pyproject.toml reads it from here;
-requirements.txt pins the released package for the Space, and a test checks the two agree)."""
+"""The package version: the one place the code writes it (pyproject.toml reads it from here).
 
-__version__ = "0.2.0"
+The signature names it, so a release whose numbers differ by even one ulp gets a new version
+and an entry in CHANGELOG.md."""
+
+__version__ = "0.2.1"

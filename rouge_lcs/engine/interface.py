@@ -17,6 +17,8 @@ engine it is (tests/test_architecture.py holds this).
 - the ROUGE-1.5.5 mode's kernels: :meth:`Backend.id_counts` (the counts of texts already
   numbered: token ids, sentence offsets), :meth:`Backend.skip_counts` (ROUGE-S/SU) and
   :meth:`Backend.rouge155_tokens` (the tokens of many summaries, numbered);
+- :meth:`Backend.wlcs`: ROUGE-W's weighted LCS of pairs of numbered texts, and
+  :meth:`Backend.rouge155_wlcs` ROUGE-1.5.5's summary-level ROUGE-W;
 - :meth:`Backend.prefix_counts`: the counts of every prefix of each prediction (per-token
   ROUGE-N and ROUGE-L).
 
@@ -111,7 +113,9 @@ class Backend(Protocol):
         engine can (the counts never depend on it)."""
         ...
 
-    def combine(self, stats: PairStats, mode: str, beta: float) -> tuple[Floats, Floats, Floats]:
+    def combine(
+        self, stats: PairStats, mode: str, beta: float, weights: Sequence[float] | None = None
+    ) -> tuple[Floats, Floats, Floats]:
         """Per-example ``(precision, recall, fmeasure)`` of the counts, each example's
         references combined by ``mode`` (one of ``config.options.MULTI_REF_MODES``) with F_β:
         ``(examples, types)`` NumPy arrays, or flat float64 arrays of ``examples * types``
@@ -146,6 +150,33 @@ class Backend(Protocol):
     ) -> np.ndarray:
         """ROUGE-1.5.5's skip-bigram units ``(pairs, 3)``: ``(clipped hits, peer units, model
         units)``; ``distance`` -1 is unlimited; ``unigrams`` adds ROUGE-SU's unigrams."""
+        ...
+
+    def wlcs(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_a: np.ndarray,
+        pair_b: np.ndarray,
+        weight: float,
+        num_threads: int = 1,
+    ) -> np.ndarray:
+        """The weighted LCS (:mod:`rouge_lcs.engine.reference.weighted`, ``f(k) = k ** weight``) of
+        documents ``pair_a[k]`` and ``pair_b[k]`` (token ids ``ids`` at offsets ``starts``):
+        float64, one per pair."""
+        ...
+
+    def rouge155_wlcs(
+        self,
+        docs: IdDocs,
+        pair_peer: np.ndarray,
+        pair_model: np.ndarray,
+        weight: float,
+        num_threads: int = 1,
+    ) -> np.ndarray:
+        """ROUGE-1.5.5's summary-level ROUGE-W of each pair
+        (:func:`rouge_lcs.engine.reference.weighted.summary_wlcs`): ``(pairs, 2)`` float64
+        ``(hit, base)``."""
         ...
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:

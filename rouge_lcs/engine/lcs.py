@@ -159,13 +159,20 @@ def lcs_indices(ref: Tokens, cand: Candidate) -> list[int]:
     return [i for i, _ in lcs_pairs(ref, cand)]
 
 
-def _advance(row: int, tokens: Tokens, cand: Candidate, full: int, width: int) -> int:
-    """The bit row after ``tokens`` (Hyyrö's step per token), kept to the ``width`` bits of
-    ``full``.
+def lcs_step(row: int, match: int, full: int) -> int:
+    """Hyyrö's bit-parallel LCS step, the one definition in Python (``csrc/lcs_step.h`` is the
+    C one): the row after a reference token whose matches in the row are ``match``
+    (``row & mask``), kept to the bits of ``full``.
 
-    Hyyrö's ``(row + match) | (row - match)``: the match bits are a subset of the row, so the
+    ``(row + match) | (row - match)``: the match bits are a subset of the row, so the
     subtraction never borrows and equals ``row ^ match``, several times cheaper on big ints.
     """
+    return ((row + match) | (row ^ match)) & full
+
+
+def _advance(row: int, tokens: Tokens, cand: Candidate, full: int, width: int) -> int:
+    """The bit row after ``tokens`` (:func:`lcs_step` per token), kept to the ``width`` bits of
+    ``full``."""
     dense = cand._dense
     for token in tokens:
         mask = dense.get(token)
@@ -173,7 +180,7 @@ def _advance(row: int, tokens: Tokens, cand: Candidate, full: int, width: int) -
             mask = cand.mask(token, width)
         match = row & mask
         if match:  # no match: the row is unchanged
-            row = ((row + match) | (row ^ match)) & full
+            row = lcs_step(row, match, full)
     return row
 
 
@@ -186,7 +193,7 @@ def _advance_rows(row: int, tokens: Tokens, cand: Candidate, full: int, width: i
             mask = cand.mask(token, width)
         match = row & mask
         if match:
-            row = ((row + match) | (row ^ match)) & full
+            row = lcs_step(row, match, full)
         rows.append(row)
     return rows
 

@@ -31,9 +31,10 @@ from rouge_lcs.base.lazy import lazy_import, version_of
 from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.kinds import all_counts, only_counted
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.text.punkt import Punkt
-from rouge_lcs.text.rouge_types import RougeType
+from rouge_lcs.text.rouge_types import RougeType, unknown_kind
 from rouge_lcs.text.sentences import (
     Splitter,
     cjk_cuts,
@@ -182,7 +183,11 @@ def _encoder_for(settings: Settings) -> Any:
         # Python tokenizer's classes); otherwise ASCII texts natively and the others through
         # the Python tokenizer, so the numbers never depend on the engine.
         normalize = _normalize if native_unicode() else None
-        return _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, stemmer, normalize)
+        # _normalize's NFKC (joiners removed) in C on the threads (csrc/nfkc.h) where the C
+        # table is of this interpreter's Unicode version; _normalize for the other texts
+        return _native.Encoder(
+            _native.MODE_UNICODE, unicode_tokenize, stemmer, normalize, native_nfkc=True
+        )
     if tokenizer.native == "char":
         # Natively for texts of CJK, kana, Hangul and ASCII only (csrc/tokens.h, char_plain);
         # any other text through the Python tokenizer, so the tokens never depend on the engine.
@@ -290,6 +295,9 @@ def _ids(encoded: tuple[bytes, bytes]) -> tuple[np.ndarray, np.ndarray]:
 
 def _type_codes(rouge_types: Sequence[RougeType]) -> array[int]:
     """The core's ``(kind, n)`` code of each type, flat (int64)."""
+    unknown = [t for t in rouge_types if t.kind not in _KINDS]
+    if unknown:  # the other kinds: rouge_lcs.engine.kinds, over the other kernels
+        raise unknown_kind(unknown[0])
     codes = [(_KINDS[t.kind], t.n if t.kind == "n" else 0) for t in rouge_types]
     return array("q", [c for pair in codes for c in pair])
 
@@ -322,7 +330,10 @@ class NativeStore:
             raise ImportError(f"rouge_lcs._native cannot be loaded ({_IMPORT_ERROR})")
         self._settings = settings
         self._encoder = _encoder_for(settings)
-        self._types = _type_codes(settings.rouge_types)
+        #: Whether the counting kernel counts every type (else rouge_lcs.engine.kinds adds
+        #: ROUGE-W/S/SU from the other kernels, on the same ids).
+        self._counted_only = only_counted(settings.rouge_types)
+        self._types = _type_codes([t for t in settings.rouge_types if t.kind in _KINDS])
         self._sentences = any(t.kind == "Lsum" for t in settings.rouge_types)
         # The rule of DocumentStore: where the splitter cuts only at boundaries the tokenizer
         # treats as separators, the sentences' tokens put together are the text's tokens, and
@@ -417,9 +428,19 @@ class NativeStore:
         return ids.astype(np.int32, copy=False), starts, sent_ids, sent_starts, doc_sent
 
     def _flat_counts(self, texts: Sequence[str], pair_pred: Buffer, pair_ref: Buffer) -> array[int]:
-        ids, starts, sent_ids, sent_starts, doc_sent = self._documents(texts)
+        return self._kernel_counts(self._documents(texts), self._types, pair_pred, pair_ref)
+
+    def _kernel_counts(
+        self,
+        documents: tuple[Buffer, Buffer, Buffer, Buffer, Buffer],
+        types: array[int],
+        pair_pred: Buffer,
+        pair_ref: Buffer,
+    ) -> array[int]:
+        """The counting kernel's flat int64 counts of the types coded ``types``."""
+        ids, starts, sent_ids, sent_starts, doc_sent = documents
         n_pairs = len(pair_pred)  # int64 values (an array or a 1-D NumPy array)
-        out = _zeros("q", n_pairs * len(self._settings.rouge_types) * 3)
+        out = _zeros("q", n_pairs * (len(types) // 2) * 3)
         _native.counts(
             ids,
             starts,
@@ -428,29 +449,49 @@ class NativeStore:
             doc_sent,
             pair_pred,
             pair_ref,
-            self._types,
+            types,
             max(int(self._encoder.vocab_size), 1),
             out,
             self.num_threads,
         )
         return out
 
+    def _all_counts(self, texts: Sequence[str], pair_pred: Buffer, pair_ref: Buffer) -> np.ndarray:
+        """Counts ``(pairs, types, 3)`` with ROUGE-W/S/SU types (rouge_lcs.engine.kinds)."""
+        documents = self._documents(texts)
+        pred = np.frombuffer(pair_pred, dtype=np.int64)
+        ref = np.frombuffer(pair_ref, dtype=np.int64)
+
+        def counted(types: Sequence[RougeType]) -> np.ndarray:
+            flat = self._kernel_counts(documents, _type_codes(types), pred, ref)
+            return np.frombuffer(flat, dtype=np.int64).reshape(-1, len(types), 3)
+
+        ids = np.frombuffer(documents[0], dtype=np.int32)
+        starts = np.frombuffer(documents[1], dtype=np.int64)
+        return all_counts(
+            self._settings.rouge_types, counted, BACKEND, ids, starts, pred, ref, self.num_threads
+        )
+
     def chunk_counts(
         self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
     ) -> np.ndarray:
         """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
-        flat = self._flat_counts(
-            texts,
-            np.ascontiguousarray(pair_pred, dtype=np.int64),
-            np.ascontiguousarray(pair_ref, dtype=np.int64),
-        )
+        pred = np.ascontiguousarray(pair_pred, dtype=np.int64)
+        ref = np.ascontiguousarray(pair_ref, dtype=np.int64)
+        if not self._counted_only:
+            return self._all_counts(texts, pred, ref)
+        flat = self._flat_counts(texts, pred, ref)
         return np.frombuffer(flat, dtype=np.int64).reshape(-1, len(self._settings.rouge_types), 3)
 
     def chunk_stats(
         self, texts: Sequence[str], pair_pred: array[int], pair_ref: array[int], n_refs: array[int]
     ) -> PairStats:
         """:class:`PairStats` of pairs given as int64 indices into ``texts``, ``n_refs`` pairs
-        per example, held flat (:meth:`PairStats.from_flat`): no NumPy on this path."""
+        per example, held flat (:meth:`PairStats.from_flat`): no NumPy on this path (but with
+        ROUGE-W/S/SU types, whose counts rouge_lcs.engine.kinds puts together in NumPy)."""
+        if not self._counted_only:
+            all_counts = self._all_counts(texts, pair_pred, pair_ref)
+            return PairStats(all_counts, np.frombuffer(n_refs, dtype=np.int64).copy())
         counts = self._flat_counts(texts, pair_pred, pair_ref)
         return PairStats.from_flat(counts, len(self._settings.rouge_types), n_refs)
 
@@ -476,7 +517,7 @@ class NativeBackend:
         return NativeStore(settings, num_threads)
 
     def combine(
-        self, stats: PairStats, mode: str, beta: float
+        self, stats: PairStats, mode: str, beta: float, weights: Sequence[float] | None = None
     ) -> (
         tuple[array[float], array[float], array[float]] | tuple[np.ndarray, np.ndarray, np.ndarray]
     ):
@@ -484,8 +525,8 @@ class NativeBackend:
         flat counts of :meth:`NativeStore.chunk_stats` (flat float64 out, no NumPy), the
         reference engine's arithmetic on the counts of a reference store."""
         flat = stats.flat()
-        if flat is None:
-            return _python().combine(stats, mode, beta)
+        if flat is None or weights is not None:  # ROUGE-W's counts are never flat
+            return _python().combine(stats, mode, beta, weights)
         counts, n_refs = flat
         n_types = stats.n_types
         p, r, f = (_zeros("d", len(n_refs) * n_types) for _ in range(3))
@@ -547,6 +588,65 @@ class NativeBackend:
         )
         return out
 
+    def wlcs(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_a: np.ndarray,
+        pair_b: np.ndarray,
+        weight: float,
+        num_threads: int = 1,
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.wlcs` (``csrc/wlcs.h``, the GIL
+        released, pairs over ``num_threads`` threads)."""
+        if ids.size and int(ids.max()) >= 1 << 31:  # the core takes int32 ids
+            return _python().wlcs(ids, starts, pair_a, pair_b, weight)
+        out = np.zeros(pair_a.size, dtype=np.float64)
+        vocab = int(ids.max()) + 1 if ids.size else 1
+        _native.wlcs(
+            np.ascontiguousarray(ids, dtype=np.int32),
+            np.ascontiguousarray(starts, dtype=np.int64),
+            b"",
+            bytes(8),
+            bytes(8 * starts.size),
+            np.ascontiguousarray(pair_a, dtype=np.int64),
+            np.ascontiguousarray(pair_b, dtype=np.int64),
+            float(weight),
+            vocab,
+            False,
+            out,
+            num_threads,
+        )
+        return out
+
+    def rouge155_wlcs(
+        self,
+        docs: IdDocs,
+        pair_peer: np.ndarray,
+        pair_model: np.ndarray,
+        weight: float,
+        num_threads: int = 1,
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_wlcs` (``csrc/wlcs.h``)."""
+        if docs.vocab_size >= 1 << 31:  # the core takes int32 ids
+            return _python().rouge155_wlcs(docs, pair_peer, pair_model, weight)
+        out = np.zeros((pair_peer.size, 2), dtype=np.float64)
+        _native.wlcs(
+            np.ascontiguousarray(docs.ids, dtype=np.int32),
+            np.ascontiguousarray(docs.starts, dtype=np.int64),
+            np.ascontiguousarray(docs.sent_ids, dtype=np.int32),
+            np.ascontiguousarray(docs.sent_starts, dtype=np.int64),
+            np.ascontiguousarray(docs.doc_sent, dtype=np.int64),
+            np.ascontiguousarray(pair_peer, dtype=np.int64),
+            np.ascontiguousarray(pair_model, dtype=np.int64),
+            float(weight),
+            max(docs.vocab_size, 1),
+            True,
+            out,
+            num_threads,
+        )
+        return out
+
     def number_texts(
         self, pair_texts: list[str], ref_texts: list[str]
     ) -> tuple[list[str], array[int], array[int]]:
@@ -590,16 +690,3 @@ class NativeBackend:
 
 #: The native engine (usable only when :func:`available`).
 BACKEND = NativeBackend()
-
-
-def chunk_counts(
-    texts: Sequence[str],
-    pair_pred: np.ndarray,
-    pair_ref: np.ndarray,
-    settings: Settings,
-    num_threads: int | None = None,
-) -> np.ndarray:
-    """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts`` (the
-    distinct texts of a chunk), as
-    :func:`rouge_lcs.engine.reference.counts.batch_counts` gives them."""
-    return NativeStore(settings, num_threads).chunk_counts(texts, pair_pred, pair_ref)

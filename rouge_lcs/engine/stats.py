@@ -140,16 +140,32 @@ def _from_flat(counts: array[int], n_types: int, n_refs: array[int]) -> PairStat
     return PairStats.from_flat(counts, n_types, n_refs)
 
 
-def prf(counts: np.ndarray, beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Precision, recall and F_beta from ``(..., 3)`` counts; 0 where a denominator is 0.
+def inverse(values: np.ndarray, w: float) -> np.ndarray:
+    """ROUGE-W's ``f⁻¹(x) = x ** (1 / w)`` of each value, as Python's (C's ``pow``, as the
+    script's Perl): NumPy's vectorized ``power`` may round differently."""
+    e = 1 / w
+    flat = [x**e for x in values.reshape(-1).tolist()]
+    return np.array(flat, dtype=np.float64).reshape(values.shape)
+
+
+def prf(
+    counts: np.ndarray, beta: float, weights: Sequence[float] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F_beta from ``(..., types, 3)`` counts; 0 where a denominator is 0.
 
     The operations are ordered as rouge_score orders them (``2 * p * r / (p + r)`` for beta 1),
-    so the floats are bit-identical to rouge_score's.
+    so the floats are bit-identical to rouge_score's.  ``weights`` (one per type, 0 but for
+    ROUGE-W; :func:`rouge_lcs.text.rouge_types.weights`) makes a ROUGE-W type's precision and
+    recall ``f⁻¹(hits / total)`` (its totals are ``f(len)``; ROUGE-1.5.5's rule).
     """
     hits, pred_total, ref_total = counts[..., 0], counts[..., 1], counts[..., 2]
     zeros = np.zeros(hits.shape, dtype=np.float64)
     precision = np.divide(hits, pred_total, out=zeros.copy(), where=pred_total > 0)
     recall = np.divide(hits, ref_total, out=zeros.copy(), where=ref_total > 0)
+    for k, w in enumerate(weights or ()):
+        if w:
+            precision[..., k] = inverse(precision[..., k], w)
+            recall[..., k] = inverse(recall[..., k], w)
     b2 = float(beta) * float(beta)
     denominator = recall + b2 * precision
     fmeasure = np.divide(
@@ -169,19 +185,24 @@ def _first_best(key: np.ndarray, starts: np.ndarray) -> np.ndarray:
 
 
 def combine(
-    counts: np.ndarray, n_refs: np.ndarray, mode: str, beta: float
+    counts: np.ndarray,
+    n_refs: np.ndarray,
+    mode: str,
+    beta: float,
+    weights: Sequence[float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-example ``(precision, recall, fmeasure)``, each of shape ``(examples, types)``.
 
     ``counts`` is ``(pairs, types, 3)`` with the pairs of each example consecutive and
-    ``n_refs[e]`` (>= 1) pairs for example ``e``.
+    ``n_refs[e]`` (>= 1) pairs for example ``e``; ``weights`` as in :func:`prf` (``pooled``
+    adds a ROUGE-W type's hits and ``f(len)`` totals, then inverts: ROUGE-1.5.5's ``-f A``).
     """
     if counts.shape[0] == n_refs.size:  # one reference each: nothing to combine
-        return prf(counts, beta)
+        return prf(counts, beta, weights)
     starts = np.cumsum(n_refs) - n_refs
     if mode == "pooled":
-        return prf(np.add.reduceat(counts, starts, axis=0), beta)
-    precision, recall, fmeasure = prf(counts, beta)
+        return prf(np.add.reduceat(counts, starts, axis=0), beta, weights)
+    precision, recall, fmeasure = prf(counts, beta, weights)
     if mode == "mean":
         # Added reference by reference, left to right, as a hand computation and the native
         # kernel (csrc/scores.h) do: np.add.reduceat sums pairwise, another rounding.
@@ -203,12 +224,18 @@ def combine(
     raise ValueError(f"multi_ref: expected one of {list(MULTI_REF_MODES)}, got {mode!r}")
 
 
-def chosen_reference(counts: np.ndarray, n_refs: np.ndarray, mode: str, beta: float) -> np.ndarray:
+def chosen_reference(
+    counts: np.ndarray,
+    n_refs: np.ndarray,
+    mode: str,
+    beta: float,
+    weights: Sequence[float] | None = None,
+) -> np.ndarray:
     """For ``max_f`` / ``max_recall``: ``(examples, types)`` index of the reference each score
     came from (within the example); ``-1`` for modes that use every reference."""
     starts = np.cumsum(n_refs) - n_refs
     if mode not in ("max_f", "max_recall"):
         return np.full((n_refs.size, counts.shape[1]), -1, dtype=np.int64)
-    _, recall, fmeasure = prf(counts, beta)
+    _, recall, fmeasure = prf(counts, beta, weights)
     row = _first_best(fmeasure if mode == "max_f" else recall, starts)
     return row - starts[:, None]

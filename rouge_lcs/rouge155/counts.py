@@ -25,8 +25,6 @@ rounds and averages; nothing here depends on ``-f``, ``-p`` or the averaging.
 
 from __future__ import annotations
 
-import math
-from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -204,116 +202,37 @@ def _lcs_stat(model: Summary, peer_sentences: list[Candidate], peer: Summary) ->
 # ---------------------------------------------------------------- weighted LCS
 
 
-#: Move-table cells (bytes) kept at once by the weighted-LCS walk back; past this, the table is
-#: recomputed block by block from checkpoint rows every ``sqrt(m)`` rows, so memory stays about
-#: ``16 * n * sqrt(m)`` bytes instead of ``m * n`` (a 20,000-token sentence pair: ~45 MB, not
-#: 400 MB), for twice the time.  Every value and move is the same either way.
-WLCS_TABLE_CELLS = 1 << 24
-
-
-def _wlcs_rows(
-    model: Sequence[str],
-    peer: Sequence[str],
-    w: float,
-    row_c: list[float],
-    row_l: list[int],
-    first: int,
-    last: int,
-    moves: list[bytes] | None,
-) -> tuple[list[float], list[int]]:
-    """``wlcs_inner``'s rows ``first + 1`` to ``last`` from row ``first`` (``row_c``, ``row_l``);
-    the move row of each is appended to ``moves`` when given.  Returns row ``last``."""
-    n = len(peer)
-    prev_c, prev_l = row_c, row_l
-    for i in range(first + 1, last + 1):
-        cur_c = [0.0] * (n + 1)
-        cur_l = [0] * (n + 1)
-        move = bytearray(n + 1)
-        token = model[i - 1]
-        for j in range(1, n + 1):
-            if token == peer[j - 1]:
-                k = prev_l[j - 1]
-                # the script's float expression, in its order
-                cur_c[j] = prev_c[j - 1] + (k + 1) ** w - k**w
-                cur_l[j] = k + 1
-                move[j] = 1
-            elif prev_c[j] >= cur_c[j - 1]:
-                cur_c[j] = prev_c[j]
-                move[j] = 2
-            else:
-                cur_c[j] = cur_c[j - 1]
-                move[j] = 3
-        if moves is not None:
-            moves.append(bytes(move))
-        prev_c, prev_l = cur_c, cur_l
-    return prev_c, prev_l
-
-
-def _wlcs_marks(model: Sequence[str], peer: Sequence[str], w: float, mask: list[int]) -> None:
-    """``wlcs_inner`` + ``markLCS``: the weighted DP table and the script's walk back.
-
-    The walk reads the move of each row it visits, from the last row up.  A table of at most
-    :data:`WLCS_TABLE_CELLS` is kept whole; a bigger one keeps every ``block``-th row's values
-    as checkpoints and recomputes one block of moves at a time as the walk enters it (rows are
-    a deterministic function of the row above, so the moves are the same)."""
-    m, n = len(model), len(peer)
-    if m == 0:
-        return
-    zero_c, zero_l = [0.0] * (n + 1), [0] * (n + 1)
-    block = m if m * (n + 1) <= WLCS_TABLE_CELLS else max(1, math.isqrt(m))
-    # Checkpoint rows as flat arrays (16 bytes a cell, against ~40 in lists of numbers).
-    checkpoints = [(array("d", zero_c), array("q", zero_l))]
-    row_c, row_l = zero_c, zero_l
-    for first in range(0, m - block, block):
-        row_c, row_l = _wlcs_rows(model, peer, w, row_c, row_l, first, first + block, None)
-        checkpoints.append((array("d", row_c), array("q", row_l)))
-    i, j = m, n
-    while i and j:
-        first = (i - 1) // block * block  # the block holding row i: rows first + 1 .. last
-        last = min(first + block, m)
-        moves: list[bytes] = []
-        saved_c, saved_l = checkpoints[first // block]
-        _wlcs_rows(model, peer, w, saved_c.tolist(), saved_l.tolist(), first, last, moves)
-        while i > first and j:
-            step = moves[i - first - 1][j]
-            if step == 1:
-                i -= 1
-                j -= 1
-                mask[i] = 1
-            elif step == 2:
-                i -= 1
-            else:
-                j -= 1
-
-
-def _wlcs_stat(model: Summary, peer: Summary, w: float) -> PairStat:
-    m1 = Counter(model.ngrams(1))
-    p1 = Counter(peer.ngrams(1))
-    hit = 0.0
-    base = 0.0
-    for sentence in model.sentences:
-        base += len(sentence) ** w
-        mask = [0] * len(sentence)
-        for peer_sentence in peer.sentences:
-            _wlcs_marks(sentence, peer_sentence, w, mask)
-        run = 0
-        size = len(sentence)
-        for j, token in enumerate(sentence):
-            # The script's loop, literally: a marked token that fails the unigram clip does not
-            # end the current run, so the run can continue after it.
-            if mask[j] == 1 and m1.get(token, 0) > 0 and p1.get(token, 0) > 0:
-                run += 1
-                if j + 1 < size and mask[j + 1] == 0 or j + 1 == size:
-                    hit += run**w
-                    run = 0
-                m1[token] -= 1
-                p1[token] -= 1
-    if base == 0:
+def _wlcs_arrays(
+    docs: IdDocs, pair_peer: np.ndarray, pair_model: np.ndarray, w: float
+) -> PairArrays:
+    """ROUGE-W statistics of each pair from the engine's summary-level weighted LCS
+    (``Backend.rouge155_wlcs``): the script weights the model length twice,
+    ``model_count = (sum_s len(s) ** w) ** w``, and ``peer_count = len(peer) ** w``."""
+    peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
+    models = np.ascontiguousarray(pair_model, dtype=np.int64)
+    hit_base = backend().rouge155_wlcs(docs, peers, models, w)
+    hits, bases = hit_base[:, 0].tolist(), hit_base[:, 1].tolist()
+    if 0.0 in bases:
         raise ValueError(
             "ROUGE-W: a reference has no tokens; ROUGE-1.5.5 dies on it (division by zero)"
         )
-    select = (hit / base) ** (1 / w)
-    return hit, base**w, peer.size**w, select
+    peer_sizes = np.diff(docs.starts)[peers].tolist()
+    select = [(hit / base) ** (1 / w) for hit, base in zip(hits, bases)]
+    return (
+        hit_base[:, 0].copy(),
+        np.array([base**w for base in bases], dtype=np.float64),
+        np.array([float(size) ** w for size in peer_sizes], dtype=np.float64),
+        np.array(select, dtype=np.float64),
+    )
+
+
+def _wlcs_stat(model: Summary, peer: Summary, w: float) -> PairStat:
+    ids = chain(
+        peer.iter_term_ids(), model.iter_term_ids(), *peer.sentence_ids, *model.sentence_ids
+    )
+    docs = Batch([peer, model], max(ids, default=0) + 1).id_docs()
+    hit, model_count, peer_count, select = _wlcs_arrays(docs, np.array([0]), np.array([1]), w)
+    return float(hit[0]), float(model_count[0]), float(peer_count[0]), float(select[0])
 
 
 # ---------------------------------------------------------------- one pair, every metric
@@ -449,7 +368,7 @@ def batch_stats(
 
     ROUGE-N, ROUGE-L and ROUGE-S/SU run on the engine (:func:`_engine_stats`), except ROUGE-L
     under ``-b``, where the script clips the sentence LCS with differently cut unigram counts
-    and the per-pair path is taken; ROUGE-W is per pair.
+    and the per-pair path is taken; ROUGE-W is the engine's ``rouge155_wlcs`` on term ids.
     """
     return _engine_stats(
         batch.id_docs(), pair_peer, pair_model, metrics, lambda: batch.summaries, byte_limit
@@ -465,7 +384,7 @@ def flat_stats(
         flat.ids, flat.doc_start, flat.ids, flat.line_start, flat.doc_line, flat.vocab_size
     )
 
-    def summaries() -> list[Summary]:  # ROUGE-W's per-pair statement, on ids
+    def summaries() -> list[Summary]:  # the per-pair statement, on ids
         return [Summary(None, cast(list[list[str]], s), s) for s in flat.sentence_ids()]
 
     return _engine_stats(docs, pair_peer, pair_model, metrics, summaries)
@@ -483,8 +402,9 @@ def _engine_stats(
     the same clipped count as :meth:`Summary.ngrams`, and ROUGE-L of the script is the union LCS
     over the model's sentences, ROUGE-Lsum's, with the same backtrack and clipping as
     :func:`pair_stats`), ROUGE-S/SU in one call of its ``skip_counts`` (the units of
-    :meth:`Summary.skip_bigrams`, clipped), on either engine; ROUGE-W (and ROUGE-L under
-    ``-b``) per pair on ``summaries()``."""
+    :meth:`Summary.skip_bigrams`, clipped), on either engine; ROUGE-W in one call of its
+    ``rouge155_wlcs`` (the script's summary-level weighted LCS); ROUGE-L under ``-b`` per pair
+    on ``summaries()``."""
     out: list[PairArrays | None] = [None] * len(metrics)
     engine = backend()
     peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
@@ -514,7 +434,9 @@ def _engine_stats(
             )
             hit, peer_count, model_count = units.T
             out[k] = _recall_stats(hit, model_count, peer_count)
-        elif out[k] is None:  # ROUGE-W, and ROUGE-L under -b: the per-pair statement
+        elif metric.kind == "W":  # the engine's summary-level weighted LCS, on the same ids
+            out[k] = _wlcs_arrays(docs, peers, models, metric.weight)
+        elif out[k] is None:  # ROUGE-L under -b: the per-pair statement
             if listed is None:
                 listed = summaries()
             out[k] = _per_pair(listed, pair_peer, pair_model, metric)

@@ -2,14 +2,16 @@
 
 The library's options map onto the script's flags: the rougeN types give ``-n`` (the largest N),
 ``rougeL``/``rougeLsum`` give ROUGE-L (the script's ROUGE-L is summary-level, over the lines of
-a text), ``use_stemmer`` ``-m``, ``multi_ref`` ``-f`` (``pooled`` = A, the script's default;
+a text), ``rougeW``/``rougeW-<weight>`` ``-w`` (one weight), ``rougeS<d>``/``rougeSU<d>``
+``-2 d`` with ``-u`` (SU alone) or ``-U`` (both; one distance), ``use_stemmer`` ``-m``,
+``multi_ref`` ``-f`` (``pooled`` = A, the script's default;
 ``max_recall`` = B), ``beta`` ``-p`` (alpha = 1 / (1 + beta²)), ``confidence_level`` ``-c`` and
 ``n_resamples`` ``-r``.  The output has pyrouge's keys (``rouge_1_recall``, ``rouge_l_f_score``,
 …): with ``use_aggregator`` the averages the script prints (with their ``_cb``/``_ce``
 confidence bounds), else per-example lists.  The script's own tokenizer, sentence lines and
 bootstrap are used, so the options that choose ours (``tokenizer``, ``language``,
 ``lsum_split``, ``seed``) cannot be given; flags without a library option (``-s``, ``-l``,
-``-b``, ``-w``, ``-2``, ``-u``) are in :func:`rouge_lcs.rouge155.score`.
+``-b``) are in :func:`rouge_lcs.rouge155.score`.
 
 >>> from rouge_lcs import rouge
 >>> rouge(["Police killed the gunman"], ["The gunman killed the policeman"],
@@ -27,10 +29,39 @@ from rouge_lcs.config.options import OPTIONS, names
 from rouge_lcs.rouge155.api import score
 from rouge_lcs.rouge155.report import Report
 from rouge_lcs.scores.output import OutputOptions
-from rouge_lcs.text.rouge_types import parse_rouge_types
+from rouge_lcs.text.rouge_types import RougeType, parse_rouge_types
 
 _MULTI_REF = {"pooled": "A", "max_f": "A", "max_recall": "B"}
 _FIXED = ("tokenizer", "language", "lsum_split", "seed")
+
+
+def _one(values: set[object], what: str, types: list[RougeType]) -> object:
+    """The one value the script's flag takes, or a ValueError naming the types."""
+    if len(values) > 1:
+        names = ", ".join(t.name for t in types)
+        raise ValueError(
+            f"rouge_types: ROUGE-1.5.5 takes one {what} per run, got {names} with compat='rouge155'"
+        )
+    return values.pop() if values else None
+
+
+def _script_flags(types: tuple[RougeType, ...]) -> tuple[float | None, int | None, bool | str]:
+    """``-w``, ``-2`` and ``-u``/``-U`` of the ROUGE-W, ROUGE-S and ROUGE-SU types."""
+    weighted = [t for t in types if t.kind == "W"]
+    skipped = [t for t in types if t.kind in ("S", "SU")]
+    weight = _one({t.weight for t in weighted}, "weight (-w)", weighted)
+    skip = _one({t.skip for t in skipped}, "skip distance (-2)", skipped)
+    kinds = {t.kind for t in skipped}
+    unigrams: bool | str = "both" if kinds == {"S", "SU"} else kinds == {"SU"}
+    return weight, skip, unigrams  # type: ignore[return-value]
+
+
+def _flag_text(weight: float | None, skip: int | None, unigrams: bool | str) -> str:
+    """The ``-w``/``-2``/``-u``/``-U`` part of the signature's flags."""
+    out = f" -w {weight:.15g}" if weight is not None else ""
+    if skip is not None:
+        out += f" -2 {skip}" + (" -U" if unigrams == "both" else " -u" if unigrams else "")
+    return out
 
 
 def rouge155_report(
@@ -52,6 +83,7 @@ def rouge155_report(
     n = max((t.n for t in types if t.kind == "n"), default=0)
     beta = check_beta(options.get("beta", 1.0))
     stem = check_bool(options.get("use_stemmer", False), "use_stemmer")
+    weight, skip, unigrams = _script_flags(types)
     # The report options are the library's own, checked by the same class.
     output = OutputOptions(**{k: v for k, v in options.items() if k in names("output")})
     level = output.confidence_level
@@ -61,6 +93,9 @@ def rouge155_report(
         batch.references,
         n=n,
         rouge_l=any(t.kind in ("L", "Lsum") for t in types),
+        weight=weight,
+        skip=skip,
+        unigrams=unigrams,
         stem=stem,
         multi_ref=_MULTI_REF[multi_ref],
         alpha=1.0 / (1.0 + beta * beta),
@@ -69,7 +104,8 @@ def rouge155_report(
     )
     from rouge_lcs.base.version import __version__
 
-    flags = f"-n {n}{' -m' if stem else ''} -f {_MULTI_REF[multi_ref]}"
+    flags = f"-n {n}{_flag_text(weight, skip, unigrams)}{' -m' if stem else ''}"
+    flags += f" -f {_MULTI_REF[multi_ref]}"
     signature = (
         f"rouge_lcs:v{__version__}|compat:rouge155|flags:{flags} -p {1 / (1 + beta * beta):g}"
     )

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.validation import fail_value
 from rouge_lcs.config.settings import Settings, make_settings
 from rouge_lcs.engine.lcs import Candidate, lcs_pairs
 from rouge_lcs.scores.multiref import prf
+from rouge_lcs.text.rouge_types import KINDS, unknown_kind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -151,12 +153,19 @@ def explain_with(prediction: str, reference: str, settings: Settings) -> list[Ex
         elif rouge_type.kind == "L":
             counts = _explain_lcs(pred, ref)
             unit = "tokens of the longest common subsequence"
-        else:
+        elif rouge_type.kind == "Lsum":
             split = settings.splitter
             counts = _explain_lsum(
                 [tokenize(s) for s in split(prediction)], [tokenize(s) for s in split(reference)]
             )
             unit = "tokens of the union LCS over sentences"
+        elif rouge_type.kind in KINDS:
+            raise fail_value(
+                "rouge_types", "types that explain() shows (rougeN, rougeL, rougeLsum)",
+                rouge_type.name,
+            )  # fmt: skip
+        else:
+            raise unknown_kind(rouge_type)
         hits, pred_total, ref_total, pred_side, ref_side = counts
         precision, recall, fmeasure = (
             float(x[0]) for x in prf(np.array([[hits, pred_total, ref_total]]), settings.beta)

@@ -12,6 +12,7 @@ token's credit on the model token that holds its last character).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 from rouge_lcs.base.lazy import lazy_import
@@ -102,7 +103,12 @@ def prefix_scores(
             blocks.append(block.transpose(1, 0, 2, 3).reshape(m * r, n_types, 3))
             row += r * m
         counts = np.concatenate(blocks) if blocks else counts
-    stats = PairStats(np.ascontiguousarray(counts), np.repeat(n_refs, lengths))
+    # Flat int64 counts, as a store's chunk_stats hands them over: the engine's own combine
+    # (csrc/scores.h on the native engine) then turns 100,000s of prefixes into P/R/F.
+    flat, refs_per = array("q"), array("q")
+    flat.frombytes(np.ascontiguousarray(counts, dtype=np.int64).tobytes())
+    refs_per.frombytes(np.repeat(n_refs, lengths).astype(np.int64).tobytes())
+    stats = PairStats.from_flat(flat, n_types, refs_per)
     return PrefixScores(Scores.from_stats(stats, settings), lengths.tolist())
 
 

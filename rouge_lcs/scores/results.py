@@ -18,6 +18,7 @@ from rouge_lcs.engine.backend import backend
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.multiref import chosen_reference
 from rouge_lcs.scores.statistics import bootstrap_interval
+from rouge_lcs.text.rouge_types import weights
 
 # Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms (type checkers
 # treat any name TYPE_CHECKING as true).
@@ -93,7 +94,9 @@ class Scores:
     @classmethod
     def from_stats(cls, stats: PairStats, settings: Settings) -> Scores:
         """Combine each example's references (``settings.multi_ref``) and derive P/R/F."""
-        values = backend().combine(stats, settings.multi_ref, settings.beta)
+        values = backend().combine(
+            stats, settings.multi_ref, settings.beta, weights(settings.rouge_types)
+        )
         return cls(settings.names, *values, stats, settings)
 
     def _numpy(self) -> tuple[np.ndarray, ...]:
@@ -199,6 +202,8 @@ class Scores:
     def chosen_references(self) -> np.ndarray:
         """``(examples, types)``: which reference each score came from under ``max_f`` /
         ``max_recall`` (0-based within the example), ``-1`` where every reference is used."""
+        settings = self.settings
         return chosen_reference(
-            self.stats.counts, self.stats.n_refs, self.settings.multi_ref, self.settings.beta
-        )
+            self.stats.counts, self.stats.n_refs, settings.multi_ref, settings.beta,
+            weights(settings.rouge_types),
+        )  # fmt: skip

@@ -45,6 +45,7 @@ from rouge_lcs.engine.backend import backend
 from rouge_lcs.engine.lcs import lcs_length
 from rouge_lcs.engine.native import extension
 from rouge_lcs.scores.multiref import prf
+from rouge_lcs.text.rouge_types import unknown_kind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -131,6 +132,8 @@ class Interner:
     def __init__(self, settings: Settings) -> None:
         rouge_type = settings.rouge_types[0]
         self.settings = settings
+        if rouge_type.kind not in ("n", "L"):  # rouge_lcs.similarity refuses the others
+            raise unknown_kind(rouge_type)
         self.kind = KIND_LCS if rouge_type.kind == "L" else KIND_OVERLAP
         self.n = rouge_type.n if rouge_type.kind == "n" else 1
         self._store = backend().store(settings, 1)

@@ -30,6 +30,7 @@ from typing import Any
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import fail_type, fail_value, plain
 from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.engine.lcs import lcs_step
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.prefix import check_prefix_types, token_ends
 from rouge_lcs.scores.results import Score, Scores
@@ -157,8 +158,8 @@ class RougeState:
                 mask = ref.masks.get(token, 0)
                 row = lcs[j]
                 match = row & mask
-                if match:  # the match bits lie inside the row: row - match == row ^ match
-                    lcs[j] = ((row + match) | (row ^ match)) & ref.full
+                if match:
+                    lcs[j] = lcs_step(row, match, ref.full)
                 for n in self._orders:
                     if len(window) < n:
                         continue

@@ -8,6 +8,8 @@ Each target takes bytes and checks one boundary:
 - ``tokens``: the C ``unicode`` tokenizer equals the Python one (``regex``) on any text;
 - ``encoder``: the C Encoder interns any text (lone surrogates included) into as many ids as
   the Python tokenizer makes tokens;
+- ``nfkc``: NFKC, lower() and the joiners' removal in C (``csrc/nfkc.h``) equal CPython's on
+  any text, alone and inside the Encoder on two threads;
 - ``punkt``: Punkt in C (``punkt_spans``, no model and the English one; with CPython's str
   methods too) equals the Python port on any text;
 - ``punkt_tables``: the reader of a model module's literals (``punkt_model_from_source``)
@@ -73,6 +75,24 @@ def target_encoder(data: bytes) -> None:
     assert len(ids) // 4 == len(unicode_tokenize(text)) + len(
         unicode_tokenize(text[: len(text) // 2])
     )
+
+
+def target_nfkc(data: bytes) -> None:
+    import unicodedata
+
+    from rouge_lcs import _native
+    from rouge_lcs.engine import native
+    from rouge_lcs.text.tokenizers import JOINERS, unicode_tokenize
+
+    text = _text(data)
+    got = _native._test_nfkc(text)
+    assert got is None or got == unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
+    texts = [text, text[::-1], text[: len(text) // 2]]
+    encoder = _native.Encoder(
+        _native.MODE_UNICODE, unicode_tokenize, None, native._normalize, native_nfkc=True
+    )
+    ids, offsets = encoder.encode(texts, 2)
+    assert len(ids) // 4 == sum(len(unicode_tokenize(t)) for t in texts)
 
 
 def target_punkt(data: bytes) -> None:
@@ -234,6 +254,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "number_texts": target_number_texts,
     "tokens": target_tokens,
     "encoder": target_encoder,
+    "nfkc": target_nfkc,
     "punkt": target_punkt,
     "punkt_tables": target_punkt_tables,
     "readers": target_readers,

@@ -41,6 +41,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lcs_step.h"
+
 
 #ifdef _WIN32
 #include <windows.h>
@@ -396,14 +398,7 @@ static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const 
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Bit-parallel LCS rows                                                                        */
-/*
- * Bit p of a row stands for candidate position p; row i (after i reference tokens) has a zero at
- * each column where L[i][.] steps up.  One reference token t updates the row as
- *     u = row & M[t];  row = ((row + u) | (row - u)) & full
- * (u is a subset of row, so the subtraction never borrows across words; only the addition's
- * carry does, which is what lets strips of words be processed one after another).
- */
+/* Bit-parallel LCS rows: the step is lcs_step.h's (one definition, explained there)             */
 
 /* Build the mask table of candidate positions [p0, p1) (words w0 = p0 / 64 ...). */
 static int build_masks(Workspace *ws, const int32_t *cand, int64_t p0, int64_t p1,
@@ -466,8 +461,8 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
             for (int64_t k = 0; k < nrows; k++) {
                 int32_t l = local[rtok[k]];
                 if (l >= 0) {
-                    uint64_t u = v & masks[l];
-                    v = ((v + u) | (v - u)) & top;
+                    uint64_t carry = 0;
+                    v = lcs_step(v, masks[l], &carry) & top;
                 }
                 if (store != NULL) store[k + 1] = v;
             }
@@ -479,14 +474,7 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
             if (l >= 0) {
                 const uint64_t *m = masks + (int64_t)l * W;
                 uint64_t carry = 0;
-                for (int64_t w = 0; w < W; w++) {
-                    uint64_t v = vec[w], u = v & m[w];
-                    uint64_t s = v + u;
-                    uint64_t c1 = s < v;
-                    uint64_t s2 = s + carry;
-                    carry = c1 | (s2 < s);
-                    vec[w] = s2 | (v - u);
-                }
+                for (int64_t w = 0; w < W; w++) vec[w] = lcs_step(vec[w], m[w], &carry);
                 vec[W - 1] &= top;
             }
             if (store != NULL) memcpy(store + (k + 1) * W, vec, (size_t)W * sizeof(uint64_t));
@@ -510,14 +498,8 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
             uint64_t carry = carries[k];
             if (l >= 0 || carry) {
                 const uint64_t *m = l >= 0 ? masks + (int64_t)l * sw : NULL;
-                for (int64_t w = w0; w < w1; w++) {
-                    uint64_t v = vec[w], u = m != NULL ? v & m[w - w0] : 0;
-                    uint64_t s = v + u;
-                    uint64_t c1 = s < v;
-                    uint64_t s2 = s + carry;
-                    carry = c1 | (s2 < s);
-                    vec[w] = s2 | (v - u);
-                }
+                for (int64_t w = w0; w < w1; w++)
+                    vec[w] = lcs_step(vec[w], m != NULL ? m[w - w0] : 0, &carry);
                 if (w1 == W) vec[W - 1] &= top;
                 carries[k] = (uint8_t)carry;
             }
@@ -693,8 +675,8 @@ static int union_lcs_word(Workspace *ws, const int32_t *ref, int64_t m, const in
     for (int64_t i = 0; i < m; i++) {
         int32_t l = local[ref[i]];
         if (l >= 0) {
-            uint64_t u = v & masks[l];
-            v = ((v + u) | (v - u)) & full;
+            uint64_t carry = 0;
+            v = lcs_step(v, masks[l], &carry) & full;
             present[kept] = i;
             pmasks[kept] = masks[l];
             rows[++kept] = v; /* rows[k]: after the k-th kept row; rows[0]: the start */

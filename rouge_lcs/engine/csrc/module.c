@@ -3,6 +3,7 @@
  * (rouge_lcs/engine/native.py drives it; setup.py builds it with the ordinary `pip install`).
  *
  * The files, by stage:
+ *   lcs_step.h       Hyyro's bit-parallel LCS step, the one definition every LCS kernel uses;
  *   kernels.h        the counting kernels on int32 ids (ROUGE-N, bit-parallel LCS, the union-LCS
  *                    backtrack, the per-thread workspace and the shard/thread runner); no
  *                    Python.h, so they run without the GIL by construction;
@@ -10,6 +11,8 @@
  *   rouge155.h       the ROUGE-1.5.5 mode's token reader and skip-bigram counts; no Python.h;
  *   prefix.h         the counts of every prefix of a prediction (per-token ROUGE); no Python.h;
  *   scores.h         precision, recall and F from counts, references combined; no Python.h;
+ *   wlcs.h           ROUGE-W's weighted LCS (the value, and the script's summary-level marks)
+ *                    on the counting kernel's threads; no Python.h;
  *   text.h           the stages that hold the GIL: the Encoder (interning, stemming), the
  *                    rouge_score and unicode tokenizers, sentence splitting;
  *   punkt_tables.h   a Punkt model's tables as C maps, read from the model module's source;
@@ -27,14 +30,18 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "lcs_step.h"
 #include "kernels.h"
 #include "porter.h"
 #include "rouge155.h"
 #include "prefix.h"
 #include "scores.h"
 #include "similarity.h"
+#include "wlcs.h"
 #include "unicode_table.h"
 #include "case_table.h"
+#include "nfkc_table.h"
+#include "nfkc.h"
 #include "tokens.h"
 #include "punkt_tables.h"
 #include "punkt.h"
@@ -43,6 +50,7 @@
 /* Whether case_table.h was made from this interpreter's Unicode version (set at module init):
  * only then does Punkt run on its tables without the GIL. */
 static int CASE_TABLE_OK;
+static int NFKC_TABLE_OK; /* nfkc_table.h is of this interpreter's Unicode version */
 
 typedef struct {
     PyObject_HEAD
@@ -582,11 +590,11 @@ static PyObject *encoder_last_punkt_threads(Encoder *e, void *closure) {
 }
 
 static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"mode", "split", "stem", "normalize", NULL};
-    int mode;
+    static char *names[] = {"mode", "split", "stem", "normalize", "native_nfkc", NULL};
+    int mode, native_nfkc = 0;
     PyObject *split = Py_None, *stem = Py_None, *normalize = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OOO", names, &mode, &split, &stem,
-                                     &normalize))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OOOp", names, &mode, &split, &stem,
+                                     &normalize, &native_nfkc))
         return -1;
     if (mode < MODE_ROUGE_SCORE || mode > MODE_CHAR) {
         PyErr_SetString(PyExc_ValueError, "Encoder: unknown mode");
@@ -610,6 +618,9 @@ static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
     e->split = split == Py_None ? NULL : Py_NewRef(split);
     e->stem = stem == Py_None ? NULL : Py_NewRef(stem);
     e->normalize = normalize == Py_None ? NULL : Py_NewRef(normalize);
+    /* native_nfkc: `normalize` is NFKC with the joiners removed, which nfkc.h does on the
+     * threads under the Unicode version of its table */
+    e->nfkc = native_nfkc && NFKC_TABLE_OK;
     return 0;
 }
 
@@ -649,9 +660,10 @@ static PyTypeObject EncoderType = {
     .tp_name = "rouge_lcs._native.Encoder",
     .tp_basicsize = sizeof(Encoder),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Encoder(mode, split=None, stem=None, normalize=None): texts -> token ids (modes: "
-              "0 rouge_score, 1 unicode (native when normalize is given, else split for "
-              "non-ASCII texts), 2 any Python tokenizer, 3 char (natively for texts of the characters "
+    .tp_doc = "Encoder(mode, split=None, stem=None, normalize=None, native_nfkc=False): texts -> "
+              "token ids (modes: 0 rouge_score, 1 unicode (native when normalize is given, else "
+              "split for non-ASCII texts; native_nfkc: normalize is NFKC without the joiners, "
+              "done in C on the threads), 2 any Python tokenizer, 3 char (natively for texts of the characters "
               "that need no interpreter, else split)).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)encoder_init,
@@ -1171,6 +1183,31 @@ static PyObject *py_unicode_class(PyObject *self, PyObject *arg) {
     return PyLong_FromLong(unicode_class((Py_UCS4)cp, &hint));
 }
 
+PyDoc_STRVAR(nfkc_doc,
+"_test_nfkc(text) -> str or None\n"
+"--\n\n"
+"nfkc.h's normal form of the text (NFKC, str.lower(), the joiners removed), or None where it\n"
+"leaves the text to CPython (nfkc_native_ok); for tests.");
+
+static PyObject *py_nfkc(PyObject *self, PyObject *arg) {
+    PyObject *text = as_exact_str(arg, "text");
+    if (text == NULL) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *result = NULL;
+    if (!NFKC_TABLE_OK || !nfkc_native_ok(kind, data, n)) {
+        result = Py_NewRef(Py_None);
+    } else {
+        NfkcBuf b = {NULL, 0, 0};
+        if (!nfkc_lower(&b, kind, data, 0, n)) PyErr_NoMemory();
+        else result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, b.u ? b.u : (void *)"", b.len);
+        free(b.u);
+    }
+    Py_DECREF(text);
+    return result;
+}
+
 PyDoc_STRVAR(unicode_tokens_doc,
 "_test_unicode_tokens(text, normalize) -> list[str]\n"
 "--\n\n"
@@ -1524,6 +1561,115 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(wlcs_doc,
+"wlcs(tokens, doc_start, sent_tokens, sent_start, doc_sent, pair_a, pair_b, weight, vocab,\n"
+"     summary, out, num_threads)\n"
+"--\n\n"
+"ROUGE-W's weighted LCS with f(k) = k ** weight (csrc/wlcs.h).  Without ``summary``: fill\n"
+"``out`` (float64, one per pair) with the table's value of documents pair_a[k] and pair_b[k].\n"
+"With ``summary``: ROUGE-1.5.5's summary-level ROUGE-W of peer pair_a[k] and model pair_b[k]\n"
+"(their sentences' marks, runs clipped by the whole documents' unigram counts): ``out`` gets\n"
+"(hit, base) per pair, base the sum over model sentences of len ** weight.  Buffers: int32\n"
+"ids below ``vocab``, int64 offsets and indices; weight from 1 to 10.  The GIL is released;\n"
+"pairs are split over ``num_threads`` threads.");
+
+static PyObject *py_wlcs(PyObject *self, PyObject *args) {
+    Py_buffer b[8];
+    double weight;
+    Py_ssize_t vocab;
+    int summary, num_threads;
+    memset(b, 0, sizeof(b));
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*dnpw*i", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+                          &b[6], &weight, &vocab, &summary, &b[7], &num_threads))
+        return NULL;
+    PyObject *result = NULL;
+    double *f = NULL;
+    Py_ssize_t n_tok, n_doc1, n_stok, n_sent1, n_docsent1, n_pairs, n_b, n_out;
+    if (!check_view(&b[0], 4, "tokens", &n_tok) || !check_view(&b[1], 8, "doc_start", &n_doc1) ||
+        !check_view(&b[2], 4, "sent_tokens", &n_stok) ||
+        !check_view(&b[3], 8, "sent_start", &n_sent1) ||
+        !check_view(&b[4], 8, "doc_sent", &n_docsent1) ||
+        !check_view(&b[5], 8, "pair_a", &n_pairs) || !check_view(&b[6], 8, "pair_b", &n_b) ||
+        !check_view(&b[7], 8, "out", &n_out))
+        goto done;
+    if (!(weight >= 1.0 && weight <= 10.0)) { /* NaN fails too */
+        PyErr_SetString(PyExc_ValueError, "wlcs: weight must be from 1 to 10");
+        goto done;
+    }
+    if (vocab < 0 || vocab > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "wlcs: vocab out of range");
+        goto done;
+    }
+    if (n_b != n_pairs || n_out != (summary ? 2 * n_pairs : n_pairs)) {
+        PyErr_SetString(PyExc_ValueError, "wlcs: inconsistent buffer sizes");
+        goto done;
+    }
+    if (!check_disjoint(&b[7], b, 7, "wlcs")) goto done;
+    WlcsJob job;
+    memset(&job, 0, sizeof(job));
+    job.tokens = b[0].buf;
+    job.doc_start = b[1].buf;
+    job.pair_a = b[5].buf;
+    job.pair_b = b[6].buf;
+    job.n_pairs = n_pairs;
+    job.weight = weight;
+    job.vocab = vocab;
+    job.summary = summary;
+    job.out = b[7].buf;
+    Py_ssize_t n_docs = n_doc1 - 1;
+    if (!check_offsets(job.doc_start, n_doc1, n_tok, "doc_start") ||
+        !check_ids(job.tokens, n_tok, vocab, "tokens") ||
+        !check_index(job.pair_a, n_pairs, n_docs, "pair_a") ||
+        !check_index(job.pair_b, n_pairs, n_docs, "pair_b"))
+        goto done;
+    int64_t longest = 0;
+    for (Py_ssize_t d = 0; d < n_docs; d++)
+        if (job.doc_start[d + 1] - job.doc_start[d] > longest)
+            longest = job.doc_start[d + 1] - job.doc_start[d];
+    if (summary) {
+        job.sent_tokens = b[2].buf;
+        job.sent_start = b[3].buf;
+        job.doc_sent = b[4].buf;
+        if (n_docsent1 != n_doc1) {
+            PyErr_SetString(PyExc_ValueError, "doc_sent: one offset per document plus one");
+            goto done;
+        }
+        if (!check_offsets(job.sent_start, n_sent1, n_stok, "sent_start") ||
+            !check_offsets(job.doc_sent, n_docsent1, n_sent1 - 1, "doc_sent") ||
+            !check_ids(job.sent_tokens, n_stok, vocab, "sent_tokens"))
+            goto done;
+        for (Py_ssize_t t = 0; t + 1 < n_sent1; t++)
+            if (job.sent_start[t + 1] - job.sent_start[t] > longest)
+                longest = job.sent_start[t + 1] - job.sent_start[t];
+    }
+    /* f(0 .. longest + 1): every run and every (k + 1) of the table is at most that */
+    f = PyMem_Malloc((size_t)(longest + 2) * sizeof(double));
+    if (f == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int64_t k = 0; k < longest + 2; k++) f[k] = pow((double)k, weight);
+    job.f = f;
+    if (num_threads < 1) num_threads = 1;
+    if (num_threads > MAX_THREADS) num_threads = MAX_THREADS;
+    if (num_threads > n_pairs) num_threads = n_pairs > 0 ? (int)n_pairs : 1;
+    if (summary) num_threads = threads_within_budget(num_threads, vocab);
+    SignalPoll signals;
+    Control control;
+    control_init(&control, poll_signals, &signals);
+    job.ctl = &control;
+    signals.ts = PyEval_SaveThread();
+    int status = wlcs_run(&job, num_threads);
+    PyEval_RestoreThread(signals.ts);
+    if (!kernel_done(status)) goto done;
+    result = PyLong_FromLong(num_threads); /* the threads that ran (tests check the wiring) */
+done:
+    PyMem_Free(f);
+    for (int k = 0; k < 8; k++)
+        if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
+    return result;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The method table                                                                             */
 
@@ -1540,6 +1686,7 @@ static PyMethodDef module_methods[] = {
     {"rouge155_tokens", py_rouge155_tokens, METH_VARARGS, rouge155_tokens_doc},
     {"rouge155_skip", py_rouge155_skip, METH_VARARGS, rouge155_skip_doc},
     {"prefix_counts", py_prefix_counts, METH_VARARGS, prefix_counts_doc},
+    {"wlcs", py_wlcs, METH_VARARGS, wlcs_doc},
     /* ---------------------------------------------------------------------------------------
      * For tests only (tests/test_native.py): single stages run alone, to compare them with
      * their Python references (NLTK's Porter, the regex classes, the Python unicode tokenizer)
@@ -1547,6 +1694,7 @@ static PyMethodDef module_methods[] = {
      * They check their arguments like the others. */
     {"_test_porter_stem", py_porter_stem, METH_O, porter_doc},
     {"_test_unicode_tokens", py_unicode_tokens, METH_VARARGS, unicode_tokens_doc},
+    {"_test_nfkc", py_nfkc, METH_O, nfkc_doc},
     {"_test_unicode_class", py_unicode_class, METH_O,
      "_test_unicode_class(code_point) -> 0 separator, 1 word character, 2 a token by itself"},
     {"_test_punkt_class", py_punkt_class, METH_O,
@@ -1573,6 +1721,8 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (version == NULL) return NULL;
     CASE_TABLE_OK = PyUnicode_Check(version) &&
                     PyUnicode_CompareWithASCIIString(version, CASE_TABLE_UNIDATA_VERSION) == 0;
+    NFKC_TABLE_OK = PyUnicode_Check(version) &&
+                    PyUnicode_CompareWithASCIIString(version, NFKC_TABLE_UNIDATA_VERSION) == 0;
     Py_DECREF(version);
     if (STR_LOWER == NULL && (STR_LOWER = PyUnicode_InternFromString("lower")) == NULL)
         return NULL;
@@ -1586,6 +1736,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (PyModule_AddObjectRef(m, "Encoder", (PyObject *)&EncoderType) < 0 ||
         PyModule_AddObjectRef(m, "PunktModel", (PyObject *)&PunktModelType) < 0 ||
         PyModule_AddIntConstant(m, "PUNKT_CASE_TABLE", CASE_TABLE_OK) < 0 ||
+        PyModule_AddIntConstant(m, "NFKC_TABLE", NFKC_TABLE_OK) < 0 ||
         PyModule_AddIntConstant(m, "MODE_ROUGE_SCORE", MODE_ROUGE_SCORE) < 0 ||
         PyModule_AddIntConstant(m, "MODE_UNICODE", MODE_UNICODE) < 0 ||
         PyModule_AddIntConstant(m, "MODE_PYTHON", MODE_PYTHON) < 0 ||

@@ -1,9 +1,9 @@
 /*
  * scores.h: precision, recall and F_beta from the counting kernels' (hits, prediction total,
- * reference total), with an example's references combined — rouge_lcs/scores/multiref.py's
+ * reference total), with an example's references combined — rouge_lcs/engine/stats.py's
  * `combine`, for the native engine, so that a batch goes from texts to scores without NumPy.
  *
- * The floats must be bit-identical to multiref.py's NumPy arithmetic (tests/test_native.py
+ * The floats must be bit-identical to stats.py's NumPy arithmetic (tests/test_native.py
  * compares them on random counts in every mode), so each value is computed with the same
  * operations in the same order:
  *

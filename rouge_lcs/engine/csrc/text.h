@@ -140,6 +140,7 @@ typedef struct {
     PyObject *split;  /* Python tokenizer (modes 1, 2 and 3) */
     PyObject *stem;   /* rouge_lcs.text.stemming.stem, for words too odd for the C port, or NULL: no stemming */
     PyObject *normalize; /* unicodedata.normalize for the native unicode tokenizer, or NULL */
+    int nfkc;            /* normalize's NFKC (joiners removed) in C on the threads (nfkc.h) */
     Map raw;          /* raw token -> id of its form */
     Map forms;        /* stemmed form -> id */
     int64_t n_ids;
@@ -426,8 +427,13 @@ static int encode_text(Encoder *e, PyObject *text) {
 static int encode_text_exact(Encoder *e, PyObject *text) {
     if (e->mode == MODE_ROUGE_SCORE || (e->mode == MODE_UNICODE && PyUnicode_IS_ASCII(text)))
         return encode_ascii_runs(e, text);
-    if (e->mode == MODE_UNICODE && e->normalize != NULL)
+    if (e->mode == MODE_UNICODE && e->normalize != NULL) {
+        /* NFKC and lower() on the threads where nfkc.h decides the text alone */
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+        if (e->nfkc && e->collect && nfkc_native_ok(PyUnicode_KIND(text), PyUnicode_DATA(text), n))
+            return add_piece(e, text, 0, n, SCAN_NFKC);
         return tokenize_unicode(text, e->normalize, e, ascii_to_encoder, scan_to_piece);
+    }
     if (e->mode == MODE_CHAR && e->collect && char_plain_text(text))
         return add_piece(e, text, 0, PyUnicode_GET_LENGTH(text), SCAN_CHAR);
     PyObject *tokens = PyObject_CallOneArg(e->split, text);

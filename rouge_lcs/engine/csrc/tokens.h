@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "kernels.h" /* grow, mix64, run_parallel, MAX_THREADS */
+#include "nfkc.h"    /* the unicode tokenizer's NFKC on the shards; unit_at */
 #include "porter.h"
 #include "unicode_table.h"
 
@@ -282,12 +283,6 @@ static inline int unicode_class(uint32_t c, int *hint) {
     return (int)r[found][2];
 }
 
-static inline uint32_t unit_at(int kind, const void *data, int64_t k) {
-    return kind == 1 ? ((const uint8_t *)data)[k]
-           : kind == 2 ? ((const uint16_t *)data)[k]
-                       : ((const uint32_t *)data)[k];
-}
-
 /* The stemmed form of an ASCII token (kind 1, every byte < 128) into `out` (n + 2 bytes):
  * lowercased, and Porter from MIN_STEM_LENGTH + 1 characters on (rouge_lcs.text.stemming.stem,
  * which text.h's new_id applies to the other tokens).  Returns its length. */
@@ -312,6 +307,7 @@ enum {
     SCAN_UNICODE = 1, /* the unicode tokenizer's class scan of a normalized, lowered string */
     SCAN_TOKEN = 2,   /* the piece is one token (a custom tokenizer's) */
     SCAN_CHAR = 3,    /* the char tokenizer's characters of a text of char_plain ones */
+    SCAN_NFKC = 4,    /* SCAN_UNICODE after NFKC, lower() and the joiners' removal (nfkc.h) */
 };
 
 /* The characters for which the char tokenizer (one token per grapheme cluster that starts with
@@ -383,6 +379,7 @@ typedef struct {
     int64_t forms_len, forms_cap;
     char *buf; /* a token's code units in canonical kind */
     int64_t buf_cap;
+    NfkcBuf norm; /* a SCAN_NFKC piece's normal form */
     int status;
 } TokenShard;
 
@@ -397,6 +394,7 @@ static void token_shard_free(TokenShard *s) {
     free(s->form_len);
     free(s->forms);
     free(s->buf);
+    free(s->norm.u);
 }
 
 static int shard_fail(TokenShard *s, int status) {
@@ -556,6 +554,15 @@ static int scan_char_units(TokenShard *s, const TextPiece *p) {
     return 1;
 }
 
+/* The unicode tokenizer's tokens of a raw piece: its normal form (nfkc.h) cut by the class
+ * scan. */
+static int scan_nfkc_units(TokenShard *s, const TextPiece *p) {
+    if (!nfkc_lower(&s->norm, p->kind, p->data, p->start, p->end))
+        return shard_fail(s, SHARD_NO_MEMORY);
+    TextPiece normal = {s->norm.u, 0, s->norm.len, 4, SCAN_UNICODE};
+    return scan_unicode_units(s, &normal);
+}
+
 static void token_shard_task(void *arg) {
     TokenShard *s = (TokenShard *)arg;
     int64_t count = s->last - s->first;
@@ -573,6 +580,8 @@ static void token_shard_task(void *arg) {
             ok = scan_unicode_units(s, p);
         } else if (p->scan == SCAN_CHAR) {
             ok = scan_char_units(s, p);
+        } else if (p->scan == SCAN_NFKC) {
+            ok = scan_nfkc_units(s, p);
         } else {
             const char *data = (const char *)p->data + p->start * p->kind;
             int64_t nbytes = (p->end - p->start) * p->kind;

@@ -24,7 +24,7 @@ from rouge_lcs.engine.lcs import lcs_length
 from rouge_lcs.engine.reference.documents import Document
 from rouge_lcs.engine.reference.lcs_batch import union_lcs_hits_batch
 from rouge_lcs.engine.reference.ngrams import NgramCounter
-from rouge_lcs.text.rouge_types import RougeType
+from rouge_lcs.text.rouge_types import RougeType, unknown_kind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,7 +60,7 @@ def batch_counts(
                 for p, r in zip(pair_pred.tolist(), pair_ref.tolist())
             ]
             counts[:, k, 1], counts[:, k, 2] = lengths[pair_pred], lengths[pair_ref]
-        else:
+        elif rouge_type.kind == "Lsum":
             sentence_totals = np.fromiter(
                 (sum(map(len, d.sentences or ())) for d in docs), dtype=np.int64, count=len(docs)
             )
@@ -72,4 +72,6 @@ def batch_counts(
             )
             counts[:, k, 1] = sentence_totals[pair_pred]
             counts[:, k, 2] = sentence_totals[pair_ref]
+        else:  # the other kinds: rouge_lcs.engine.kinds, over the engine's other kernels
+            raise unknown_kind(rouge_type)
     return counts

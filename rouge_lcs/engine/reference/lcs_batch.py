@@ -194,6 +194,8 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
         np.add(base[:k], local[:k], out=index[:k])
         np.take(table, index[:k], out=mask)
         prev = rows[row_at[i] : row_at[i] + k]
+        # rouge_lcs.engine.lcs.lcs_step on one word per pair, written into buffers of the
+        # batch (the function's expression would allocate four arrays per reference token)
         np.bitwise_and(prev, mask, out=a[:k])  # matches
         np.add(prev, a[:k], out=b[:k])
         np.subtract(prev, a[:k], out=a[:k])

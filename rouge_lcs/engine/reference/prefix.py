@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.engine.lcs import lcs_step
 from rouge_lcs.text.rouge_types import RougeType
 
 TYPE_CHECKING = False
@@ -58,8 +59,8 @@ def lcs_prefix(pred: list[int], ref: list[int]) -> list[int]:
     row, out = full, []
     for token in pred:
         match = row & masks.get(token, 0)
-        if match:  # the match bits lie inside the row: row - match == row ^ match
-            row = ((row + match) | (row ^ match)) & full
+        if match:
+            row = lcs_step(row, match, full)
         out.append(width - row.bit_count())
     return out
 

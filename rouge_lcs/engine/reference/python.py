@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.kinds import all_counts, only_counted
 from rouge_lcs.engine.reference import prefix
 from rouge_lcs.engine.reference.counts import batch_counts
 from rouge_lcs.engine.reference.documents import Document, DocumentStore
+from rouge_lcs.engine.reference.weighted import summary_wlcs_pairs, wlcs_pairs
 from rouge_lcs.engine.stats import PairStats, combine
 from rouge_lcs.text.rouge155_tokens import ASCII_LOWER, ROUGE155_TOKEN_BYTES
 from rouge_lcs.text.rouge_types import RougeType
@@ -62,19 +64,25 @@ class PythonStore:
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The texts' token ids (concatenated) and their offsets (one more than the texts);
         ids stay the same across calls on this store."""
-        docs = [self._documents.get(text).tokens for text in texts]
-        lengths = np.fromiter(map(len, docs), dtype=np.int64, count=len(docs))
-        starts = np.zeros(len(docs) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=starts[1:])
-        ids = np.fromiter((t for doc in docs for t in doc), dtype=np.int64, count=int(starts[-1]))
-        return ids, starts
+        return _flat_tokens([self._documents.get(text).tokens for text in texts])
 
     def chunk_counts(
         self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
     ) -> np.ndarray:
         """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
         docs = [self._documents.get(text) for text in texts]
-        return batch_counts(docs, pair_pred, pair_ref, self._rouge_types)
+        if only_counted(self._rouge_types):
+            return batch_counts(docs, pair_pred, pair_ref, self._rouge_types)
+        ids, starts = _flat_tokens([d.tokens for d in docs])
+        return all_counts(
+            self._rouge_types,
+            lambda types: batch_counts(docs, pair_pred, pair_ref, types),
+            BACKEND,
+            ids,
+            starts,
+            pair_pred,
+            pair_ref,
+        )
 
     def chunk_stats(
         self, texts: Sequence[str], pair_pred: array[int], pair_ref: array[int], n_refs: array[int]
@@ -84,6 +92,15 @@ class PythonStore:
         pred, ref = (np.frombuffer(a, dtype=np.int64) for a in (pair_pred, pair_ref))
         counts = self.chunk_counts(texts, pred, ref)
         return PairStats(counts, np.frombuffer(n_refs, dtype=np.int64).copy())
+
+
+def _flat_tokens(docs: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids of documents concatenated (int64) and their offsets."""
+    lengths = np.fromiter(map(len, docs), dtype=np.int64, count=len(docs))
+    starts = np.zeros(len(docs) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    ids = np.fromiter((t for doc in docs for t in doc), dtype=np.int64, count=int(starts[-1]))
+    return ids, starts
 
 
 def id_documents(docs: IdDocs) -> list[Document]:
@@ -313,11 +330,11 @@ class PythonBackend:
         return PythonStore(settings)
 
     def combine(
-        self, stats: PairStats, mode: str, beta: float
+        self, stats: PairStats, mode: str, beta: float, weights: Sequence[float] | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """See :meth:`rouge_lcs.engine.interface.Backend.combine`
         (:func:`rouge_lcs.engine.stats.combine`, in NumPy)."""
-        return combine(stats.counts, stats.n_refs, mode, beta)
+        return combine(stats.counts, stats.n_refs, mode, beta, weights)
 
     def threads_serve(self, settings: Settings) -> bool:
         """Never: this engine holds the GIL, so processes serve ``num_proc``."""
@@ -344,6 +361,29 @@ class PythonBackend:
     ) -> np.ndarray:
         """See :meth:`rouge_lcs.engine.interface.Backend.skip_counts`."""
         return skip_pair_counts(ids, starts, pair_peer, pair_model, distance, unigrams)
+
+    def wlcs(
+        self,
+        ids: np.ndarray,
+        starts: np.ndarray,
+        pair_a: np.ndarray,
+        pair_b: np.ndarray,
+        weight: float,
+        num_threads: int = 1,
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.wlcs` (one thread)."""
+        return wlcs_pairs(ids, starts, pair_a, pair_b, weight)
+
+    def rouge155_wlcs(
+        self,
+        docs: IdDocs,
+        pair_peer: np.ndarray,
+        pair_model: np.ndarray,
+        weight: float,
+        num_threads: int = 1,
+    ) -> np.ndarray:
+        """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_wlcs` (one thread)."""
+        return summary_wlcs_pairs(docs, pair_peer, pair_model, weight)
 
     def number_texts(
         self, pair_texts: list[str], ref_texts: list[str]

@@ -1,0 +1,346 @@
+/*
+ * wlcs.h: ROUGE-W, the weighted longest common subsequence of ROUGE-1.5.5 (Lin 2004), on int32
+ * token ids.  No Python.h: module.c checks every buffer and index before calling in, and
+ * releases the GIL around wlcs_run.  The Python reference is rouge_lcs/engine/reference/weighted.py
+ * (bit-identical: the same double operations in the same order).
+ *
+ * The table, with f(k) = k^w (the table `f` below, pow(k, w) as Perl's ** computes it):
+ *
+ *   x[i] == y[j]:  k = l[i-1][j-1];  c[i][j] = (c[i-1][j-1] + f(k+1)) - f(k);  l[i][j] = k + 1
+ *   otherwise:     c[i][j] = c[i-1][j] >= c[i][j-1] ? c[i-1][j] : c[i][j-1];  l[i][j] = 0
+ *
+ *   wlcs_value    c[m][n], in two rows (memory linear in the shorter text); the value is the
+ *                 same in either orientation (each cell's operations are symmetric).
+ *   wlcs_mark     the script's markLCS walk on that table, back from (m, n): diagonal on a
+ *                 match, else up when c[i-1][j] >= c[i][j-1], else left; it marks the x
+ *                 positions of the diagonal steps.  The walk reads the moves row by row from
+ *                 the last; rows are kept as sqrt-spaced checkpoints (values and runs) and one
+ *                 block of moves is recomputed as the walk enters it, once the whole move table
+ *                 would exceed WLCS_TABLE_BYTES (the same moves, twice the time).
+ *   wlcs_summary  the script's summary-level ROUGE-W of one (peer, model) pair: for each model
+ *                 sentence, the marks against every peer sentence, then runs of marked tokens
+ *                 that the whole texts' unigram counts still allow add f(run); returns the hit
+ *                 and the base sum of f(len(s)) over model sentences.
+ *   wlcs_run      pairs claimed in blocks from a shared counter by the counting kernel's
+ *                 threads (run_parallel_polled of kernels.h), each pair's values written at
+ *                 its own place, so they never depend on the number of threads.
+ */
+#ifndef ROUGE_LCS_WLCS_H
+#define ROUGE_LCS_WLCS_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+/* Move-table bytes of one sentence pair kept at once by wlcs_mark (16 MB), as the Python
+ * reference's WLCS_TABLE_CELLS. */
+#define WLCS_TABLE_BYTES ((int64_t)1 << 24)
+
+typedef struct {
+    double *c0, *c1;           /* two rows of values */
+    int64_t *l0, *l1;          /* two rows of run lengths */
+    int64_t c0_cap, c1_cap, l0_cap, l1_cap;
+    double *check_c;           /* checkpoint rows (wlcs_mark) */
+    int64_t *check_l;
+    int64_t check_c_cap, check_l_cap;
+    uint8_t *moves;            /* one block of moves */
+    int64_t moves_cap;
+    uint8_t *mask;             /* marks of one model sentence */
+    int64_t mask_cap;
+    int32_t *model_count, *peer_count; /* id -> whole-text unigram count (kept all 0) */
+    Control *ctl;
+    int64_t ticks;
+    int failed;
+} WlcsScratch;
+
+/* kernels.h's GROW for this scratch space: 0 (and s->failed) when memory runs out. */
+#define WGROW(s, field, cap, need) \
+    (grow((void **)&(s)->field, &(s)->cap, (need), sizeof(*(s)->field)) || \
+     ((s)->failed = RUN_NO_MEMORY, 0))
+
+/* The two rows of a text of n tokens. */
+static int wlcs_rows(WlcsScratch *s, int64_t n) {
+    return WGROW(s, c0, c0_cap, n + 1) && WGROW(s, c1, c1_cap, n + 1) &&
+           WGROW(s, l0, l0_cap, n + 1) && WGROW(s, l1, l1_cap, n + 1);
+}
+
+/* Count `cost` cells of work; 1 (and s->failed) when the call is to stop. */
+static inline int wlcs_tick(WlcsScratch *s, int64_t cost) {
+    s->ticks += cost;
+    if (s->ticks < POLL_TICKS) return 0;
+    s->ticks = 0;
+    if (!control_stopped(s->ctl)) return 0;
+    s->failed = RUN_STOPPED;
+    return 1;
+}
+
+/* One row i of the table from the row above (pc, pl) into (cc, cl) for token `x`; moves, when
+ * not NULL, gets each cell's move (1 diagonal, 2 up, 3 left). */
+static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double *f,
+                            const double *pc, const int64_t *pl, double *cc, int64_t *cl,
+                            uint8_t *moves) {
+    cc[0] = 0.0;
+    cl[0] = 0;
+    if (moves) {
+        for (int64_t j = 1; j <= n; j++) {
+            if (x == y[j - 1]) {
+                int64_t k = pl[j - 1];
+                cc[j] = pc[j - 1] + f[k + 1] - f[k];
+                cl[j] = k + 1;
+                moves[j] = 1;
+            } else if (pc[j] >= cc[j - 1]) {
+                cc[j] = pc[j];
+                cl[j] = 0;
+                moves[j] = 2;
+            } else {
+                cc[j] = cc[j - 1];
+                cl[j] = 0;
+                moves[j] = 3;
+            }
+        }
+        return;
+    }
+    /* The same cells without branches (the up/left choice is unpredictable): both values are
+     * computed and selected, with the same operations in the same order. */
+    double left = 0.0;
+    for (int64_t j = 1; j <= n; j++) {
+        int match = x == y[j - 1];
+        int64_t k = pl[j - 1];
+        double diag = pc[j - 1] + f[k + 1] - f[k];
+        double up = pc[j];
+        double best = up >= left ? up : left;
+        left = match ? diag : best;
+        cc[j] = left;
+        cl[j] = match ? k + 1 : 0;
+    }
+}
+
+/* c[m][n] of x (m tokens) and y (n tokens); f holds f(0..min(m, n)). */
+static double wlcs_value(WlcsScratch *s, const int32_t *x, int64_t m, const int32_t *y,
+                         int64_t n, const double *f) {
+    if (m == 0 || n == 0) return 0.0;
+    if (n > m) { /* rows along the shorter text */
+        const int32_t *t = x;
+        x = y;
+        y = t;
+        int64_t u = m;
+        m = n;
+        n = u;
+    }
+    if (!wlcs_rows(s, n)) return 0.0;
+    double *pc = s->c0, *cc = s->c1;
+    int64_t *pl = s->l0, *cl = s->l1;
+    memset(pc, 0, (size_t)(n + 1) * sizeof(double));
+    memset(pl, 0, (size_t)(n + 1) * sizeof(int64_t));
+    for (int64_t i = 1; i <= m; i++) {
+        wlcs_row(x[i - 1], y, n, f, pc, pl, cc, cl, NULL);
+        double *tc = pc;
+        pc = cc;
+        cc = tc;
+        int64_t *tl = pl;
+        pl = cl;
+        cl = tl;
+        if (wlcs_tick(s, n)) return 0.0;
+    }
+    return pc[n];
+}
+
+/* The script's marks of x (model sentence, m tokens) against y (peer sentence, n tokens), OR-ed
+ * into mask[0..m); f holds f(0..min(m, n)).  0 when memory ran out or the call stopped. */
+static int wlcs_mark(WlcsScratch *s, const int32_t *x, int64_t m, const int32_t *y, int64_t n,
+                     const double *f, uint8_t *mask) {
+    if (m == 0 || n == 0) return 1;
+    int64_t width = n + 1, block = m;
+    if (m > WLCS_TABLE_BYTES / width) {
+        block = (int64_t)sqrt((double)m);
+        while (block * block > m) block--;
+        while ((block + 1) * (block + 1) <= m) block++;
+        if (block < 1) block = 1;
+    }
+    int64_t n_checks = (m + block - 1) / block; /* rows 0, block, 2 * block, ... below m */
+    if (!wlcs_rows(s, n) || !WGROW(s, check_c, check_c_cap, n_checks * width) ||
+        !WGROW(s, check_l, check_l_cap, n_checks * width) ||
+        !WGROW(s, moves, moves_cap, block * width))
+        return 0;
+    memset(s->check_c, 0, (size_t)width * sizeof(double));
+    memset(s->check_l, 0, (size_t)width * sizeof(int64_t));
+    for (int64_t c = 1; c < n_checks; c++) { /* checkpoint c: row c * block */
+        double *pc = s->check_c + (c - 1) * width;
+        int64_t *pl = s->check_l + (c - 1) * width;
+        for (int64_t i = (c - 1) * block + 1; i <= c * block; i++) {
+            int at_check = i == c * block;
+            double *dst_c = at_check ? s->check_c + c * width : pc == s->c0 ? s->c1 : s->c0;
+            int64_t *dst_l = at_check ? s->check_l + c * width : pl == s->l0 ? s->l1 : s->l0;
+            wlcs_row(x[i - 1], y, n, f, pc, pl, dst_c, dst_l, NULL);
+            pc = dst_c;
+            pl = dst_l;
+            if (wlcs_tick(s, n)) return 0;
+        }
+    }
+    int64_t i = m, j = n;
+    while (i > 0 && j > 0) {
+        int64_t first = (i - 1) / block * block, last = first + block < m ? first + block : m;
+        const double *pc = s->check_c + (first / block) * width;
+        const int64_t *pl = s->check_l + (first / block) * width;
+        for (int64_t r = first + 1; r <= last; r++) {
+            double *cc = pc == s->c0 ? s->c1 : s->c0;
+            int64_t *cl = pl == s->l0 ? s->l1 : s->l0;
+            wlcs_row(x[r - 1], y, n, f, pc, pl, cc, cl, s->moves + (r - first - 1) * width);
+            pc = cc;
+            pl = cl;
+            if (wlcs_tick(s, n)) return 0;
+        }
+        while (i > first && j > 0) {
+            uint8_t step = s->moves[(i - first - 1) * width + j];
+            if (step == 1) {
+                i--;
+                j--;
+                mask[i] = 1;
+            } else if (step == 2) {
+                i--;
+            } else {
+                j--;
+            }
+        }
+    }
+    return 1;
+}
+
+/* The script's summary-level ROUGE-W of one pair: model sentences ms[0..n_ms) (offsets into
+ * sent_tokens), peer sentences ps[0..n_ps); the whole texts `model` and `peer` give the
+ * unigram counts that clip.  Sets *hit and *base; 0 on failure. */
+static int wlcs_summary(WlcsScratch *s, const int32_t *st, const int64_t *ss, int64_t m0,
+                        int64_t m1, int64_t p0, int64_t p1, const int32_t *model, int64_t lm,
+                        const int32_t *peer, int64_t lp, double w, const double *f,
+                        double *hit, double *base) {
+    int32_t *mc = s->model_count, *pcount = s->peer_count;
+    for (int64_t k = 0; k < lm; k++) mc[model[k]]++;
+    for (int64_t k = 0; k < lp; k++) pcount[peer[k]]++;
+    double h = 0.0, b = 0.0;
+    int ok = 1;
+    for (int64_t sm = m0; sm < m1 && ok; sm++) {
+        const int32_t *x = st + ss[sm];
+        int64_t size = ss[sm + 1] - ss[sm];
+        b += pow((double)size, w);
+        if (size == 0) continue;
+        if (!WGROW(s, mask, mask_cap, size)) {
+            ok = 0;
+            break;
+        }
+        memset(s->mask, 0, (size_t)size);
+        for (int64_t sp = p0; sp < p1 && ok; sp++)
+            ok = wlcs_mark(s, x, size, st + ss[sp], ss[sp + 1] - ss[sp], f, s->mask);
+        if (!ok) break;
+        int64_t run = 0;
+        for (int64_t j = 0; j < size; j++) {
+            int32_t token = x[j];
+            /* The script's loop, literally: a marked token that fails the clip does not end
+             * the current run. */
+            if (s->mask[j] == 1 && mc[token] > 0 && pcount[token] > 0) {
+                run++;
+                if ((j + 1 < size && s->mask[j + 1] == 0) || j + 1 == size) {
+                    h += pow((double)run, w);
+                    run = 0;
+                }
+                mc[token]--;
+                pcount[token]--;
+            }
+        }
+    }
+    for (int64_t k = 0; k < lm; k++) mc[model[k]] = 0;
+    for (int64_t k = 0; k < lp; k++) pcount[peer[k]] = 0;
+    *hit = h;
+    *base = b;
+    return ok;
+}
+
+typedef struct {
+    const int32_t *tokens;      /* whole texts */
+    const int64_t *doc_start;
+    const int32_t *sent_tokens; /* sentences (summary level only) */
+    const int64_t *sent_start;
+    const int64_t *doc_sent;
+    const int64_t *pair_a, *pair_b; /* a: prediction / peer; b: reference / model */
+    int64_t n_pairs;
+    double weight;
+    const double *f;            /* f(k) = k^w for k = 0 .. longest text + 1 */
+    int64_t vocab;              /* summary level: ids below it */
+    int summary;
+    double *out;                /* value: one per pair; summary: (hit, base) per pair */
+    int64_t block;
+    int64_t *next;
+    Control *ctl;
+} WlcsJob;
+
+typedef struct {
+    const WlcsJob *job;
+    int status;
+} WlcsShard;
+
+static void wlcs_shard(void *arg) {
+    WlcsShard *shard = arg;
+    const WlcsJob *job = shard->job;
+    WlcsScratch s;
+    memset(&s, 0, sizeof(s));
+    s.ctl = job->ctl;
+    if (job->summary) {
+        size_t n = (size_t)(job->vocab > 0 ? job->vocab : 1);
+        s.model_count = calloc(n, sizeof(int32_t));
+        s.peer_count = calloc(n, sizeof(int32_t));
+        if (!s.model_count || !s.peer_count) s.failed = RUN_NO_MEMORY;
+    }
+    while (!s.failed) {
+        int64_t first = FETCH_ADD64(job->next, job->block);
+        if (first >= job->n_pairs) break;
+        int64_t last = first + job->block < job->n_pairs ? first + job->block : job->n_pairs;
+        for (int64_t k = first; k < last && !s.failed; k++) {
+            int64_t a = job->pair_a[k], b = job->pair_b[k];
+            const int32_t *at = job->tokens + job->doc_start[a];
+            const int32_t *bt = job->tokens + job->doc_start[b];
+            int64_t la = job->doc_start[a + 1] - job->doc_start[a];
+            int64_t lb = job->doc_start[b + 1] - job->doc_start[b];
+            if (!job->summary) {
+                job->out[k] = wlcs_value(&s, at, la, bt, lb, job->f);
+            } else if (!wlcs_summary(&s, job->sent_tokens, job->sent_start, job->doc_sent[b],
+                                     job->doc_sent[b + 1], job->doc_sent[a],
+                                     job->doc_sent[a + 1], bt, lb, at, la, job->weight, job->f,
+                                     &job->out[2 * k], &job->out[2 * k + 1])) {
+                if (!s.failed) s.failed = RUN_NO_MEMORY;
+            }
+            wlcs_tick(&s, la + lb);
+        }
+    }
+    shard->status = s.failed;
+    free(s.c0);
+    free(s.c1);
+    free(s.l0);
+    free(s.l1);
+    free(s.check_c);
+    free(s.check_l);
+    free(s.moves);
+    free(s.mask);
+    free(s.model_count);
+    free(s.peer_count);
+}
+
+/* Run the job on n threads (1 <= n <= MAX_THREADS): RUN_OK, RUN_STOPPED or RUN_NO_MEMORY. */
+static int wlcs_run(WlcsJob *job, int n) {
+    WlcsShard shards[MAX_THREADS];
+    int64_t next = 0;
+    job->next = &next;
+    job->block = shard_block(job->n_pairs, n);
+    for (int k = 0; k < n; k++) {
+        shards[k].job = job;
+        shards[k].status = RUN_OK;
+    }
+    run_parallel_polled(wlcs_shard, shards, sizeof(WlcsShard), n, job->ctl);
+    int status = RUN_OK;
+    for (int k = 0; k < n; k++)
+        if (shards[k].status > status) status = shards[k].status;
+    return status;
+}
+
+#endif /* ROUGE_LCS_WLCS_H */

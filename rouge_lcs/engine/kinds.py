@@ -1,0 +1,112 @@
+"""The counts of every ROUGE kind (:data:`rouge_lcs.text.rouge_types.KINDS`) from an engine's
+kernels, the same for both engines.
+
+The counting kernel of each engine counts ROUGE-N, ROUGE-L and ROUGE-Lsum
+(:data:`COUNTED`); the other kinds come from the engine's own kernels of the
+:class:`~rouge_lcs.engine.interface.Backend`, on the same token ids:
+
+- ROUGE-W (``Backend.wlcs``): hits are the weighted LCS of the whole texts, totals
+  ``f(len) = len ** weight``; precision and recall are ``f⁻¹(hits / total)``
+  (:func:`rouge_lcs.scores.multiref.prf` with the types' weights).  Its counts are floats:
+  a batch with a ROUGE-W type has float64 counts (integers up to 2**53 are exact in them, so
+  the other types' scores are unchanged); a batch without one keeps int64 counts.
+- ROUGE-S (``Backend.skip_counts``): clipped skip bigrams ``(t[i], t[j])``,
+  ``i < j <= i + skip + 1`` (any ``j`` for ``rougeS*``); totals the units of each side.
+- ROUGE-SU: ROUGE-S's units and every unigram (ROUGE-1's), added: the two kinds of unit never
+  match each other, so hits and totals add.  (ROUGE-1.5.5's ``-U`` leaves out each text's
+  last unigram; ``compat="rouge155"`` keeps that.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.text.rouge_types import RougeType, unknown_kind
+
+# Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import numpy as np
+
+    from rouge_lcs.engine.interface import Backend
+else:
+    np = lazy_import("numpy")
+
+#: The kinds each engine's counting kernel counts itself.
+COUNTED = ("n", "L", "Lsum")
+#: The kinds counted here, from the engine's other kernels.
+OTHER = ("W", "S", "SU")
+
+_ROUGE1 = RougeType("rouge1", "n", 1)
+
+
+def weighted_totals(lengths: Sequence[int], w: float) -> np.ndarray:
+    """``f(len) = len ** w`` of each length, float64 (both engines' ROUGE-W totals), as
+    Python's ``float ** float`` (C's ``pow``): NumPy's vectorized ``power`` may round
+    differently."""
+    return np.array([float(n) ** w for n in lengths], dtype=np.float64)
+
+
+def only_counted(rouge_types: Sequence[RougeType]) -> bool:
+    """Whether the counting kernel counts every type (then nothing here runs)."""
+    return all(t.kind in COUNTED for t in rouge_types)
+
+
+def kind_counts(
+    rouge_type: RougeType,
+    engine: Backend,
+    ids: np.ndarray,
+    starts: np.ndarray,
+    pair_pred: np.ndarray,
+    pair_ref: np.ndarray,
+    num_threads: int = 1,
+) -> np.ndarray:
+    """``(pairs, 3)`` counts of one ROUGE-W/S/SU type, documents given as token ids ``ids``
+    at offsets ``starts`` (float64 for ROUGE-W, else int64)."""
+    if rouge_type.kind == "W":
+        w = rouge_type.weight
+        lengths = np.diff(starts).tolist()
+        totals = weighted_totals(lengths, w)
+        out = np.empty((pair_pred.size, 3), dtype=np.float64)
+        out[:, 0] = engine.wlcs(ids, starts, pair_pred, pair_ref, w, num_threads)
+        out[:, 1], out[:, 2] = totals[pair_pred], totals[pair_ref]
+        return out
+    if rouge_type.kind in ("S", "SU"):
+        units = engine.skip_counts(ids, starts, pair_pred, pair_ref, rouge_type.skip, False)
+        if rouge_type.kind == "SU":
+            empty = np.zeros(0, dtype=np.int64)
+            vocab = int(ids.max()) + 1 if ids.size else 1
+            docs = IdDocs(ids, starts, empty, np.zeros(1, np.int64), np.zeros_like(starts), vocab)
+            units = units + engine.id_counts(docs, pair_pred, pair_ref, [_ROUGE1])[:, 0]
+        return units
+    raise unknown_kind(rouge_type)
+
+
+def all_counts(
+    rouge_types: Sequence[RougeType],
+    counted: Callable[[Sequence[RougeType]], np.ndarray],
+    engine: Backend,
+    ids: np.ndarray,
+    starts: np.ndarray,
+    pair_pred: np.ndarray,
+    pair_ref: np.ndarray,
+    num_threads: int = 1,
+) -> np.ndarray:
+    """``(pairs, types, 3)`` counts of every type: ``counted(types)`` gives the counting
+    kernel's (:data:`COUNTED` kinds), :func:`kind_counts` the others; float64 when a type is
+    ROUGE-W, else int64."""
+    weighted = any(t.kind == "W" for t in rouge_types)
+    out = np.zeros(
+        (pair_pred.size, len(rouge_types), 3), dtype=np.float64 if weighted else np.int64
+    )
+    base = [k for k, t in enumerate(rouge_types) if t.kind in COUNTED]
+    if base:
+        out[:, base] = counted([rouge_types[k] for k in base])
+    for k, rouge_type in enumerate(rouge_types):
+        if rouge_type.kind not in COUNTED:
+            out[:, k] = kind_counts(
+                rouge_type, engine, ids, starts, pair_pred, pair_ref, num_threads
+            )
+    return out

@@ -1,0 +1,45 @@
+"""Every benchmark keeps running: each ``benchmarks/*.py`` is imported against this source tree
+(a name the package no longer has fails here, not in the next timing), and the ones with an
+argument parser run it (``--help``), without the minutes of a real measurement."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BENCHMARKS = sorted(p.name for p in (REPO / "benchmarks").glob("bench_*.py"))
+
+
+def _has_help(name: str) -> bool:
+    """Whether the benchmark parses its arguments with argparse (others take sizes or suite
+    names, or none, and are imported only)."""
+    source = (REPO / "benchmarks" / name).read_text("utf-8")
+    return "argparse.ArgumentParser" in source and "parse_args(" in source
+
+
+def test_every_benchmark_is_listed():
+    assert len(BENCHMARKS) >= 15, BENCHMARKS
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_benchmark_starts(name):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
+    if not _has_help(name):
+        command = ["-c", f"import {name[:-3]}; print('usage: imported')"]
+    else:
+        command = [str(REPO / "benchmarks" / name), "--help"]
+    run = subprocess.run(
+        [sys.executable, *command],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "usage" in run.stdout.lower(), run.stdout[-500:]

@@ -1,0 +1,218 @@
+"""NFKC in C (csrc/nfkc.h) against CPython's ``unicodedata.normalize``: on every code point, on
+generated sequences of the characters that decompose, compose and reorder, on the shared
+corpora; and the encoder's use of it on its threads (the unicode tokenizer's tokens, the
+scores of both engines)."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rouge_lcs import Rouge
+from rouge_lcs.engine import native
+from rouge_lcs.text.tokenizers import JOINERS, unicode_tokenize
+
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
+
+
+def _reference(text: str) -> str:
+    """The Python tokenizer's normal form (tokenizers.unicode_tokenize)."""
+    return unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
+
+
+def _c(text: str) -> str | None:
+    from rouge_lcs import _native
+
+    return _native._test_nfkc(text)
+
+
+def _table_version() -> str:
+    text = (Path(native.__file__).parent / "csrc" / "nfkc_table.h").read_text("utf-8")
+    return text.split('NFKC_TABLE_UNIDATA_VERSION "')[1].split('"')[0]
+
+
+def test_the_table_is_used_only_under_its_unicode_version():
+    from rouge_lcs import _native
+
+    assert (unicodedata.unidata_version == _table_version()) == bool(_native.NFKC_TABLE)
+
+
+needs_table = pytest.mark.skipif(
+    unicodedata.unidata_version != _table_version(),
+    reason="nfkc_table.h is of another Unicode version (the encoder then calls CPython)",
+)
+
+
+@needs_table
+def test_every_code_point():
+    wrong, left = [], []
+    for cp in range(0x110000):
+        ch = chr(cp)
+        got = _c(ch)
+        if got is None:
+            left.append(cp)
+        elif got != _reference(ch):
+            wrong.append(hex(cp))
+    assert wrong == []
+    # left to CPython: U+0130, U+03A3 and what decomposes to U+0307 or U+03A3 (and the KELVIN
+    # SIGN and ASCII alone, cut as ASCII after lower()); nothing else
+    for cp in left[128:]:
+        nfkd = unicodedata.normalize("NFKD", chr(cp))
+        assert "\u0307" in nfkd or "\u03a3" in nfkd or cp == 0x212A, hex(cp)
+    assert 0x130 in left and 0x3A3 in left and left[:128] == list(range(128)) and len(left) < 300
+
+
+# The characters where NFKC is more than a per-character map: combining marks (reordering),
+# the second halves of composites and what composes with them, Hangul jamo and syllables,
+# compatibility characters, joiners, case.
+_POOL = sorted(
+    {
+        chr(cp)
+        for cp in range(0x110000)
+        if unicodedata.combining(chr(cp)) or unicodedata.decomposition(chr(cp))
+    }
+    | {chr(cp) for cp in range(0x1100, 0x1200)}
+    | {chr(cp) for cp in range(0xAC00, 0xAC40)}
+    | set("AaEeIiOoUuSsNnKk \u200c\u200d\u2060\u00ad\ufeff\u0345\u0399\u1fbe")
+)
+_MIXED = st.text(alphabet=st.sampled_from(_POOL), max_size=12)
+
+
+@needs_table
+@settings(max_examples=800, deadline=None)
+@given(_MIXED)
+def test_generated_sequences(text):
+    got = _c(text)
+    if got is not None:
+        assert got == _reference(text)
+
+
+@needs_table
+@settings(max_examples=1000, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text(text):
+    got = _c(text)
+    if got is not None:
+        assert got == _reference(text)
+
+
+def _corpus_texts() -> list[str]:
+    texts = []
+    for path in sorted(DATA.glob("*/data.jsonl")):
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            texts += [row["prediction"], *row["references"]]
+    return texts
+
+
+@needs_table
+def test_the_corpora():
+    texts = _corpus_texts()
+    if not texts:
+        pytest.skip("the shared corpora are not present")
+    for text in texts:
+        got = _c(text)
+        assert got is None or got == _reference(text), text
+
+
+def _fake_normalize(form, text):
+    raise AssertionError(f"normalize called for {text!r}")
+
+
+def _id_pattern(token_lists: list[list[str]]) -> list[int]:
+    """Tokens numbered in order of first appearance (what a fresh one-thread encoder gives)."""
+    ids: dict[str, int] = {}
+    return [ids.setdefault(t, len(ids)) for tokens in token_lists for t in tokens]
+
+
+@needs_table
+def test_the_encoder_normalizes_on_its_threads_without_calling_python():
+    from rouge_lcs import _native
+
+    texts = ["Ｆｕｌｌ ｗｉｄｔｈ，Café", "cafe\u0301 full", "한국어 ＡＢＣ", "e\u0301\u0323x ﬁne"]
+    texts += ["ｱｲｳ　ｶﾞｷﾞ", "ǅemal ﬃ ⅷ ①②", "1\u200d2 so\u00adft"]
+    encoder = _native.Encoder(
+        _native.MODE_UNICODE, unicode_tokenize, None, _fake_normalize, native_nfkc=True
+    )
+    ids, offsets = encoder.encode(texts, 1)
+    assert np.frombuffer(ids, dtype=np.int32).tolist() == _id_pattern(
+        [unicode_tokenize(t) for t in texts]
+    )
+    # without native_nfkc the encoder calls normalize for the same texts
+    plain = _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, None, _fake_normalize)
+    with pytest.raises(AssertionError, match="normalize called"):
+        plain.encode(texts, 1)
+
+
+@needs_table
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_the_encoder_on_the_corpora_and_threads(threads):
+    from rouge_lcs import _native
+
+    texts = _corpus_texts()[:6000] or ["Ｆｕｌｌ"]
+    texts += [t + "（１２）ｘ" for t in texts[:2000]]
+    encoder = _native.Encoder(
+        _native.MODE_UNICODE, unicode_tokenize, None, native._normalize, native_nfkc=True
+    )
+    ids, offsets = encoder.encode(texts, threads)
+    got = np.frombuffer(ids, dtype=np.int32)
+    want = _id_pattern([unicode_tokenize(t) for t in texts])
+    # ids may differ by thread count; which tokens share an id may not
+    assert len(got) == len(want)
+    pairs = set(zip(got.tolist(), want))
+    assert len(pairs) == len(set(got.tolist())) == len(set(want))
+
+
+@pytest.mark.usefixtures("engine")
+def test_scores_equal_between_engines_on_mixed_text():
+    preds = [
+        "Ｃａｆé ｄｅ ｌａ ｐａｉｘ（１）",
+        "한국어 문장 ＡＢＣ",
+        "ﬁne ǅemal ①",
+        "Σίσυφος İstanbul",
+    ]
+    refs = ["cafe\u0301 de la paix (1)", "한국어 문장 abc", "fine džemal 1", "σίσυφος i̇stanbul"]
+    got = Rouge(["rouge1", "rouge2", "rougeL"], num_threads=2).score(preds, refs)
+    # worked by hand: NFKC + lower() make each pair's tokens equal
+    assert got.fmeasure.tolist() == [[1.0, 1.0, 1.0]] * 4
+
+
+def test_the_generator_is_the_table():
+    # the committed table is what the script makes from this interpreter (when versions match)
+    if unicodedata.unidata_version != _table_version():
+        pytest.skip("another Unicode version")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_nfkc_table", SCRIPTS / "gen_nfkc_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pairs = module.composites()
+    assert pairs[(ord("e"), 0x301)] == 0xE9 and (0x308, 0x301) not in pairs
+
+
+def test_the_benchmark_runs_on_tiny_input(repo):
+    import os
+    import subprocess
+    import sys
+
+    if not DATA.exists():
+        pytest.skip("the shared corpora are not present")
+    done = subprocess.run(
+        [sys.executable, str(repo / "benchmarks" / "bench_nfkc.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "C NFKC, 2 threads against 1" in done.stdout
