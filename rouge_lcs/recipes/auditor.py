@@ -1,8 +1,10 @@
 """``audit()``: which package and settings reproduce a reported ROUGE score.
 
 >>> a = audit(["the cat sat on the mat"], ["the cat sat on a mat"], {"R1": 83.33})
->>> a.candidates[0].matches, a.candidates[0].package
-(True, 'rouge-score')
+>>> a.candidates[0].matches  # several recipes give 83.33 here: they tie at rank 1
+True
+>>> "rouge-score" in {c.package for c in a.candidates if c.matches}
+True
 """
 
 from __future__ import annotations

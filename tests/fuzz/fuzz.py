@@ -158,7 +158,8 @@ def target_combine(data: bytes) -> None:
     import numpy as np
 
     from rouge_lcs import _native
-    from rouge_lcs.scores.multiref import MULTI_REF_MODES, combine
+    from rouge_lcs.config.options import MULTI_REF_MODES
+    from rouge_lcs.scores.multiref import combine
 
     if len(data) < 3:
         return
