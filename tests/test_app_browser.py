@@ -345,6 +345,35 @@ def _wait_for_file(page: Any, selector: str, path: Path) -> None:
     )
 
 
+def _compare(page: Any, pasted: str, names: tuple[str, str] | None = None) -> None:
+    """Paste rows into the Compare tab, press Compare and wait for the table.
+
+    The tab renders its fields when it opens: a value typed while it does can be lost, so each
+    field is checked to hold its text before Compare is pressed.  If no result appears, the
+    failure says what the page shows (its message, or that nothing answered) rather than
+    only that a selector timed out."""
+    page.get_by_role("tab", name="Compare").click()
+    fields = [("#compare-pasted textarea", pasted)]
+    if names is not None:
+        fields += [("#name-a input, #name-a textarea", names[0])]
+        fields += [("#name-b input, #name-b textarea", names[1])]
+    for selector, text in fields:
+        box = page.locator(selector).first
+        box.wait_for(state="visible")
+        box.fill(text)
+        playwright.expect(box).to_have_value(text)
+    page.locator("#compare").click()
+    answer = "#compare-table, #compare-message .msg-error, .toast-body"
+    try:
+        page.wait_for_selector(answer, timeout=90_000)
+    except playwright.TimeoutError:
+        shown = page.locator("#compare-results").inner_text()
+        pytest.fail(f"Compare gave no answer in 90 s; the results area shows: {shown!r}")
+    error = page.locator("#compare-message .msg-error, .toast-body")
+    if error.count():
+        pytest.fail(f"Compare refused the pasted rows: {error.first.inner_text()!r}")
+
+
 BATCH_ROWS = [
     {"prediction": KO_PREDICTION, "reference": KO_REFERENCE},
     {"prediction": "the cat sat on the mat", "references": ["the cat sat on a rug", "a cat"]},
@@ -398,12 +427,7 @@ def test_compare_tab(page, tmp_path):
         "a c e\ta b c\ta b c d e\n"
         "the dog barked\ta dog\tthe dog barked loudly\n"
     )
-    page.get_by_role("tab", name="Compare").click()
-    page.locator("#compare-pasted textarea").fill(pasted)
-    page.locator("#name-a input, #name-a textarea").first.fill("old")
-    page.locator("#name-b input, #name-b textarea").first.fill("new")
-    page.locator("#compare").click()
-    page.wait_for_selector("#compare-table")
+    _compare(page, pasted, names=("old", "new"))
     page.wait_for_timeout(300)
     assert _in_viewport(page, "#compare-results")
     cells = _cells_fully_visible(page, "#compare-table")
@@ -797,10 +821,7 @@ def test_no_contrast_failure_in_either_scheme_at_either_size(every_page, tmp_pat
     assert cells.count() == 3
     assert cells.nth(0).bounding_box()["y"] == cells.nth(2).bounding_box()["y"]
     _save_screenshot(page, tmp_path, f"space-batch-open{_suffix(page)}.png")
-    page.get_by_role("tab", name="Compare").click()
-    page.locator("#compare-pasted textarea").fill("a b c\ta b\ta b c d\nx y\tx\tx y z\n")
-    page.locator("#compare").click()
-    page.wait_for_selector("#compare-table")
+    _compare(page, "a b c\ta b\ta b c d\nx y\tx\tx y z\n")
     page.wait_for_timeout(300)
     assert _axe_contrast(page) == []
     _save_screenshot(page, tmp_path, f"space-compare{_suffix(page)}.png")
