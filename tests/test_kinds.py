@@ -114,20 +114,24 @@ def _texts(seed: int, n: int) -> list[str]:
     return [" ".join(rng.choice(WORDS) for _ in range(rng.randrange(0, 25))) for _ in range(n)]
 
 
-TYPES = ["rougeW", "rougeW-1.5", "rougeS4", "rougeS0", "rougeS*", "rougeSU4", "rougeSU*"]
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_scores_equal_the_definitions_written_out(seed: int) -> None:
-    preds, refs = _texts(seed, 60), _texts(seed + 100, 60)
-    scores = rouge_lcs.score(preds, refs, TYPES)
-    for name in TYPES:
+def assert_scores_by_hand(preds: list[str], refs: list[str], names: list[str]) -> None:
+    """``score``'s P/R/F of every type equal :func:`by_hand`'s, to the bit."""
+    scores = rouge_lcs.score(preds, refs, names)
+    for name in names:
         rouge_type = parse_rouge_type(name)
         want = np.array([by_hand(p, r, rouge_type) for p, r in zip(preds, refs)])
         got = np.stack(
             [scores.values(name, m) for m in ("precision", "recall", "fmeasure")], axis=1
         )
         assert np.array_equal(got, want), name
+
+
+TYPES = ["rougeW", "rougeW-1.5", "rougeS4", "rougeS0", "rougeS*", "rougeSU4", "rougeSU*"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_scores_equal_the_definitions_written_out(seed: int) -> None:
+    assert_scores_by_hand(_texts(seed, 60), _texts(seed + 100, 60), TYPES)
 
 
 def _overlapping_pair(rng: random.Random) -> tuple[str, str]:
@@ -156,15 +160,7 @@ def test_weighted_lcs_equals_the_table_on_texts_with_words_of_their_own(seed: in
     rng = random.Random(seed)
     pairs = [_overlapping_pair(rng) for _ in range(150)]
     preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
-    names = ["rougeW", "rougeW-1.5", "rougeW-2"]
-    scores = rouge_lcs.score(preds, refs, names)
-    for name in names:
-        rouge_type = parse_rouge_type(name)
-        want = np.array([by_hand(p, r, rouge_type) for p, r in zip(preds, refs)])
-        got = np.stack(
-            [scores.values(name, m) for m in ("precision", "recall", "fmeasure")], axis=1
-        )
-        assert np.array_equal(got, want), name
+    assert_scores_by_hand(preds, refs, ["rougeW", "rougeW-1.5", "rougeW-2"])
 
 
 def test_other_types_keep_their_numbers_and_threads_change_nothing() -> None:
