@@ -258,10 +258,10 @@ class RougeReward:
         increments[1:] = total[1:] - total[:-1]
         firsts = [at for at, m in zip(prefixes.starts, prefixes.lengths) if m]
         increments[firsts] = total[firsts]  # a completion's first token: from 0 (no token)
-        flat = increments.tolist()
+        starts = prefixes.starts
         out = []
         for i, text in enumerate(texts):
-            row = flat[prefixes.starts[i] : prefixes.starts[i + 1]]
+            row = increments[starts[i] : starts[i + 1]].tolist()
             if spans is not None:
                 ends = token_ends(scorer.settings.tokenizer, text)
                 row = place(ends, row, spans[i], f"offsets[{i}]")
@@ -430,7 +430,9 @@ def token_rewards(
     """
     if return_tensors not in (None, "pt"):
         raise fail_value("return_tensors", "None or 'pt'", return_tensors)
-    reward = RougeReward(rouge_type, measure=measure, **options)
+    # One reward per distinct set of options, kept: its store keeps the vocabulary of the
+    # calls before, as a kept rouge_reward's does (a fresh one numbers every word again).
+    reward = _REWARDS.get({"rouge_type": rouge_type, "measure": measure, **options})
     values = reward.token_scores(
         completions,
         references,
