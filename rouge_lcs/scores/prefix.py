@@ -107,8 +107,8 @@ def prefix_scores(
     # (csrc/scores.h on the native engine) then turns 100,000s of prefixes into P/R/F.
     flat, refs_per = array("q"), array("q")
     # (their bytes seen as one uint8 buffer: one copy, where tobytes made two)
-    flat.frombytes(np.ascontiguousarray(counts, dtype=np.int64).reshape(-1).view(np.uint8))
-    refs_per.frombytes(np.repeat(n_refs, lengths).astype(np.int64).view(np.uint8))
+    flat.frombytes(np.ascontiguousarray(counts, dtype=np.int64).reshape(-1).view(np.uint8).data)
+    refs_per.frombytes(np.repeat(n_refs, lengths).astype(np.int64).view(np.uint8).data)
     stats = PairStats.from_flat(flat, n_types, refs_per)
     return PrefixScores(Scores.from_stats(stats, settings), lengths.tolist())
 
