@@ -733,13 +733,37 @@ def test_cli_error_after_stdout_was_opened_is_one_line(tmp_path):
     ]
 
 
-def test_cli_help_shows_defaults(capsys):
+def test_cli_help_shows_defaults_in_the_command_lines_words(capsys):
+    """Every option of dedup, similar and score says its default, in the command line's
+    words: flags, not the library's parameters, callables or None."""
     from rouge_lcs.cli.main import main
 
-    for command, default in [("dedup", "(default: 0.7)"), ("similar", "(default: 10)")]:
+    for command, default in [("dedup", "Default: 0.7."), ("similar", "Default: 10.")]:
         with pytest.raises(SystemExit):
             main([command, "--help"])
         assert default in capsys.readouterr().out
+    for command in ("dedup", "similar", "score"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        shown = re.sub(r"\s+", " ", capsys.readouterr().out)
+        for library_word in ("callable", "None", "today's", "use_stemmer", "rouge()", "(default"):
+            assert library_word not in shown, (command, library_word)
+    import importlib
+
+    from rouge_lcs.cli import similarity as cli_similarity
+
+    cli_main = importlib.import_module("rouge_lcs.cli.main")  # the package exports main()
+
+    for parser in (
+        cli_similarity.dedup_parser(),
+        cli_similarity.similar_parser(),
+        cli_main._score_parser(),
+    ):
+        for action in parser._actions:
+            # the data files and --json have no default to say
+            data = ("help", "json", "predictions", "references", "data", "csv")
+            if action.option_strings and action.dest not in data:
+                assert "efault" in (action.help or ""), (parser.prog, action.option_strings)
 
 
 def _long_texts(corpora) -> tuple[list[str], list[str]]:

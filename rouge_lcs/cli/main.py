@@ -31,7 +31,7 @@ from rouge_lcs.cli.io import (
 )
 from rouge_lcs.cli.report import prf_table, table
 from rouge_lcs.cli.similarity import commands as similarity_commands
-from rouge_lcs.config.options import OPTIONS
+from rouge_lcs.config.options import OPTIONS, command_line_help
 from rouge_lcs.config.options import names as option_names
 from rouge_lcs.scores.output import OutputOptions
 from rouge_lcs.scores.results import Scores
@@ -65,10 +65,12 @@ def _add_scoring_options(parser: argparse.ArgumentParser, without: Sequence[str]
         assert option.cli is not None
         if name == "rouge_types":
             group.add_argument(
-                option.cli, nargs="+", default=None, metavar="TYPE", help=option.help
+                option.cli, nargs="+", default=None, metavar="TYPE", help=command_line_help(name)
             )
         elif name == "use_stemmer":
-            group.add_argument(option.cli, action="store_true", dest=name, help=option.help)
+            group.add_argument(
+                option.cli, action="store_true", dest=name, help=command_line_help(name)
+            )
         else:
             extra: dict[str, Any]
             if isinstance(option.default, bool):
@@ -82,7 +84,11 @@ def _add_scoring_options(parser: argparse.ArgumentParser, without: Sequence[str]
             else:
                 extra = {"type": float if isinstance(option.default, float) else int}
             group.add_argument(
-                option.cli, default=option.default, dest=name, help=option.help, **extra
+                option.cli,
+                default=option.default,
+                dest=name,
+                help=command_line_help(name),
+                **extra,
             )
 
 
@@ -95,8 +101,8 @@ def _add_statistics_options(parser: argparse.ArgumentParser, confidence: float |
         default=confidence,
         dest="confidence",
         metavar="LEVEL",
-        help="bootstrap confidence level, e.g. 0.95"
-        + (" (default)" if confidence else " (default: no interval)"),
+        help="bootstrap confidence level, e.g. 0.95. "
+        + (f"Default: {confidence}." if confidence else "Default: no interval."),
     )
     for name in ("n_resamples", "seed"):
         option = OPTIONS[name]
@@ -105,7 +111,7 @@ def _add_statistics_options(parser: argparse.ArgumentParser, confidence: float |
             type=int,
             default=option.default,
             dest=name,
-            help=option.help,
+            help=command_line_help(name),
         )
 
 

@@ -30,7 +30,7 @@ from rouge_lcs.cli.io import (
     read_text,
     split_lines,
 )
-from rouge_lcs.config.options import OPTIONS
+from rouge_lcs.config.options import OPTIONS, command_line_help
 from rouge_lcs.similarity import SimilarityIndex, dedup
 
 #: Inputs at least this long show a progress bar on stderr.
@@ -151,15 +151,30 @@ class _Output:
 
 def _options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("scoring options")
-    group.add_argument("--rouge-type", default="rougeL", help="rougeL (default) or rougeN")
-    group.add_argument("--measure", default="fmeasure", choices=("fmeasure", "precision", "recall"))
+    group.add_argument(
+        "--rouge-type", default="rougeL", help="rougeL or rougeN (e.g. rouge2). Default: rougeL."
+    )
+    group.add_argument(
+        "--measure",
+        default="fmeasure",
+        choices=("fmeasure", "precision", "recall"),
+        help="which score of a pair counts. Default: fmeasure.",
+    )
     for name in ("tokenizer", "language"):
         option = OPTIONS[name]
         assert option.cli is not None
-        group.add_argument(option.cli, dest=name, choices=option.choices, help=option.help)
-    group.add_argument("--stem", dest="use_stemmer", action="store_true", help="Porter stemming")
-    group.add_argument("--workers", type=int, default=1, help="threads (-1: every core)")
-    parser.add_argument("--field", default="text", help="the text field of JSONL/CSV records")
+        group.add_argument(
+            option.cli, dest=name, choices=option.choices, help=command_line_help(name)
+        )
+    group.add_argument(
+        "--stem", dest="use_stemmer", action="store_true", help=command_line_help("use_stemmer")
+    )
+    group.add_argument(
+        "--workers", type=int, default=1, help="threads (-1: every core). Default: 1."
+    )
+    parser.add_argument(
+        "--field", default="text", help="the text field of JSONL/CSV records. Default: text."
+    )
 
 
 def _scoring(args: argparse.Namespace) -> dict[str, Any]:
@@ -176,21 +191,33 @@ def _scoring(args: argparse.Namespace) -> dict[str, Any]:
 def dedup_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rouge-lcs dedup",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         description="Drop each text whose ROUGE score against a text kept before it is "
         "above the threshold (the Self-Instruct / Alpaca filter).",
     )
-    parser.add_argument("input", help="JSONL, CSV/TSV (a --field column) or .txt (one a line)")
     parser.add_argument(
-        "--threshold", type=float, default=0.7, help="drop a text scoring above this"
+        "input", help="JSONL, CSV/TSV (a --field column) or .txt (one a line); -: stdin"
     )
-    parser.add_argument("-o", "--output", help="kept records (default: stdout), input's format")
-    parser.add_argument("--dropped", metavar="FILE", help="JSONL of dropped texts and matches")
+    parser.add_argument(
+        "--threshold", type=float, default=0.7, help="drop a text scoring above this. Default: 0.7."
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="kept records, in the format its suffix names. Default: stdout, in the input's "
+        "format.",
+    )
+    parser.add_argument(
+        "--dropped",
+        metavar="FILE",
+        help="JSONL of dropped texts and what they matched. Default: not written.",
+    )
     parser.add_argument(
         "--seeds",
         metavar="FILE",
         help="texts every input text is also compared with, never dropped nor written "
-        "(Alpaca's and Self-Instruct's seed tasks); same formats and --field as the input",
+        "(Alpaca's and Self-Instruct's seed tasks); same formats and --field as the input. "
+        "Default: none.",
     )
     parser.add_argument(
         "--neighbors",
@@ -198,7 +225,7 @@ def dedup_parser() -> argparse.ArgumentParser:
         default=0,
         metavar="K",
         help="add to each kept JSONL record its K most similar earlier texts (seeds or kept) "
-        'as "neighbors": [{"text", "score"}] (default: 0, none)',
+        'as "neighbors": [{"text", "score"}]. Default: 0, none.',
     )
     _options(parser)
     return parser
@@ -207,16 +234,18 @@ def dedup_parser() -> argparse.ArgumentParser:
 def similar_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rouge-lcs similar",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         description="Each query's most similar corpus texts (JSONL).",
     )
-    parser.add_argument("queries", help="JSONL, CSV/TSV or .txt")
-    parser.add_argument("corpus", help="JSONL, CSV/TSV or .txt")
-    parser.add_argument("--top-k", type=int, default=10, help="matches per query")
+    parser.add_argument("queries", help="JSONL, CSV/TSV or .txt (one a line); -: stdin")
+    parser.add_argument("corpus", help="JSONL, CSV/TSV or .txt (one a line)")
+    parser.add_argument("--top-k", type=int, default=10, help="matches per query. Default: 10.")
     parser.add_argument(
-        "--score-cutoff", type=float, default=None, help="only matches scoring at least this"
+        "--score-cutoff",
+        type=float,
+        default=None,
+        help="only matches scoring at least this. Default: every match.",
     )
-    parser.add_argument("-o", "--output", help="JSONL output (default: stdout)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="JSONL output. Default: stdout.")
     _options(parser)
     return parser
 

@@ -29,7 +29,10 @@ class Option:
     """One option: ``choices`` lists the allowed strings (empty: not a choice option);
     ``cli`` is its command-line flag (``None``: not on the command line); ``open_choices``:
     the choices are the canonical values, and other spellings are accepted too (language codes:
-    ``zh-CN``, ``ZH``, ``chinese``), so the command line passes any string on to be checked."""
+    ``zh-CN``, ``ZH``, ``chinese``), so the command line passes any string on to be checked;
+    ``cli_help``: the help in the command line's words where the library's would not do (it
+    names flags, not parameters, no callables, and its default), read through
+    :func:`command_line_help`."""
 
     name: str
     group: str
@@ -39,6 +42,19 @@ class Option:
     choices: tuple[str, ...] = ()
     cli: str | None = None
     open_choices: bool = False
+    cli_help: str = ""
+
+
+def _language_help(tokenizer: str, stemmer: str, normalization: str, default: str) -> str:
+    """The language option's help, naming the other options as the caller spells them."""
+    return (
+        "Language of the texts, any XL-Sum language (ISO 639-1 code; ISO 639-3 codes, BCP-47 "
+        "tags such as 'zh-CN' and English names also accepted): picks the default "
+        f"{tokenizer} (zh, ja: characters; th: newmm words; my: syllables; others: Unicode "
+        f"words), the stemmer for {stemmer} (Snowball, or XL-Sum's for hi, bn, tr), the "
+        "ROUGE-Lsum sentence split (NLTK's Punkt model of the language; the script's sentence "
+        f"ends: 。！？, ؟ ۔, ።, ။, danda; PyThaiNLP for Thai) and its {normalization}. " + default
+    )
 
 
 OPTIONS: dict[str, Option] = {
@@ -62,6 +78,9 @@ OPTIONS: dict[str, Option] = {
             "whichever tokenizer is used; with a language, that language's stemmer (same "
             "rule): " + describe_stemmers() + ".",
             cli="--stem",
+            cli_help="Stem tokens: Porter stemming as rouge_score does it (NLTK, tokens longer "
+            "than 3 characters), whichever --tokenizer is used; with --language, that "
+            "language's stemmer (same rule): " + describe_stemmers() + ". Default: off.",
         ),
         Option(
             "tokenizer",
@@ -74,22 +93,30 @@ OPTIONS: dict[str, Option] = {
             "the language's default ('unicode' without a language).",
             choices=TOKENIZER_NAMES,
             cli="--tokenizer",
+            cli_help="How text becomes tokens: "
+            + describe_tokenizers()
+            + ". Default: the --language's tokenizer, else 'unicode'.",
         ),
         Option(
             "language",
             "scoring",
             None,
             "str or None",
-            "Language of the texts, any XL-Sum language (ISO 639-1 code; ISO 639-3 codes, "
-            "BCP-47 tags such as 'zh-CN' and English names also accepted): picks the default "
-            "tokenizer (zh, ja: characters; th: newmm words; my: syllables; others: Unicode "
-            "words), the stemmer for use_stemmer (Snowball, or XL-Sum's for hi, bn, tr), the "
-            "ROUGE-Lsum sentence split (NLTK's Punkt model of the language; the script's "
-            "sentence ends: 。！？, ؟ ۔, ።, ။, danda; PyThaiNLP for Thai) and its spelling "
-            "normalization. None: today's behaviour (English stemmer).",
+            _language_help(
+                "tokenizer",
+                "use_stemmer",
+                "spelling normalization",
+                "None: today's behaviour (English stemmer).",
+            ),
             choices=LANGUAGE_CODES,
             cli="--language",
             open_choices=True,
+            cli_help=_language_help(
+                "--tokenizer",
+                "--stem",
+                "spelling normalization (--normalize-spelling)",
+                "Default: none (rouge_score's rules: Porter stemmer, English Punkt).",
+            ),
         ),
         Option(
             "normalize_spelling",
@@ -102,6 +129,12 @@ OPTIONS: dict[str, Option] = {
             "Latin; uz: apostrophes); named in the signature (norm:nfkc+arabic). False: only "
             "the tokenizer's own normalization. No effect without a language.",
             cli="--normalize-spelling",
+            cli_help="With --language, fold the spelling variants its readers call the same "
+            "word before tokenizing (ar, fa, ur, ps: vowel marks, tatweel, Arabic-Indic digits; "
+            "fa, ur: Arabic yeh and kaf; tr, az: dotted and dotless I; de: ß = ss; sr: Cyrillic "
+            "= Latin; uz: apostrophes); named in the signature (norm:nfkc+arabic). "
+            "--no-normalize-spelling: only the tokenizer's own normalization. No effect without "
+            "--language. Default: on.",
         ),
         Option(
             "lsum_split",
@@ -112,6 +145,8 @@ OPTIONS: dict[str, Option] = {
             "never downloaded), 'newline', 'nltk', or a callable str -> list[str].",
             choices=SPLITTER_NAMES,
             cli="--lsum-split",
+            cli_help="ROUGE-Lsum sentences: 'auto' (newlines when the text has one, else NLTK "
+            "Punkt, never downloaded), 'newline' or 'nltk'. Default: auto.",
         ),
         Option(
             "multi_ref",
@@ -145,6 +180,12 @@ OPTIONS: dict[str, Option] = {
             "Options it sets may not be given other values.",
             choices=("rouge_score", "rouge155"),
             cli="--compat",
+            cli_help="One switch for another tool's numbers: 'rouge_score' = the stock "
+            "evaluate.load('rouge') / rouge_score settings (its ASCII tokenizer, ROUGE-Lsum "
+            "sentences by newline only, best-F reference), per example equal to rouge_score; "
+            "'rouge155' = the original Perl ROUGE-1.5.5's printed numbers (every flag of the "
+            "script: rouge-lcs rouge155). The options it sets may not be given other values. "
+            "Default: none.",
         ),
         Option(
             "use_aggregator",
@@ -209,6 +250,8 @@ OPTIONS: dict[str, Option] = {
             " ROUGE_LCS_NUM_THREADS environment variable (a number or 'auto'), else 1; results"
             " are identical.",
             cli="--num-threads",
+            cli_help="Threads counting in the native engine; results are identical. Default: "
+            "the ROUGE_LCS_NUM_THREADS environment variable (a number or 'auto'), else 1.",
         ),
     ]
 }
@@ -224,6 +267,18 @@ COMPAT_PRESETS: dict[str, dict[str, object]] = {
         "language": None,
     },
 }
+
+
+def command_line_help(name: str) -> str:
+    """The help of option ``name`` as the command line shows it: in its own words where the
+    library's name parameters or callables (:attr:`Option.cli_help`), and with its default."""
+    option = OPTIONS[name]
+    text = option.cli_help or option.help
+    if "Default:" in text:
+        return text
+    default = option.default
+    shown = ("on" if default else "off") if isinstance(default, bool) else str(default)
+    return f"{text} Default: {shown}."
 
 
 def names(group: str) -> list[str]:
