@@ -10,7 +10,7 @@
 # fatal) into a temp copy of the package, which PYTHONPATH puts before the checkout.  CPython
 # itself is not instrumented, so libasan is preloaded; PYTHONMALLOC=malloc lets ASan see
 # Python objects' memory too.  Leaks are not checked (the interpreter keeps its own at exit).
-# The subset (native, hostile, property, parity, per-token, kinds and NFKC tests, not slow) takes ~3 minutes
+# The subset (native, hostile, property, parity, per-token, kinds, NFKC and Arrow tests, not slow) takes ~3 minutes
 # on 2 cores; then the fuzz targets (tests/fuzz/fuzz.py) run for FUZZ_SECONDS on the same build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,7 +57,7 @@ export ROUGE_LCS_SANITIZED=1
 "$PYTHON" -m pytest -q -x -p no:cacheprovider --capture=sys -m "not slow" --rootdir "$repo" \
     "$repo/tests/test_native.py" "$repo/tests/test_hostile.py" "$repo/tests/test_properties.py" \
     "$repo/tests/test_parity_rouge_score.py" "$repo/tests/test_token_rewards.py" \
-    "$repo/tests/test_kinds.py" "$repo/tests/test_nfkc.py" "$@"
+    "$repo/tests/test_kinds.py" "$repo/tests/test_nfkc.py" "$repo/tests/test_arrow.py" "$@"
 
 if [ "$FUZZ_SECONDS" != 0 ]; then
     # coverage-guided when atheris installs (it needs a wheel for this Python); else the

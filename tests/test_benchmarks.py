@@ -45,6 +45,23 @@ def test_benchmark_starts(name):
     assert "usage" in run.stdout.lower(), run.stdout[-500:]
 
 
+def test_bench_arrow_smoke():
+    """bench_arrow.py end to end on tiny input: it writes Parquet, scores both paths and
+    checks that their numbers are identical (it asserts so)."""
+    pytest.importorskip("pyarrow", reason="pyarrow is not installed (the test extra has it)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_arrow.py"), "--smoke"],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.count("identical numbers") == 2, run.stdout
+
+
 def test_bench_audit_smoke():
     """benchmarks/bench_audit.py on 20 pairs: the distinct pairs it builds and one audit."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -136,14 +136,44 @@ def _score_parser() -> argparse.ArgumentParser:
         "--references", "-r", nargs="+", metavar="FILE", help="one or more reference files"
     )
     source.add_argument(
-        "--data", metavar="FILE", help="a .jsonl or .csv with prediction and reference(s) columns"
+        "--data",
+        metavar="FILE",
+        help="a .jsonl, .csv or .parquet (streamed) with prediction and reference(s) columns",
     )
     _add_scoring_options(parser)
     _add_statistics_options(parser, confidence=None)
     out = parser.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print the result as JSON")
     out.add_argument("--csv", metavar="FILE", help="write per-example scores to this CSV")
+    out.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="with --data FILE.parquet: write per-example scores to this Parquet file",
+    )
     return parser
+
+
+def _score_parquet(scorer: Rouge, args: argparse.Namespace) -> int:
+    """``score --data FILE.parquet``: streamed by record batches (rouge_lcs.cli.stream)."""
+    from rouge_lcs.cli.stream import stream_scores
+
+    if args.predictions or args.references:
+        raise InputError("give either --data or --predictions/--references, not both")
+    if args.csv or args.confidence:
+        raise InputError("--csv/--confidence: not with --data FILE.parquet (use --output)")
+    means, n, ref_counts = stream_scores(scorer, args.data, args.output, progress=True)
+    signature = scorer.signature(sorted(ref_counts), n_resamples=args.n_resamples, seed=args.seed)
+    if args.json:
+        payload: dict[str, object] = {k: dict(v._asdict()) for k, v in means.items()}
+        payload["n"] = n
+        payload["signature"] = signature
+        print(json.dumps(payload, indent=2, allow_nan=False))
+        return 0
+    print(prf_table(means))
+    print(f"\n{plural(n, 'example')}")
+    print(f"signature: {signature}")
+    return 0
 
 
 def _score_with_progress(
@@ -265,6 +295,10 @@ def cmd_score(argv: Sequence[str]) -> int:
         return _score_rouge155(parser, args)
     scorer = _scorer(args)  # bad options: before reading
     _check_statistics(args)
+    if args.data and args.data.endswith(".parquet"):
+        return _score_parquet(scorer, args)
+    if args.output:
+        raise InputError("--output: per-example Parquet is written with --data FILE.parquet")
     table = _read_inputs(parser, args)
     csv_file = _open_output(args.csv) if args.csv else None
     try:

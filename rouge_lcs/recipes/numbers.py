@@ -129,7 +129,9 @@ class Groups:
         self.batch = batch
         self._columns: dict[str, Columns | Unavailable] = {}
         self._printed: dict[str, dict[str, dict[str, float]]] = {}
-        self._texts: dict[str, Texts] = {"as given": (batch.predictions, batch.references)}
+        # lists (an Arrow batch's columns become str here: the auditor reads each text)
+        given = (list(batch.predictions), list(batch.references))
+        self._texts: dict[str, Texts] = {"as given": given}
         self._sentences: dict[str, list[str]] = {}
 
     def texts(self, split: str) -> Texts:

@@ -452,6 +452,16 @@ static int char_plain_units(int kind, const void *data, int64_t n) {
     return 1;
 }
 
+/* Whether the text is ASCII (no A-Z) and precomposed Hangul syllables only: its own NFKC
+ * form and its own lower(), cut by the class scan as it is (tokenize_unicode says why). */
+static int hangul_plain(int kind, const void *data, int64_t n) {
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t c = unit_at(kind, data, k);
+        if (c < 128 ? (c >= 'A' && c <= 'Z') : (c < 0xAC00 || c > 0xD7A3)) return 0;
+    }
+    return 1;
+}
+
 /* Parse and check one column tuple; 0 with an exception (views released) on error. */
 static int arrow_column(PyObject *item, ArrowColumn *c, int64_t *rows) {
     if (!PyTuple_Check(item)) {
@@ -588,8 +598,11 @@ static PyObject *encoder_encode_arrow(Encoder *e, PyObject *args) {
                 utf8_decode(db + a, arrow_offset(ob, col->width, col->first + k + 1) - a, kind,
                             arena + at);
                 at += len * kind;
-                if (collect && e->mode == MODE_UNICODE && e->normalize != NULL && e->nfkc &&
-                    nfkc_native_ok(kind, units, len))
+                if (collect && e->mode == MODE_UNICODE && e->normalize != NULL &&
+                    hangul_plain(kind, units, len))
+                    scan = SCAN_UNICODE; /* its own NFKC and lower(): tokenize_unicode's rule */
+                else if (collect && e->mode == MODE_UNICODE && e->normalize != NULL && e->nfkc &&
+                         nfkc_native_ok(kind, units, len))
                     scan = SCAN_NFKC;
                 else if (collect && e->mode == MODE_CHAR && char_plain_units(kind, units, len))
                     scan = SCAN_CHAR;

@@ -1,0 +1,114 @@
+"""``rouge-lcs score --data pairs.parquet``: record batches in, per-example scores out.
+
+The file is read one record batch at a time (``BATCH_ROWS`` rows), each batch's Arrow columns
+scored as they are (no ``str`` per row) and its scores written to ``--output`` as Parquet, so
+that memory stays that of one batch whatever the file's size.  The means are exact: each
+batch adds its exact column sums (:class:`rouge_lcs.distributed.PartialSums`), rounded once
+at the end, so they equal ``rouge()``'s on the whole file.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from rouge_lcs.cli.io import InputError
+from rouge_lcs.distributed import PartialSums, exact_sum
+from rouge_lcs.scores.results import Score, score_columns
+from rouge_lcs.scores.scorer import Rouge
+
+#: Rows read, scored and written at once: bounds the memory of a run.
+BATCH_ROWS = 16384
+
+
+def _pyarrow() -> tuple[Any, Any]:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(
+            "--data FILE.parquet needs pyarrow: pip install 'rouge-lcs[arrow]'"
+        ) from None
+    return pa, pq
+
+
+def _reference_column(names: list[str], path: str) -> str:
+    for name in ("references", "reference"):
+        if name in names:
+            return name
+    raise InputError(f"{path}: no 'reference' or 'references' column; it has {names}")
+
+
+def stream_scores(
+    scorer: Rouge, path: str, output: str | None, progress: bool
+) -> tuple[dict[str, Score], int, set[int]]:
+    """Score a Parquet file of pairs batch by batch; returns the exact means, the number of
+    examples and the reference counts seen.  ``output``: write per-example scores there."""
+    pa, pq = _pyarrow()
+    try:
+        source = pq.ParquetFile(path)
+    except (OSError, pa.ArrowInvalid) as error:
+        raise InputError(f"--data {path}: cannot be read as Parquet ({error})") from None
+    names = source.schema_arrow.names
+    if "prediction" not in names:
+        raise InputError(f"{path}: no 'prediction' column; it has {names}")
+    ref_name = _reference_column(names, path)
+    keep = ["id"] if "id" in names else []
+    columns = score_columns(scorer.rouge_types, True)
+    total, done, ref_counts = PartialSums(), 0, set()
+    writer = None
+    bar = None
+    if progress and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=source.metadata.num_rows, unit="rows", file=sys.stderr, smoothing=0.1)
+    start = time.perf_counter()
+    try:
+        for batch in source.iter_batches(
+            batch_size=BATCH_ROWS, columns=["prediction", ref_name, *keep]
+        ):
+            n = batch.num_rows
+            if n == 0:
+                continue
+            preds, refs = batch.column("prediction"), batch.column(ref_name)
+            try:
+                scores = scorer.score(preds, refs)
+            except ValueError as error:  # rows named within the batch: name them in the file
+                raise InputError(
+                    f"{path}: {error} (in the batch of rows {done} to {done + n - 1})"
+                ) from None
+            index = batch.column("id") if keep else pa.array(range(done, done + n), pa.int64())
+            out = scores.to_arrow(
+                return_precision_recall=True, index=index, index_name="id" if keep else "row"
+            )
+            total = total + PartialSums(
+                n, {c: exact_sum(out.column(c).to_numpy()) for c in columns}
+            )
+            ref_counts.update(scores.stats.ref_counts())
+            if output is not None:
+                if writer is None:
+                    writer = pq.ParquetWriter(output, out.schema)
+                writer.write_table(out)
+            done += n
+            if bar is not None:
+                bar.update(n)
+    finally:
+        if writer is not None:
+            writer.close()
+        if bar is not None:
+            bar.close()
+    if not done:
+        raise InputError(f"{path}: no rows")
+    seconds = time.perf_counter() - start
+    if progress and bar is None:
+        print(
+            f"scored {done} pairs in {seconds:.2f} s ({done / max(seconds, 1e-9):,.0f} rows/s)",
+            file=sys.stderr,
+        )
+    means = total.means()
+    result = {
+        name: Score(means[f"{name}_precision"], means[f"{name}_recall"], means[name])
+        for name in scorer.rouge_types
+    }
+    return result, done, ref_counts
