@@ -71,3 +71,39 @@ def test_bench_audit_smoke():
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
     assert "20 pairs (20 distinct)" in run.stdout, run.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine,module", [("spark", "pyspark"), ("ray", "ray")])
+def test_cluster_benchmark_runs_on_tiny_input(engine, module):
+    import importlib.util
+    import shutil
+
+    missing = importlib.util.find_spec(module) is None or (
+        engine == "spark" and shutil.which("java") is None
+    )
+    if missing:
+        message = f"{module} (or Spark's Java runtime) is not installed: the test extra and .ci/run"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "bench_cluster.py"),
+            "--rows",
+            "300",
+            "--partitions",
+            "2",
+            "--engine",
+            engine,
+        ],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert f"{engine}: 300 rows" in run.stdout and "ratio" in run.stdout, run.stdout

@@ -6,6 +6,7 @@ blocks.  Needs ``ray[data]`` (the test extra): without it the tests skip, and fa
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -74,3 +75,12 @@ def test_bad_columns_and_nulls(ray):
     nulls = ray.data.from_items([{"prediction": "a", "ref": None}, {"prediction": "b", "ref": "c"}])
     with pytest.raises(Exception, match="reference_column: column 'ref' holds a null at row 0"):
         ray_scores(nulls, "rouge1", reference_column="ref", num_cpus=0.5).take_all()
+
+
+def test_the_docs_example_runs(ray, repo, tmp_path):
+    page = (repo / "docs" / "distributed" / "ray.md").read_text("utf-8")
+    (example,) = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    # it writes scores/: there, under tmp_path (the JVM resolves paths from its own cwd)
+    example = example.replace('"scores/"', repr(str(tmp_path / "scores")))
+    exec(compile(example, "ray.md", "exec"), {})
+    assert (tmp_path / "scores").is_dir()

@@ -8,6 +8,7 @@ Needs ``pyspark`` (the test extra) and a Java runtime (``apt-get install default
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 
@@ -124,3 +125,12 @@ def test_a_null_text_fails_naming_the_column(spark):
         PythonException, match="prediction_column: column 'prediction' holds a null"
     ):
         spark_scores(frame.coalesce(1)).collect()
+
+
+def test_the_docs_example_runs(spark, repo, tmp_path):
+    page = (repo / "docs" / "distributed" / "spark.md").read_text("utf-8")
+    (example,) = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    # it writes scores/: there, under tmp_path (the JVM resolves paths from its own cwd)
+    example = example.replace('"scores/"', repr(str(tmp_path / "scores")))
+    exec(compile(example, "spark.md", "exec"), {})
+    assert (tmp_path / "scores").is_dir()
