@@ -19,7 +19,8 @@ _DOUBLE = re.compile(r"``(.+?)``")
 def _inline(line: str) -> str:
     def role(match: re.Match[str]) -> str:
         target = match.group(1)
-        shown = target.rsplit(".", 1)[-1] if match.group(0).split("`")[1].startswith("~") else target
+        short = match.group(0).split("`")[1].startswith("~")
+        shown = target.rsplit(".", 1)[-1] if short else target
         return f"`{shown}`"
 
     return _DOUBLE.sub(r"`\1`", _ROLE.sub(role, line))

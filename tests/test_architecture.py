@@ -95,9 +95,9 @@ def test_layout_table_names_every_folder_once():
 
 
 def test_no_upward_imports():
-    # A folder imports only folders listed before it in the layout table (never the top level, which is
-    # what users import); the top level imports any folder below it; nothing imports cli/
-    # but the package's entry points.
+    # A folder imports only folders listed before it in the layout table (never the top
+    # level, which is what users import); the top level imports any folder below it;
+    # nothing imports cli/ but the package's entry points.
     order = {name: k for k, name in enumerate(_layers())}
     upward = [
         f"{module} -> {target}"
