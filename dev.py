@@ -36,6 +36,8 @@ INSTALLS = {
         ["--no-deps", "multilingual-rouge==0.0.1"],
         # pltrdy's rouge (module `rouge`, as py-rouge's): its own folder (tests/test_audit.py)
         ["-e", ".[audit-test]"],
+        # the documentation site (tests/test_site.py runs mkdocs build --strict)
+        ["-e", ".[docs]"],
         ["--no-deps", "--upgrade", "--target", ".venv/targets/rouge-1.0.1", "rouge==1.0.1"],
     ],
 }

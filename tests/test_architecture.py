@@ -20,15 +20,16 @@ from rouge_lcs.scores import scorer
 
 PACKAGE = Path(rouge_lcs.__file__).parent
 
-README = PACKAGE.parent / "README.md"
+LAYOUT = PACKAGE.parent / "docs" / "library.md"
 TOP = "top level"
 
 
 def _layers() -> list[str]:
-    """The folders of README's layout table, lowest first (the top level between them)."""
-    text = README.read_text("utf-8")
-    section = text[text.index("\n### Layout\n") :]
-    section = section[: section.index("\n## ", 1)]
+    """The folders of the layout table (docs/library.md, "Layout"), lowest first (the top
+    level between them)."""
+    text = LAYOUT.read_text("utf-8")
+    section = text[text.index("\n## Layout\n") :]
+    section = section[: section.index("\n## ", 1)] if "\n## " in section[1:] else section
     rows = re.findall(r"^\| (`[a-z0-9_]+/`|top level) \|", section, flags=re.M)
     return [row.strip("`/") for row in rows]
 
@@ -87,16 +88,16 @@ def _place(dotted: str) -> str:
     return head if head in _folders() else TOP
 
 
-def test_readme_layout_names_every_folder_once():
+def test_layout_table_names_every_folder_once():
     layers = _layers()
     assert len(layers) == len(set(layers)), layers
     assert set(layers) == _folders() | {TOP}, set(layers) ^ (_folders() | {TOP})
 
 
 def test_no_upward_imports():
-    # A folder imports only folders listed before it in README (never the top level, which is
-    # what users import); the top level imports any folder below it; nothing imports cli/
-    # but the package's entry points.
+    # A folder imports only folders listed before it in the layout table (never the top
+    # level, which is what users import); the top level imports any folder below it;
+    # nothing imports cli/ but the package's entry points.
     order = {name: k for k, name in enumerate(_layers())}
     upward = [
         f"{module} -> {target}"

@@ -241,7 +241,7 @@ def test_readme_trainer_example_runs():
     assert "'eval_rougeLsum'" in done.stdout and "'eval_gen_len'" in done.stdout
 
 
-def test_readme_shows_the_example_verbatim():
+def test_the_trainer_page_shows_the_example_verbatim():
     example = (REPO / "examples" / "trainer_example.py").read_text(encoding="utf-8")
     body = example[example.index("import tempfile") :]
-    assert body in (REPO / "README.md").read_text(encoding="utf-8")
+    assert body in (REPO / "docs" / "trainer.md").read_text(encoding="utf-8")
