@@ -35,6 +35,7 @@ from operator import add
 from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.scores.results import score_columns
 from rouge_lcs.scores.scorer import Rouge
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -105,15 +106,6 @@ class PartialSums:
         if self.count == 0:
             raise ValueError("means: no rows were scored")
         return {k: round_sum(v) / self.count for k, v in self.sums.items()}
-
-
-def score_columns(names: Sequence[str], return_precision_recall: bool) -> list[str]:
-    """The per-example columns: ``<type>`` (F), and ``<type>_precision`` / ``_recall``."""
-    columns = list(names)
-    if return_precision_recall:
-        for name in names:
-            columns += [f"{name}_precision", f"{name}_recall"]
-    return columns
 
 
 def score_frame(

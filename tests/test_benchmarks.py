@@ -79,3 +79,14 @@ def test_cluster_benchmark_runs_on_tiny_input(engine, module):
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert f"{engine}: 300 rows" in run.stdout and "ratio" in run.stdout, run.stdout
+
+
+def test_bench_audit_smoke():
+    """benchmarks/bench_audit.py on 20 pairs: the distinct pairs it builds and one audit."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_audit.py"), "--smoke"],
+        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "20 pairs (20 distinct)" in run.stdout, run.stdout
