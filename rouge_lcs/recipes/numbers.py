@@ -130,7 +130,7 @@ class Groups:
         self._columns: dict[str, Columns | Unavailable] = {}
         self._printed: dict[str, dict[str, dict[str, float]]] = {}
         # lists (an Arrow batch's columns become str here: the auditor reads each text)
-        given = (list(batch.predictions), list(batch.references))
+        given = (list(batch.predictions), [list(refs) for refs in batch.references])
         self._texts: dict[str, Texts] = {"as given": given}
         self._sentences: dict[str, list[str]] = {}
 
