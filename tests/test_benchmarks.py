@@ -43,3 +43,15 @@ def test_benchmark_starts(name):
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "usage" in run.stdout.lower(), run.stdout[-500:]
+
+
+def test_templated_dedup_benchmark_runs_on_a_tiny_input():
+    # The three contestants on 200 templated texts: the same kept set (the run asserts it).
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_templated.py"), "--count", "200",
+         "--repeats", "1"],
+        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.count("same kept set") == 3, run.stdout
