@@ -1688,7 +1688,7 @@ static PyMethodDef module_methods[] = {
     {"prefix_counts", py_prefix_counts, METH_VARARGS, prefix_counts_doc},
     {"wlcs", py_wlcs, METH_VARARGS, wlcs_doc},
     /* ---------------------------------------------------------------------------------------
-     * For tests only (tests/test_native.py): single stages run alone, to compare them with
+     * For tests only (tests/engine/test_native.py): single stages run alone, to compare them with
      * their Python references (NLTK's Porter, the regex classes, the Python unicode tokenizer)
      * on every word or code point.  The library never calls them; the _test_ prefix says so.
      * They check their arguments like the others. */
