@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rouge_lcs import Rouge
+from rouge_lcs.base.arrow import is_arrow
 from rouge_lcs.base.cache import OptionsCache
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import (
@@ -217,10 +218,13 @@ class RougeReward:
 
     def score(self, completions: Sequence[Any], references: Sequence[Any]) -> list[float]:
         """The rewards of ``completions`` (strings or conversations) against ``references``."""
-        if isinstance(completions, str) or not isinstance(completions, Sequence):
-            raise fail_type("completions", "a list of completions", completions)
-        texts = [completion_text(c, i) for i, c in enumerate(completions)]
-        scores = self.scorer.score(texts, references)
+        if is_arrow(completions):  # an Arrow column of strings: read from its buffers
+            scores = self.scorer.score(completions, references)
+        else:
+            if isinstance(completions, str) or not isinstance(completions, Sequence):
+                raise fail_type("completions", "a list of completions", completions)
+            texts = [completion_text(c, i) for i, c in enumerate(completions)]
+            scores = self.scorer.score(texts, references)
         # Lists of floats (no NumPy for a reward server's first call); the same float
         # operations, in the same order, as weighting the score arrays would do.
         columns = [(scores.values(name, self.measure), w) for name, w in self.weights.items()]

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rouge_lcs.base.arrow import ArrowTexts, arrow_texts
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import (
     check_bool,
@@ -69,7 +70,11 @@ __all__ = [
 
 
 def _texts(value: object, name: str) -> list[str]:
-    """A list of str (a str subclass becomes its plain text); a string is not a list."""
+    """A list of str (a str subclass becomes its plain text); a string is not a list; an
+    Arrow column of strings gives its texts (a null is a ValueError naming the row)."""
+    arrow = arrow_texts(value, name)
+    if isinstance(arrow, ArrowTexts):
+        return arrow.tolist()
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         tolist = getattr(value, "tolist", None)
         if isinstance(value, (str, bytes)) or not callable(tolist):

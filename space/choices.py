@@ -63,3 +63,22 @@ DEFAULT_MULTI_REF = str(OPTIONS["multi_ref"].default)
 def language_label(code: str) -> str:
     """A language as the page names it: "Korean (ko)"."""
     return f"{_language_name(code)} ({code})" if code in LANGUAGES else code
+
+
+#: XL-Sum's own stemmers (``Language.stemmer``), as the page names them.
+XLSUM_STEMMERS = {"hindi", "bengali", "turkish"}
+
+
+def stemmer_label(code: str | None) -> str:
+    """The stemmer box's label for a language of the menu: the stemmer that language really
+    uses ("Porter stemmer" without a language or for English, "Snowball stemmer (German)",
+    "XL-Sum's Hindi stemmer"), or that it has none."""
+    language = LANGUAGES.get(code or "")
+    if language is None or language.stemmer == "porter":
+        return "Porter stemmer (rouge_score's)"
+    name = _language_name(language.code)
+    if language.stemmer is None:
+        return f"Stemmer: none exists for {name} (leave unticked)"
+    if language.stemmer in XLSUM_STEMMERS:
+        return f"XL-Sum's {name} stemmer"
+    return f"Snowball stemmer ({name})"

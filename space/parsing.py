@@ -192,6 +192,11 @@ def settings_for(
             multi_ref, choices.MULTI_REF_MODES, "Several references", choices.DEFAULT_MULTI_REF
         )
         code = check_language(language)
+        if use_stemmer and code and LANGUAGES[code].stemmer is None:
+            raise UserError(
+                f"Stemmer: {choices.language_label(code)} has no stemmer; untick the stemmer "
+                "box to score it."
+            )
         beta_value = check_beta_field(beta)
     try:
         if compat:

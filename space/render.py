@@ -291,9 +291,12 @@ def explanation_for(
     chosen: np.ndarray,
     deadline: float,
     budget_chars: int | None = None,
+    level: int = 2,
 ) -> str:
     """Highlighted tokens per reference and type, within a size and time budget; references
-    past the budget are named, not drawn (their scores are complete)."""
+    past the budget are named, not drawn (their scores are complete).  ``level``: the heading
+    level of each reference's title (one below the heading it sits under, so screen readers'
+    outline of the page has no gap)."""
     budget = limits.MAX_EXPLANATION_CHARS if budget_chars is None else budget_chars
     parts = [LEGEND]
     size = len(LEGEND)
@@ -312,13 +315,13 @@ def explanation_for(
         title = f"Reference {k + 1} of {n_refs}" if n_refs > 1 else "Reference"
         if n_refs > 1 and chosen.max() >= 0:
             title += f" — used for {', '.join(used)}" if used else " — not used by any type"
-        block = f"<h4>{esc(title)}</h4>" + "".join(
+        block = f"<h{level}>{esc(title)}</h{level}>" + "".join(
             render_explanation(item) for item in explain_with(prediction, reference, settings)
         )
         if k == 0 and len(block) > budget:
             block = (
-                f"<h4>{esc(title)}</h4><p class='note'>The highlighted texts would take "
-                f"{len(block) // 1000:,} kB, more than this demo draws; the scores are "
+                f"<h{level}>{esc(title)}</h{level}><p class='note'>The highlighted texts "
+                f"would take {len(block) // 1000:,} kB, more than this demo draws; the scores are "
                 "complete.</p>"
             )
         parts.append(block)
@@ -478,6 +481,7 @@ def examples_page(
             scores.chosen_references()[0],
             deadline,
             limits.MAX_EXPLANATION_CHARS // size,
+            level=3,
         )
         bodies.append(
             f'<tbody class="example" data-index="{e + 1}"><tr>'
@@ -536,19 +540,27 @@ def _small_n_note(n: int) -> str:
     )
 
 
+def difference_label(systems: tuple[str, str]) -> str:
+    """The difference of the systems as the page names it: "B − A", or "new − old" when the
+    systems are named."""
+    name_a, name_b = systems
+    return f"{name_b} − {name_a}"
+
+
 def render_comparison(result: ComparisonResult) -> str:
     """Per type: both means, B − A with its CI, the two p-values, per-example wins/ties/losses;
-    then the examples where the systems differ most."""
+    then the examples where the systems differ most.  Columns name the systems."""
     c = result.comparison
     name_a, name_b = result.systems
+    difference = difference_label(result.systems)
     labels = [
         f"mean F of {name_a}",
         f"mean F of {name_b}",
-        "B − A",
-        "95% CI of B − A",
+        difference,
+        f"95% CI of {difference}",
         "p (bootstrap)",
         "p (randomization)",
-        "B higher · tie · A higher",
+        f"{name_b} higher · tie · {name_a} higher",
     ]
     rows = []
     outcomes = result.outcomes()
@@ -569,7 +581,7 @@ def render_comparison(result: ComparisonResult) -> str:
     caption = (
         ("" if (name_a, name_b) == ("A", "B") else f"A: {name_a}, B: {name_b}; ")
         + f"{plural(n, 'example')}, the same references for both "
-        f"systems; B − A > 0 means B scores higher. CI: paired bootstrap "
+        f"systems; {difference} > 0 means {name_b} scores higher. CI: paired bootstrap "
         f"({limits.RESAMPLES:,} resamples, seed {limits.SEED}); p-values: paired bootstrap and "
         "approximate randomization, two-sided"
     )
@@ -588,8 +600,35 @@ def render_comparison(result: ComparisonResult) -> str:
     return out + render_largest_differences(result)
 
 
+def _system_details(
+    result: ComparisonResult, e: int, scorer: Rouge, deadline: float, budget: int
+) -> str:
+    """Example ``e`` opened: each system's output with its scores (and their traces) and its
+    highlighted tokens against the reference(s), one system after the other."""
+    parts = []
+    references = result.references[e]
+    for name, predictions in zip(result.systems, result.predictions):
+        scores = scorer.score([predictions[e]], [references])
+        parts.append(
+            f"<h3>{esc(name)}</h3>"
+            + _pair_table(scores, result.settings, len(references), caption=False)
+            + explanation_for(
+                predictions[e],
+                references,
+                result.settings,
+                scores.chosen_references()[0],
+                deadline,
+                budget,
+                level=4,
+            )
+        )
+    return "".join(parts)
+
+
 def render_largest_differences(result: ComparisonResult) -> str:
-    """The examples where the two systems' F differ most (rougeL's, else the first type's)."""
+    """The examples where the two systems' F differ most (rougeL's, else the first type's);
+    each row opens, in place, both systems' outputs scored and highlighted against the
+    reference(s), as a row of the batch's per-example table does."""
     names = result.names
     k = names.index("rougeL") if "rougeL" in names else 0
     diff = result.f_b[:, k] - result.f_a[:, k]
@@ -597,25 +636,35 @@ def render_largest_differences(result: ComparisonResult) -> str:
     order = sorted(range(len(diff)), key=lambda e: -abs(float(diff[e])))
     order = [e for e in order if diff[e] != 0][: limits.LARGEST_DIFFERENCES]
     name_a, name_b = result.systems
+    difference = difference_label(result.systems)
     if not order:
         return (
             f'<p class="note">The two systems have the same {esc(names[k])} F on every example.</p>'
         )
     preds_a, preds_b = result.predictions
-    rows = [
-        f'<tr><th scope="row" data-label="#">{e + 1}</th>'
+    scorer = Rouge.from_settings(result.settings)
+    deadline = time.monotonic() + limits.EXPLAIN_BUDGET_S
+    # Two systems per row: each gets half of a row's share of the explanation budget.
+    budget = limits.MAX_EXPLANATION_CHARS // (2 * limits.LARGEST_DIFFERENCES)
+    bodies = [
+        f'<tbody class="example" data-index="{e + 1}"><tr>'
+        f'<th scope="row" data-label="#">{e + 1}</th>'
         f'<td class="num" data-label="{esc(name_a)} F">{fmt(float(result.f_a[e, k]))}</td>'
         f'<td class="num" data-label="{esc(name_b)} F">{fmt(float(result.f_b[e, k]))}</td>'
-        f'<td class="num" data-label="B − A">{float(diff[e]):+.4f}</td>'
+        f'<td class="num" data-label="{esc(difference)}">{float(diff[e]):+.4f}</td>'
         f'<td class="text" data-label="{esc(name_a)}">{_short(preds_a[e])}</td>'
         f'<td class="text" data-label="{esc(name_b)}">{_short(preds_b[e])}</td>'
         f'<td class="text" data-label="references">{_refs_html(result.references[e])}</td></tr>'
+        f'<tr class="explain-row"><td colspan="7"><details>'
+        f"<summary>How example {e + 1} was scored for {esc(name_a)} and {esc(name_b)}</summary>"
+        f"{_system_details(result, e, scorer, deadline, budget)}</details></td></tr></tbody>"
         for e in order
     ]
     caption = (
         f"Where the systems differ most: the {plural(len(order), 'example')} with the largest "
-        f"|B − A| of {names[k]} F"
+        f"|{difference}| of {names[k]} F; open a row to see both outputs scored against the "
+        "reference"
     )
-    headers = ["#", f"{name_a} F", f"{name_b} F", "B − A", name_a, name_b, "references"]
+    headers = ["#", f"{name_a} F", f"{name_b} F", difference, name_a, name_b, "references"]
     texts = (name_a, name_b, "references")
-    return _table(headers, "".join(rows), "examples wide", "differences-table", caption, texts)
+    return _table(headers, "".join(bodies), "examples wide", "differences-table", caption, texts)

@@ -36,6 +36,7 @@ from space.choices import (
     STANDARD_TYPES,
     TOKENIZERS,
     TYPE_CHOICES,
+    stemmer_label,
 )
 from space.examples import EXAMPLES, example_card, load_example
 from space.parsing import UserError, upload_problem
@@ -407,7 +408,12 @@ def _options(prefix: str) -> list[Any]:
             tokenizer = gr.Dropdown(
                 TOKENIZERS, value=DEFAULT_TOKENIZER, label="Tokenizer", min_width=140
             )
-            stemmer = gr.Checkbox(value=DEFAULT_STEMMER, label="Porter stemmer", min_width=140)
+            stemmer = gr.Checkbox(
+                value=DEFAULT_STEMMER,
+                label=stemmer_label(""),
+                min_width=140,
+                elem_id=f"{prefix}-stemmer",
+            )
             lsum_split = gr.Dropdown(
                 SPLITS, value=DEFAULT_SPLIT, label="ROUGE-Lsum sentences", min_width=140
             )
@@ -426,6 +432,8 @@ def _options(prefix: str) -> list[Any]:
                 min_width=140,
                 elem_id=f"{prefix}-language",
             )
+    # The box names the stemmer the chosen language really uses.
+    language.change(lambda code: gr.update(label=stemmer_label(code)), language, stemmer, **PRIVATE)
     return [types, extra, tokenizer, stemmer, lsum_split, beta, multi_ref, language]
 
 
@@ -453,6 +461,25 @@ PAIR_QUEUE: dict[str, Any] = {"concurrency_id": "pair", "concurrency_limit": 4}
 HEAVY_QUEUE: dict[str, Any] = {"concurrency_id": "heavy", "concurrency_limit": 2}
 
 
+#: The README, served by the Space itself (the one file it serves besides a visitor's own):
+#: the page links it, and it needs no network.
+README = Path(__file__).resolve().parent.parent / "README.md"
+README_LINK = f"/gradio_api/file={README.name}"
+
+INTRO = (
+    "# ROUGE, explained\n"
+    "ROUGE scores a generated text (the prediction) by what it shares with reference texts: "
+    "**P** (precision) is the share of the prediction's words, n-grams (ROUGE-N) or longest "
+    "common subsequence (ROUGE-L) found in the reference, **R** (recall) the share of the "
+    "reference's found in the prediction, **F** their harmonic mean.\n\n"
+    "ROUGE-N, ROUGE-L and ROUGE-Lsum with the tokens that counted highlighted. "
+    "Unicode-aware (Korean, Chinese, Japanese score correctly), exact mean, same "
+    "numbers as `rouge_score` with the `rouge_score` tokenizer — and, beside ours, "
+    'what the stock `evaluate.load("rouge")` says. The library, its command line and '
+    f"evaluate module: [the README]({README_LINK})."
+)
+
+
 def build_demo() -> gr.Blocks:
     """The Blocks of the Space: three tabs, their private events, the three API endpoints."""
     with gr.Blocks(
@@ -462,14 +489,7 @@ def build_demo() -> gr.Blocks:
         # hour; a visitor's files go sooner, when the visitor leaves.
         delete_cache=(3600, 3600),
     ) as demo:
-        gr.Markdown(
-            "# ROUGE, explained\n"
-            "ROUGE-N, ROUGE-L and ROUGE-Lsum with the tokens that counted highlighted. "
-            "Unicode-aware (Korean, Chinese, Japanese score correctly), exact mean, same "
-            "numbers as `rouge_score` with the `rouge_score` tokenizer — and, beside ours, "
-            'what the stock `evaluate.load("rouge")` says. Library and evaluate module: see '
-            "the README."
-        )
+        gr.Markdown(INTRO, elem_id="intro")
         pair_inputs = _pair_tab()
         batch_inputs = _batch_tab()
         compare_inputs = _compare_tab()
@@ -578,7 +598,7 @@ def _batch_tab() -> list[Any]:
                     buttons=["copy"],
                 )
         with gr.Column(elem_id="examples-area", elem_classes="results"):
-            gr.Markdown("### Every example — find the worst ones")
+            gr.Markdown("## Every example — find the worst ones")
             with gr.Row(equal_height=True):
                 sort = gr.Dropdown(
                     [render.INPUT_ORDER],
@@ -592,10 +612,10 @@ def _batch_tab() -> list[Any]:
                     elem_id="examples-filter",
                     min_width=200,
                 )
-            with gr.Row():
-                previous = gr.Button("← Previous page", elem_id="examples-previous", min_width=120)
-                following = gr.Button("Next page →", elem_id="examples-next", min_width=120)
+            previous, following = _pager("examples")
             per_example = gr.HTML(elem_id="per-example")
+            # A phone shows the table as cards thousands of pixels long: a pager below it too.
+            previous_below, following_below = _pager("examples-below")
         refused, refused_go = _refusal("batch")
     state = gr.State()
     inputs = [upload, pasted, *options]
@@ -619,16 +639,32 @@ def _batch_tab() -> list[Any]:
     histogram_type.input(histogram_page, [histogram_type, state], histogram, **PRIVATE)
     sort.input(examples_view, [sort, query, state], [per_example, state], **PRIVATE)
     query.submit(examples_view, [sort, query, state], [per_example, state], **PRIVATE)
-    previous.click(examples_step(-1), state, [per_example, state], **PRIVATE)
-    following.click(examples_step(+1), state, [per_example, state], **PRIVATE)
+    for button, step in (
+        (previous, -1),
+        (following, +1),
+        (previous_below, -1),
+        (following_below, +1),
+    ):
+        turned = button.click(examples_step(step), state, [per_example, state], **PRIVATE)
+        if button in (previous_below, following_below):  # the new page starts in view
+            turned.then(None, js=_scroll("per-example"))
     return inputs
+
+
+def _pager(prefix: str) -> tuple[gr.Button, gr.Button]:
+    """The per-example table's previous and next page buttons (``{prefix}-previous``,
+    ``{prefix}-next``)."""
+    with gr.Row(elem_classes="pager"):
+        previous = gr.Button("← Previous page", elem_id=f"{prefix}-previous", min_width=150)
+        following = gr.Button("Next page →", elem_id=f"{prefix}-next", min_width=150)
+    return previous, following
 
 
 def _compare_tab() -> list[Any]:
     with gr.Tab("Compare", id="compare"):
         # Inputs above, results below at full width: the comparison has eight columns.
         gr.Markdown(
-            "### Compare two systems\n"
+            "## Compare two systems\n"
             "Two systems' outputs on the same examples: upload one file per system in the batch "
             "format (same rows, same references), or paste three columns "
             "`A<TAB>B<TAB>reference` (more reference columns may follow). Per type: both mean "
@@ -734,4 +770,5 @@ def launch_options() -> dict[str, Any]:
         # the histogram and the table's pages; cap how many sessions are remembered.
         "state_session_capacity": 500,
         "show_error": False,
+        "allowed_paths": [str(README)],
     }

@@ -55,3 +55,14 @@ def test_templated_dedup_benchmark_runs_on_a_tiny_input():
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.count("same kept set") == 3, run.stdout
+
+
+def test_bench_audit_smoke():
+    """benchmarks/bench_audit.py on 20 pairs: the distinct pairs it builds and one audit."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_audit.py"), "--smoke"],
+        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "20 pairs (20 distinct)" in run.stdout, run.stdout

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from itertools import chain
 from operator import itemgetter
 
+from rouge_lcs.base.arrow import ArrowLists, arrow_texts, single_references
 from rouge_lcs.base.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
@@ -122,9 +123,9 @@ class TextBatch:
     that the engine need not unwrap them again (``None``: not known to be so).
     """
 
-    predictions: list[str]
-    references: list[list[str]]
-    single: list[str] | None = None
+    predictions: Sequence[str]
+    references: Sequence[list[str]]
+    single: Sequence[str] | None = None
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -164,6 +165,25 @@ def check_texts(
     pname, rname = names
     if isinstance(predictions, TextBatch):
         raise fail_type(pname, "a list of str", predictions)
+    arrow_preds, arrow_refs = arrow_texts(predictions, pname), arrow_texts(references, rname)
+    if isinstance(arrow_preds, ArrowLists):
+        raise fail_type(pname, "a list of str (an Arrow column of strings)", predictions)
+    if arrow_preds is not None and arrow_refs is not None:  # read from the buffers
+        if not len(arrow_preds):
+            raise fail_value(pname, "at least one prediction", predictions)
+        if len(arrow_preds) != len(arrow_refs):
+            raise ValueError(
+                f"{pname} and {rname}: expected columns of the same length, got "
+                f"{len(arrow_preds)} {pname} and {len(arrow_refs)} {rname}"
+            )
+        if isinstance(arrow_refs, ArrowLists):
+            return TextBatch(arrow_preds, arrow_refs)
+        return TextBatch(arrow_preds, single_references(arrow_refs), arrow_refs)
+    # One Arrow column beside a list: its texts as str, checked as above.
+    if arrow_preds is not None:
+        predictions = arrow_preds.tolist()
+    if arrow_refs is not None:
+        references = list(arrow_refs) if isinstance(arrow_refs, ArrowLists) else arrow_refs.tolist()
     preds = _as_list(predictions, pname)
     refs = _as_list(references, rname)
     if not preds:

@@ -13,6 +13,7 @@ import contextlib
 import csv
 import io
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -230,6 +231,29 @@ def load_table(path: str | Path, text: str | None = None) -> Table:
     has_ids = any("id" in record for _, record in records)
     ids = [record.get("id", "") for _, record in records] if has_ids else None
     return Table(predictions, references, ids)
+
+
+#: A lone surrogate (U+D800–U+DFFF alone): JSON's ``\ud800`` escape reads as one, and UTF-8
+#: cannot encode it.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_line(record: Any) -> str:
+    """``record`` as one JSONL line (with its ``\n``), by the reader's rule: text as is (not
+    ASCII-escaped), except a lone surrogate, which a record can hold (the reader takes the
+    escape ``\ud800``, as JSON allows) and UTF-8 cannot: it is written back as that escape,
+    so every record read round-trips."""
+    line = json.dumps(record, ensure_ascii=False)
+    if not line.isascii():
+        # A surrogate can only sit inside a JSON string, where its escape means the same.
+        line = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
+    return line + "\n"
+
+
+def lone_surrogate(text: str) -> int | None:
+    """The code point of the first lone surrogate in ``text``, or ``None``."""
+    found = None if text.isascii() else _LONE_SURROGATE.search(text)
+    return ord(found.group()) if found else None
 
 
 def write_scores_csv(

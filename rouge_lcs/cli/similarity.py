@@ -24,6 +24,8 @@ from typing import Any, TextIO
 from rouge_lcs.cli.io import (
     InputError,
     decode,
+    json_line,
+    lone_surrogate,
     read_records,
     read_text,
     split_lines,
@@ -74,7 +76,7 @@ def _write(handle: TextIO, kind: str, records: list[dict[str, Any]], texts: list
     if kind == "txt":
         handle.writelines(f"{line}\n" for line in texts)
     elif kind == "jsonl":
-        handle.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        handle.writelines(json_line(r) for r in records)
     else:
         columns = list(dict.fromkeys(name for record in records for name in record))
         dialect = "excel-tab" if kind == "tsv" else "excel"
@@ -132,7 +134,14 @@ class _Output:
         self._temp = None
 
     def discard(self) -> None:
-        """Remove the temporary file of an output that is not to be kept."""
+        """Remove the temporary file of an output that is not to be kept (stdout: let it go
+        without closing it, so the command's error message can still be printed)."""
+        if self._temp is None:
+            with contextlib.suppress(OSError, ValueError):
+                self.handle.flush()
+            with contextlib.suppress(ValueError):
+                self.handle.detach()
+            return
         if self._temp is not None:
             self.handle.close()
             with contextlib.suppress(OSError):
@@ -226,6 +235,15 @@ def cmd_dedup(argv: Sequence[str]) -> int:
                 f"{args.input}: record {broken + 1} has a line break, which a .txt output "
                 "(one text a line) cannot hold; write JSONL or CSV (-o FILE.jsonl)"
             )
+    if kind != "jsonl":  # JSONL keeps a lone surrogate as its escape; UTF-8 text cannot
+        for k, record in enumerate(records):
+            found = lone_surrogate(json.dumps(record, ensure_ascii=False))
+            if found is not None:
+                raise InputError(
+                    f"{args.input}: record {k + 1} holds a lone surrogate U+{found:04X} (read "
+                    f"from a JSON escape), which a UTF-8 .{kind} output cannot hold; write "
+                    "JSONL (-o FILE.jsonl), which keeps the escape"
+                )
     outputs = [_Output(args.output, "-o")]
     try:
         if args.dropped:
@@ -278,12 +296,14 @@ def _dedup_to(
         handle = outputs[1].handle
         for i, (j, value) in sorted(result.matches.items()):
             row = {"index": i, "text": texts[i], "match_index": j, "match": pool_text(j)}
-            handle.write(json.dumps({**row, "score": value}, ensure_ascii=False) + "\n")
+            handle.write(json_line({**row, "score": value}))
     print(f"kept {len(result.kept)} of {len(texts)} texts", file=sys.stderr)
 
 
 def cmd_similar(argv: Sequence[str]) -> int:
     args = similar_parser().parse_args(argv)
+    if args.top_k < 0:  # named by its flag, before anything is read
+        raise InputError(f"--top-k: expected an integer >= 0, got {args.top_k}")
     queries, _ = _read(args.queries, args.field)
     corpus, _ = _read(args.corpus, args.field)
     output = _Output(args.output, "-o")
@@ -294,7 +314,7 @@ def cmd_similar(argv: Sequence[str]) -> int:
             found = index.extract(query, limit=args.top_k, score_cutoff=args.score_cutoff)
             matches = [{"index": i, "text": text, "score": value} for text, value, i in found]
             row = {"query_index": k, "query": query, "matches": matches}
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            handle.write(json_line(row))
     except BaseException:
         output.discard()
         raise

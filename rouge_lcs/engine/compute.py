@@ -18,6 +18,7 @@ from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from rouge_lcs.base.arrow import arrow_pairs
 from rouge_lcs.base.validation import TextBatch, fail_type
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import Backend, Store, backend
@@ -143,6 +144,9 @@ def _chunk_stats(batch: TextBatch, store: Store, engine: Backend) -> PairStats:
     # in first-seen order, predictions first (the engine's number_texts).
     predictions = batch.predictions
     references = batch.references
+    arrow = arrow_pairs(predictions, references, batch.single)
+    if arrow is not None:  # Arrow columns: the engine reads their buffers, row by row
+        return store.chunk_stats(*arrow)
     if batch.single is not None:  # one reference each (check_texts knows): pairs are examples
         pair_texts, ref_texts = predictions, batch.single
         n_refs = array("q", [1]) * len(predictions)  # no map(len) over the batch (0.1 ms)
@@ -154,5 +158,6 @@ def _chunk_stats(batch: TextBatch, store: Store, engine: Backend) -> PairStats:
         else:
             pair_texts = [p for p, refs in zip(predictions, references) for _ in refs]
             ref_texts = [r for refs in references for r in refs]
-    texts, pair_pred, pair_ref = engine.number_texts(pair_texts, ref_texts)
+    # lists here: check_texts makes lists of every batch but an all-Arrow one
+    texts, pair_pred, pair_ref = engine.number_texts(pair_texts, ref_texts)  # type: ignore[arg-type]
     return store.chunk_stats(texts, pair_pred, pair_ref, n_refs)

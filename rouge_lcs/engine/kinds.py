@@ -42,11 +42,12 @@ OTHER = ("W", "S", "SU")
 _ROUGE1 = RougeType("rouge1", "n", 1)
 
 
-def weighted_totals(lengths: Sequence[int], w: float) -> np.ndarray:
+def weighted_totals(lengths: Sequence[int] | np.ndarray, w: float) -> np.ndarray:
     """``f(len) = len ** w`` of each length, float64 (both engines' ROUGE-W totals), as
     Python's ``float ** float`` (C's ``pow``): NumPy's vectorized ``power`` may round
-    differently."""
-    return np.array([float(n) ** w for n in lengths], dtype=np.float64)
+    differently.  Each distinct length is raised once (a corpus has a few hundred)."""
+    distinct, where = np.unique(np.asarray(lengths, dtype=np.int64), return_inverse=True)
+    return np.array([float(n) ** w for n in distinct.tolist()], dtype=np.float64)[where]
 
 
 def only_counted(rouge_types: Sequence[RougeType]) -> bool:
@@ -67,8 +68,7 @@ def kind_counts(
     at offsets ``starts`` (float64 for ROUGE-W, else int64)."""
     if rouge_type.kind == "W":
         w = rouge_type.weight
-        lengths = np.diff(starts).tolist()
-        totals = weighted_totals(lengths, w)
+        totals = weighted_totals(np.diff(starts), w)
         out = np.empty((pair_pred.size, 3), dtype=np.float64)
         out[:, 0] = engine.wlcs(ids, starts, pair_pred, pair_ref, w, num_threads)
         out[:, 1], out[:, 2] = totals[pair_pred], totals[pair_ref]

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from rouge_lcs.base.arrays import expand
+from rouge_lcs.base.arrow import ArrowTexts
 from rouge_lcs.base.lazy import lazy_import, version_of
 from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
@@ -368,6 +369,11 @@ class NativeStore:
         threads = self.num_threads
         encode = self._encoder.encode
         encode_sentences = self._encoder.encode_sentences
+        if isinstance(texts, ArrowTexts):
+            if not self._sentences:  # the rows read from the columns' buffers in C
+                ids, starts = self._encoder.encode_arrow(texts.columns(), threads)
+                return ids, starts, b"", bytes(8), bytes(8 * (len(texts) + 1))
+            texts = texts.tolist()  # ROUGE-Lsum's splitters take str
         if not self._sentences:  # plain buffers: no NumPy on this path
             ids, starts = encode(texts, threads)
             return ids, starts, b"", bytes(8), bytes(8 * (len(texts) + 1))

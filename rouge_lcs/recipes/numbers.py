@@ -62,44 +62,27 @@ def mid_interval(column: np.ndarray) -> tuple[float, float]:
     return mean - half, mean + half
 
 
-def _engine_group(
-    batch: TextBatch,
-    types: tuple[str, ...],
-    transform: Callable[[str], str] | None,
-    **options: object,
-) -> Columns:
+def _engine_group(texts: Texts, types: tuple[str, ...], **options: object) -> Columns:
     scorer = function_scorer(list(types), **options)
-    preds, refs = batch.predictions, batch.references
-    if transform is not None:
-        preds = [transform(p) for p in preds]
-        refs = [[transform(r) for r in rs] for rs in refs]
-    scores = scorer.score(preds, refs)
+    scores = scorer.score(*texts)
     return {m: {t: scores.column(t, m) for t in types} for m in MEASURES}
+
+
+# (predictions, references) as a group reads them
+Texts = tuple[list[str], list[list[str]]]
 
 
 def _nltk_lines(text: str) -> str:
     return "\n".join(nltk_split(text))
 
 
-def _punkt_only_lines(text: str) -> str:
-    """torchmetrics: Punkt sentences of the raw text, a newline inside one is a space."""
-    return "\n".join(" ".join(s.split("\n")) for s in nltk_split(text))
-
-
 def _files2rouge_lines(text: str) -> str:
     return "\n".join(" ".join(text.split("\n")).split(" . "))
 
 
-def _perl_group(
-    batch: TextBatch, flags: dict[object, object], split: str
-) -> dict[str, dict[str, float]]:
+def _perl_group(texts: Texts, flags: dict[object, object]) -> dict[str, dict[str, float]]:
     """The script's printed averages (R, P, F per type) for one flag set."""
-    transform = {"as given": None, "nltk": _nltk_lines, "files2rouge": _files2rouge_lines}[split]
-    preds, refs = batch.predictions, batch.references
-    if transform is not None:
-        preds = [transform(p) for p in preds]
-        refs = [[transform(r) for r in rs] for rs in refs]
-    report = rouge155_score(preds, refs, n=2, **flags)  # type: ignore[arg-type]
+    report = rouge155_score(*texts, n=2, **flags)  # type: ignore[arg-type]
     printed = report.to_dict()
     out: dict[str, dict[str, float]] = {}
     for measure, suffix in (
@@ -146,6 +129,48 @@ class Groups:
         self.batch = batch
         self._columns: dict[str, Columns | Unavailable] = {}
         self._printed: dict[str, dict[str, dict[str, float]]] = {}
+        self._texts: dict[str, Texts] = {"as given": (batch.predictions, batch.references)}
+        self._sentences: dict[str, list[str]] = {}
+
+    def texts(self, split: str) -> Texts:
+        """The batch's texts with sentences cut as ``split`` does: ``"nltk"``, each Punkt
+        sentence a line (as scripts do it, ``"\\n".join(sent_tokenize(text))``);
+        ``"punkt_only"``, the same with a newline inside a sentence a space (torchmetrics);
+        ``"files2rouge"``, each line cut at ``" . "``; ``"as given"``.  Each distinct text is
+        split once for every recipe that reads it."""
+        found = self._texts.get(split)
+        if found is not None:
+            return found
+        cut: Callable[[str], str]
+        if split == "files2rouge":
+            cut = _files2rouge_lines
+        else:
+            sentences = self._sentences
+
+            def join(sentence: str) -> str:
+                return sentence if split == "nltk" else " ".join(sentence.split("\n"))
+
+            def cut(text: str) -> str:
+                found = sentences.get(text)
+                if found is None:
+                    found = sentences[text] = nltk_split(text)
+                return "\n".join(map(join, found))
+
+        memo: dict[str, str] = {}
+
+        def lines(text: str) -> str:
+            out = memo.get(text)
+            if out is None:
+                out = memo[text] = cut(text)
+            return out
+
+        batch = self.batch
+        texts = (
+            [lines(p) for p in batch.predictions],
+            [[lines(r) for r in rs] for rs in batch.references],
+        )
+        self._texts[split] = texts
+        return texts
 
     def columns(self, name: str) -> Columns:
         """The group's ``{measure: {type: per-example values}}``; :class:`Unavailable`."""
@@ -164,7 +189,8 @@ class Groups:
         if recipe.group not in self._printed:
             flags = recipe.extra["flags"]
             assert isinstance(flags, dict)
-            self._printed[recipe.group] = _perl_group(self.batch, flags, str(recipe.extra["split"]))
+            texts = self.texts(str(recipe.extra["split"]))
+            self._printed[recipe.group] = _perl_group(texts, flags)
         return self._printed[recipe.group]
 
     def _make(self, name: str) -> Columns:
@@ -173,24 +199,20 @@ class Groups:
             return _pltrdy_group(batch)
         stem = "_stem" in name
         multi = "max_f" if not name.endswith("_avg") else "mean"
-        if name.startswith("tm_nltk"):
+        if name.startswith(("tm_nltk", "rs_")):
+            # rs_nltk: ROUGE-Lsum as scripts do it, "\n".join(sent_tokenize(text)) then
+            # newline sentences; tm_nltk: on torchmetrics' Punkt sentences
+            split = "as given"
+            types: tuple[str, ...] = TYPES
+            if name.startswith(("tm_nltk", "rs_nltk")):
+                split = "punkt_only" if name.startswith("tm") else "nltk"
+                types = ("rougeLsum",)
             return _engine_group(
-                batch, ("rougeLsum",), _punkt_only_lines, tokenizer="rouge_score",
-                lsum_split="newline", use_stemmer=stem, multi_ref=multi,
-            )  # fmt: skip
-        if name.startswith("rs_nltk"):
-            # as scripts do it: "\n".join(sent_tokenize(text)), then newline sentences
-            return _engine_group(
-                batch, ("rougeLsum",), _nltk_lines, tokenizer="rouge_score",
-                lsum_split="newline", use_stemmer=stem, multi_ref=multi,
-            )  # fmt: skip
-        if name.startswith("rs_"):
-            return _engine_group(
-                batch, TYPES, None, tokenizer="rouge_score", lsum_split="newline",
+                self.texts(split), types, tokenizer="rouge_score", lsum_split="newline",
                 use_stemmer=stem, multi_ref=multi,
             )  # fmt: skip
         if name.startswith("lcs_"):
-            return _engine_group(batch, TYPES, None, use_stemmer=stem)
+            return _engine_group(self.texts("as given"), TYPES, use_stemmer=stem)
         raise KeyError(name)  # pragma: no cover - the catalogue names only these
 
 

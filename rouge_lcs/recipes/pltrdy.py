@@ -93,7 +93,9 @@ def pair_scores(prediction: str, reference: str) -> dict[str, tuple[float, float
     hyp_split = [s.split(" ") for s in hyp]
     for ref_sentence in ref:
         ref_split = ref_sentence.split(" ")
+        distinct = set(ref_split)
         for hyp_sentence in hyp_split:
-            union |= _traceback_words(ref_split, hyp_sentence)
+            if not distinct.isdisjoint(hyp_sentence):  # no common word: an empty LCS
+                union |= _traceback_words(ref_split, hyp_sentence)
     out["rougeL"] = _prf(len(union), len(set(hyp_words)), len(set(ref_words)))
     return out

@@ -436,8 +436,37 @@ def _engine_stats(
             out[k] = _recall_stats(hit, model_count, peer_count)
         elif metric.kind == "W":  # the engine's summary-level weighted LCS, on the same ids
             out[k] = _wlcs_arrays(docs, peers, models, metric.weight)
-        elif out[k] is None:  # ROUGE-L under -b: the per-pair statement
+        elif out[k] is None:  # ROUGE-L under -b
             if listed is None:
                 listed = summaries()
-            out[k] = _per_pair(listed, pair_peer, pair_model, metric)
+            out[k] = _cut_lcs(docs, listed, peers, models, metric)
     return cast(list[PairArrays], out)
+
+
+def _uncut(summary: Summary) -> bool:
+    """Whether ``-b`` left the whole text the sentences' tokens in order (a text under the
+    limit): its ROUGE-L statistics are then those without ``-b``."""
+    ids = summary.term_ids
+    return ids is None or ids == list(chain.from_iterable(summary.sentence_ids))
+
+
+def _cut_lcs(
+    docs: IdDocs,
+    summaries: Sequence[Summary],
+    peers: np.ndarray,
+    models: np.ndarray,
+    metric: Metric,
+) -> PairArrays:
+    """ROUGE-L under ``-b``: pairs of texts that the limit did not cut through the engine's
+    summary-level LCS (one call), the others by the per-pair statement."""
+    uncut = np.fromiter(map(_uncut, summaries), dtype=bool, count=len(summaries))
+    engine_pairs = uncut[peers] & uncut[models]
+    counts = backend().id_counts(docs, peers, models, [RougeType("rougeLsum", "Lsum")])
+    hit, peer_count, model_count = counts[:, 0].T
+    out = [a.copy() for a in _lcs_arrays(hit, model_count, peer_count)]
+    cut = np.flatnonzero(~engine_pairs)
+    if cut.size:
+        rows = _per_pair(summaries, peers[cut], models[cut], metric)
+        for column, values in zip(out, rows):
+            column[cut] = values
+    return out[0], out[1], out[2], out[3]

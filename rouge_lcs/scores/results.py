@@ -13,6 +13,7 @@ from array import array
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.records import NamedTuple
+from rouge_lcs.base.validation import check_bool, fail_type, fail_value
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import backend
 from rouge_lcs.engine.stats import PairStats
@@ -24,11 +25,23 @@ from rouge_lcs.text.rouge_types import weights
 # treat any name TYPE_CHECKING as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
     import numpy as np
 else:
     np = lazy_import("numpy")
 
 MEASURES = ("precision", "recall", "fmeasure")
+
+
+def score_columns(names: Sequence[str], return_precision_recall: bool) -> list[str]:
+    """The per-example columns: ``<type>`` (F), and ``<type>_precision`` / ``_recall``."""
+    columns = list(names)
+    if return_precision_recall:
+        for name in names:
+            columns += [f"{name}_precision", f"{name}_recall"]
+    return columns
 
 
 class Score(NamedTuple):
@@ -198,6 +211,42 @@ class Scores:
         k = self._index(name, measure)
         values: np.ndarray = getattr(self, measure)
         return values[:, k]
+
+    def to_arrow(
+        self,
+        *,
+        return_precision_recall: bool = False,
+        index: object = None,
+        index_name: str = "index",
+    ) -> Any:
+        """The per-example scores as a ``pyarrow.Table`` (the ``arrow`` extra): the column
+        ``index_name`` (``index``: the input's index, any sequence or Arrow array of one value
+        per example; by default the row numbers), then one float64 column per type named as
+        :func:`rouge_lcs.distributed.dask_scores` names them: ``rouge1`` … (F), and with
+        ``return_precision_recall`` ``rouge1_precision`` / ``rouge1_recall`` ….
+
+        >>> from rouge_lcs import score
+        >>> scores = score(["the cat sat", "a dog"], ["the cat sat down", "a dog"], ["rouge1"])
+        >>> scores.to_arrow().to_pydict()
+        {'index': [0, 1], 'rouge1': [0.8571428571428571, 1.0]}
+        """
+        import pyarrow as pa
+
+        check_bool(return_precision_recall, "return_precision_recall")
+        if not isinstance(index_name, str):
+            raise fail_type("index_name", "str", index_name)
+        n = len(self)
+        if index is None:
+            index = pa.array(np.arange(n, dtype=np.int64))
+        elif len(index) != n:  # type: ignore[arg-type]
+            raise fail_value("index", f"{n} values (one per example)", index)
+        columns: dict[str, Any] = {index_name: index}
+        for column in score_columns(self.rouge_types, return_precision_recall):
+            name, _, measure = column.partition("_")
+            columns[column] = pa.array(self.column(name, measure or "fmeasure"))
+        if len(columns) <= len(self.rouge_types) * (3 if return_precision_recall else 1):
+            raise fail_value("index_name", "a name other than the score columns'", index_name)
+        return pa.table(columns)
 
     def chosen_references(self) -> np.ndarray:
         """``(examples, types)``: which reference each score came from under ``max_f`` /

@@ -47,3 +47,33 @@ window.addEventListener("change", (e) => {
   if (e.target && e.target.type === "file") guard(e, e.target.files);
 }, true);
 window.addEventListener("drop", (e) => guard(e, e.dataTransfer && e.dataTransfer.files), true);
+
+// Two accessibility defects of Gradio's own markup, mended whenever it renders them:
+// - an upload area is a button named "Click to upload or drop files" whose visible text is
+//   "Drop File Here - or - Click to Upload": a speech-input user saying what they see would
+//   not reach it (axe: label-content-name-mismatch).  Its name becomes its visible text and
+//   the field's label;
+// - the footer's "Settings" link holds an icon whose alt text repeats the link's text, so a
+//   screen reader says it twice (axe: image-redundant-alt): the icon is marked decorative.
+function mend() {
+  for (const button of document.querySelectorAll("button.upload-container[aria-label]")) {
+    const text = (button.innerText || "").replace(/\s+/g, " ").trim();
+    const label = button.closest(".block")?.querySelector('[data-testid="block-label"]');
+    const name = [text, (label?.innerText || "").trim()].filter(Boolean).join(": ");
+    if (text && button.getAttribute("aria-label") !== name) button.setAttribute("aria-label", name);
+  }
+  for (const img of document.querySelectorAll("footer img[alt]")) {
+    const holder = img.closest("a, button");
+    const alt = img.getAttribute("alt").trim().toLowerCase();
+    if (alt && holder && (holder.innerText || "").trim().toLowerCase() === alt) {
+      img.setAttribute("alt", "");
+    }
+  }
+}
+let mending = false;
+new MutationObserver(() => {
+  if (mending) return;
+  mending = true;
+  requestAnimationFrame(() => { mend(); mending = false; });
+}).observe(document.body, {childList: true, subtree: true});
+mend();

@@ -114,20 +114,53 @@ def _texts(seed: int, n: int) -> list[str]:
     return [" ".join(rng.choice(WORDS) for _ in range(rng.randrange(0, 25))) for _ in range(n)]
 
 
-TYPES = ["rougeW", "rougeW-1.5", "rougeS4", "rougeS0", "rougeS*", "rougeSU4", "rougeSU*"]
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_scores_equal_the_definitions_written_out(seed: int) -> None:
-    preds, refs = _texts(seed, 60), _texts(seed + 100, 60)
-    scores = rouge_lcs.score(preds, refs, TYPES)
-    for name in TYPES:
+def assert_scores_by_hand(preds: list[str], refs: list[str], names: list[str]) -> None:
+    """``score``'s P/R/F of every type equal :func:`by_hand`'s, to the bit."""
+    scores = rouge_lcs.score(preds, refs, names)
+    for name in names:
         rouge_type = parse_rouge_type(name)
         want = np.array([by_hand(p, r, rouge_type) for p, r in zip(preds, refs)])
         got = np.stack(
             [scores.values(name, m) for m in ("precision", "recall", "fmeasure")], axis=1
         )
         assert np.array_equal(got, want), name
+
+
+TYPES = ["rougeW", "rougeW-1.5", "rougeS4", "rougeS0", "rougeS*", "rougeSU4", "rougeSU*"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_scores_equal_the_definitions_written_out(seed: int) -> None:
+    assert_scores_by_hand(_texts(seed, 60), _texts(seed + 100, 60), TYPES)
+
+
+def _overlapping_pair(rng: random.Random) -> tuple[str, str]:
+    """Two texts that share some words and phrases and have words of their own (runs of them
+    too), of 0 to ~120 tokens: what the C kernel's vocabulary restriction and its strips of
+    rows meet (gaps at either end, repeated and copied runs, lengths around the strip)."""
+    shared = [f"s{k}" for k in range(rng.choice((2, 5, 30)))]
+
+    def text(own: str) -> list[str]:
+        out: list[str] = []
+        for _ in range(rng.randrange(0, 12)):
+            pick = rng.random()
+            if pick < 0.3:  # a run of words of this side only
+                out += [f"{own}{rng.randrange(20)}" for _ in range(rng.randrange(1, 6))]
+            elif pick < 0.5:  # a phrase both sides have
+                out += [f"p{k}" for k in range(rng.randrange(1, 9))]
+            else:
+                out += [rng.choice(shared) for _ in range(rng.randrange(1, 8))]
+        return out
+
+    return " ".join(text("x")), " ".join(text("y"))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_weighted_lcs_equals_the_table_on_texts_with_words_of_their_own(seed: int) -> None:
+    rng = random.Random(seed)
+    pairs = [_overlapping_pair(rng) for _ in range(150)]
+    preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
+    assert_scores_by_hand(preds, refs, ["rougeW", "rougeW-1.5", "rougeW-2"])
 
 
 def test_other_types_keep_their_numbers_and_threads_change_nothing() -> None:

@@ -431,14 +431,3 @@ def test_cli_audit_table_and_json(tmp_path):
     assert "pyrouge" in out.stdout and "torchmetrics" in out.stdout and "RLsum" in out.stdout
     bad = subprocess.run([*run, "--reported", "R1=140"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "reported" in bad.stderr and "Traceback" not in bad.stderr
-
-
-def test_benchmark_smoke():
-    """benchmarks/bench_audit.py on 20 pairs."""
-    repo = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=str(repo))
-    out = subprocess.run(
-        [sys.executable, str(repo / "benchmarks" / "bench_audit.py"), "--smoke"],
-        capture_output=True, text=True, env=env, check=True,
-    )  # fmt: skip
-    assert "20 pairs" in out.stdout

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -670,6 +672,65 @@ def test_cli_dedup_reads_stdin(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.decode().splitlines() == ["the cat sat", "a dog ran"]
+
+
+def _cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """The real command, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "rouge_lcs", *args], input=stdin, capture_output=True, check=False
+    )
+
+
+def test_cli_jsonl_outputs_keep_a_lone_surrogate_as_its_escape(tmp_path):
+    """A record with a lone-surrogate escape (which ``score`` reads, and the readers take) is
+    written back with the same escape by dedup (-o, stdout, --dropped) and similar: every
+    record comes out, the output reads back to the same records; a UTF-8 CSV or .txt output,
+    which cannot hold it, is refused before the run, naming the record."""
+    import json
+
+    lines = ['{"text": "a b c"}', '{"text": "d e f"}', '{"text": "x \\ud800 y"}', '{"text": "g"}']
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(lines) + "\n", "utf-8")
+    records = [json.loads(line) for line in lines]
+    assert records[2]["text"] == "x \ud800 y"  # the reader's rule: the escape is one code point
+    kept = tmp_path / "kept.jsonl"
+    done = _cli("dedup", str(source), "-o", str(kept))
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in kept.read_text("utf-8").splitlines()] == records
+    assert "\\ud800" in kept.read_text("utf-8")
+    again = _cli("dedup", str(kept))  # the output is an input again, to the same bytes
+    assert again.returncode == 0 and again.stdout == kept.read_bytes(), again.stderr
+    twice = tmp_path / "twice.jsonl"
+    source.write_text("\n".join(lines + lines[2:3]) + "\n", "utf-8")
+    done = _cli("dedup", str(source), "--dropped", str(twice))
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 4
+    assert json.loads(twice.read_text("utf-8"))["text"] == "x \ud800 y"
+    done = _cli("similar", str(source), str(kept), "--top-k", "1")
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 5 and answers[2]["matches"][0]["text"] == "x \ud800 y"
+    for suffix in ("csv", "txt"):
+        out = tmp_path / f"kept.{suffix}"
+        done = _cli("dedup", str(source), "-o", str(out))
+        assert done.returncode == 2 and not out.exists()
+        assert (
+            "record 3 holds a lone surrogate U+D800 (read from a JSON escape), which a "
+            f"UTF-8 .{suffix}" in done.stderr.decode()
+        ), done.stderr
+        assert b"Traceback" not in done.stderr
+
+
+def test_cli_error_after_stdout_was_opened_is_one_line(tmp_path):
+    """An error met once the output (stdout) is open is the one ``rouge-lcs: error:`` line:
+    stdout is not closed under the message (it was: "I/O operation on closed file")."""
+    source = tmp_path / "in.txt"
+    source.write_text("a b\nc d\n")
+    done = _cli("similar", str(source), str(source), "--top-k", "-1")
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines() == [
+        "rouge-lcs: error: --top-k: expected an integer >= 0, got -1"
+    ]
 
 
 def test_cli_help_shows_defaults(capsys):

@@ -57,6 +57,7 @@ EVERY_PAGE = {f"{size}-{scheme}": (size, scheme) for size in SIZES for scheme in
 AXE_CANDIDATES = [
     os.environ.get("AXE_JS", ""),
     str(REPO / "node_modules" / "axe-core" / "axe.min.js"),
+    "/opt/axe/node_modules/axe-core/axe.min.js",  # where .ci/run installs it
     "/tmp/axe/node_modules/axe-core/axe.min.js",
 ]
 TIMEOUT = 60_000  # ms; two shared cores
@@ -194,21 +195,38 @@ def _no_toasts(page: Any) -> None:
     assert page.locator(".toast-body, [data-testid='toast-body']").count() == 0
 
 
-def _axe_contrast(page: Any) -> list[str]:
-    """axe-core's colour-contrast failures on the page as it is now (one line each)."""
+def _axe(page: Any, rules: list[str] | None = None) -> list[str]:
+    """axe-core's violations on the page as it is now, one line each (rule, element, why):
+    every rule axe runs by default, or only ``rules``."""
     script = next((Path(p) for p in AXE_CANDIDATES if p and Path(p).exists()), None)
     if script is None:
         message = "axe-core is not installed (npm install axe-core, or set AXE_JS)"
         if os.environ.get("CI"):  # .ci/run installs it: a skip there would hide the check
             pytest.fail(message)
         pytest.skip(message)
-    page.add_script_tag(content=script.read_text("utf-8"))
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=script.read_text("utf-8"))
     found = page.evaluate(
-        """async () => (await axe.run(document, {runOnly: ['color-contrast']})).violations
-            .flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' +
-                     (n.any[0] ? n.any[0].message : '')))"""
+        """async (rules) => {
+            const result = await axe.run(document, rules ? {runOnly: rules} : {});
+            return result.violations.flatMap(v => v.nodes.map(n => v.id + ' ' +
+                n.target.join(' ') + ': ' +
+                [...n.any, ...n.all, ...n.none].map(c => c.message).join('; ')));
+        }""",
+        rules,
     )
     return list(found)
+
+
+def _axe_contrast(page: Any) -> list[str]:
+    """axe-core's colour-contrast failures on the page as it is now (one line each)."""
+    return _axe(page, ["color-contrast"])
+
+
+def _no_axe_violation(page: Any) -> None:
+    """No contrast failure, and no violation of any other rule axe-core runs."""
+    assert _axe_contrast(page) == []
+    assert _axe(page) == []
 
 
 def _suffix(page: Any) -> str:
@@ -330,6 +348,21 @@ def test_examples_named_readable_and_hangul_wraps_by_words(page):
     _no_horizontal_scroll(page)
 
 
+def _text_lines(page: Any, selector: str) -> int:
+    """On how many lines the element's text is laid out."""
+    return page.evaluate(
+        """(sel) => {
+            const el = document.querySelector(sel);
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                 .map(r => Math.round(r.top)));
+            return tops.size;
+        }""",
+        selector,
+    )
+
+
 def _upload_batch(page: Any, path: Path) -> None:
     page.get_by_role("tab", name="A batch").click()
     page.locator("#upload input[type=file]").set_input_files(str(path))
@@ -343,6 +376,35 @@ def _wait_for_file(page: Any, selector: str, path: Path) -> None:
         "([sel, stem]) => (document.querySelector(sel)?.innerText || '').includes(stem)",
         arg=[selector, path.stem],
     )
+
+
+def _compare(page: Any, pasted: str, names: tuple[str, str] | None = None) -> None:
+    """Paste rows into the Compare tab, press Compare and wait for the table.
+
+    The tab renders its fields when it opens: a value typed while it does can be lost, so each
+    field is checked to hold its text before Compare is pressed.  If no result appears, the
+    failure says what the page shows (its message, or that nothing answered) rather than
+    only that a selector timed out."""
+    page.get_by_role("tab", name="Compare").click()
+    fields = [("#compare-pasted textarea", pasted)]
+    if names is not None:
+        fields += [("#name-a input, #name-a textarea", names[0])]
+        fields += [("#name-b input, #name-b textarea", names[1])]
+    for selector, text in fields:
+        box = page.locator(selector).first
+        box.wait_for(state="visible")
+        box.fill(text)
+        playwright.expect(box).to_have_value(text)
+    page.locator("#compare").click()
+    answer = "#compare-table, #compare-message .msg-error, .toast-body"
+    try:
+        page.wait_for_selector(answer, timeout=90_000)
+    except playwright.TimeoutError:
+        shown = page.locator("#compare-results").inner_text()
+        pytest.fail(f"Compare gave no answer in 90 s; the results area shows: {shown!r}")
+    error = page.locator("#compare-message .msg-error, .toast-body")
+    if error.count():
+        pytest.fail(f"Compare refused the pasted rows: {error.first.inner_text()!r}")
 
 
 BATCH_ROWS = [
@@ -398,12 +460,7 @@ def test_compare_tab(page, tmp_path):
         "a c e\ta b c\ta b c d e\n"
         "the dog barked\ta dog\tthe dog barked loudly\n"
     )
-    page.get_by_role("tab", name="Compare").click()
-    page.locator("#compare-pasted textarea").fill(pasted)
-    page.locator("#name-a input, #name-a textarea").first.fill("old")
-    page.locator("#name-b input, #name-b textarea").first.fill("new")
-    page.locator("#compare").click()
-    page.wait_for_selector("#compare-table")
+    _compare(page, pasted, names=("old", "new"))
     page.wait_for_timeout(300)
     assert _in_viewport(page, "#compare-results")
     cells = _cells_fully_visible(page, "#compare-table")
@@ -420,8 +477,32 @@ def test_compare_tab(page, tmp_path):
     warning = page.locator("#small-n").inner_text()
     assert "Only 3 examples: below 10 examples these tests have little power" in warning
     assert page.locator("#compare-table th", has_text="mean F of old").count() == 1
-    assert page.locator("#differences-table tbody tr").count() >= 1
+    # Named systems: the columns say "new − old", not "B − A".
+    headers = page.locator("#compare-table thead th").all_inner_texts()
+    assert headers[3:5] == ["new − old", "95% CI of new − old"], headers
+    assert headers[-1] == "new higher · tie · old higher", headers
+    assert "B − A" not in page.locator("#compare-results").inner_text()
+    assert page.locator("#differences-table thead th").nth(3).inner_text() == "new − old"
+    rows = page.locator("#differences-table tbody.example")
+    assert rows.count() >= 1
     _cells_fully_visible(page, "#differences-table")
+    # A row of the largest differences opens both systems' outputs, scored and highlighted
+    # against the reference, under the row.
+    first = rows.first
+    summary = first.locator("summary")
+    assert summary.inner_text().startswith(f"How example {first.get_attribute('data-index')}")
+    summary.focus()
+    page.keyboard.press("Enter")
+    details = first.locator("details")
+    assert details.get_attribute("open") is not None
+    assert details.locator("h3").all_inner_texts() == ["old", "new"]
+    assert details.locator("table.rt tr.score-row").count() == 2 * 4
+    assert details.locator(".explanation .tok.hit").count() > 0
+    example = int(first.get_attribute("data-index")) - 1
+    reference = pasted.splitlines()[example].split("\t")[2]
+    assert reference in details.locator(".explanation .side").nth(1).inner_text()
+    box, row = details.bounding_box(), first.locator("tr").first.bounding_box()
+    assert box["y"] >= row["y"] + row["height"] - 2
     _no_horizontal_scroll(page)
 
 
@@ -724,7 +805,25 @@ def test_worst_examples_sorted_filtered_paged_and_explained_in_place(page, tmp_p
     box, row = details.bounding_box(), first.locator("tr").first.bounding_box()
     assert box["y"] >= row["y"] + row["height"] - 2  # under its row
     _no_horizontal_scroll(page)
-    # Paged: the next page, then past the last stays on the last.
+    # A pager under the table as well as above it (a phone's cards run thousands of pixels),
+    # its buttons' words each on one line.
+    table = _box(page, "#examples-table")
+    for prefix, above in (("#examples", True), ("#examples-below", False)):
+        for name in ("previous", "next"):
+            button = _box(page, f"{prefix}-{name}")
+            if above:
+                assert button["y"] + button["height"] <= table["y"] + 1
+            else:
+                assert button["y"] >= table["y"] + table["height"] - 1
+            assert _text_lines(page, f"{prefix}-{name}") == 1, (prefix, name)
+    # Paged from below: the next page starts in view; then from above, past the last stays
+    # on the last.
+    page.locator("#examples-below-next").click()
+    page.get_by_text("Page 2 of 3: examples 11–20 of 25.").wait_for()
+    page.wait_for_timeout(300)
+    assert _in_viewport(page, "#per-example")
+    page.locator("#examples-below-previous").click()
+    page.get_by_text("Page 1 of 3: examples 1–10 of 25.").wait_for()
     page.locator("#examples-next").click()
     page.get_by_text("Page 2 of 3: examples 11–20 of 25.").wait_for()
     page.locator("#examples-next").click()
@@ -743,11 +842,40 @@ def test_worst_examples_sorted_filtered_paged_and_explained_in_place(page, tmp_p
         assert page.evaluate("document.documentElement.scrollHeight") < 12_000
 
 
+def _choose_language(page: Any, name: str) -> None:
+    page.locator("#pair-language input").click()
+    assert page.get_by_role("option", name=name).count() == 1
+    page.get_by_role("option", name=name).click()
+
+
+def test_stemmer_box_names_the_languages_stemmer(page):
+    """The stemmer box says which stemmer the chosen language really uses (Porter, Snowball,
+    XL-Sum's, none), with the language's name as people write it."""
+    page.locator("#pair-options").get_by_text("Options").first.click()
+    stemmer = page.locator("#pair-stemmer")
+    assert stemmer.inner_text().strip() == "Porter stemmer (rouge_score's)"
+    for language, label in (
+        ("German (de)", "Snowball stemmer (German)"),
+        ("Hindi (hi)", "XL-Sum's Hindi stemmer"),
+        ("Scottish Gaelic (gd)", "Stemmer: none exists for Scottish Gaelic (leave unticked)"),
+        ("English (en)", "Porter stemmer (rouge_score's)"),
+    ):
+        _choose_language(page, language)
+        playwright.expect(stemmer).to_have_text(label)
+    assert "Scottish_gaelic" not in page.content() and "scottish_gaelic" not in page.content()
+
+
+def test_first_visitor_is_told_what_rouge_is_and_where_the_readme_is(page):
+    intro = page.locator("#intro").inner_text()
+    assert "P (precision)" in intro and "R (recall)" in intro and "F their harmonic mean" in intro
+    link = page.locator("#intro a", has_text="the README")
+    answer = page.request.get(link.evaluate("a => a.href"))  # the href as the browser resolves it
+    assert answer.ok and "ROUGE" in answer.text() and "rouge-lcs" in answer.text()
+
+
 def test_language_names_copy_button_and_plurals(page):
     page.locator("#pair-options").get_by_text("Options").first.click()
-    page.locator("#pair-language input").click()
-    assert page.get_by_role("option", name="Korean (ko)").count() == 1
-    page.get_by_role("option", name="Korean (ko)").click()
+    _choose_language(page, "Korean (ko)")
     _score(page, "a", "a b")
     page.wait_for_selector("#pair-scores-table")
     assert "lang:ko" in page.locator("#signature textarea").input_value()
@@ -774,13 +902,16 @@ def test_every_segmenter_and_language_in_the_menus_scores(client):
 
 
 def test_no_contrast_failure_in_either_scheme_at_either_size(every_page, tmp_path):
-    """axe-core finds no contrast failure on a scored pair, a scored batch with a row open,
-    and a comparison; the screenshots of both schemes come from here."""
+    """axe-core finds no violation of any of its rules (contrast, heading order, names of
+    controls, alt texts …) on the page before scoring, a scored pair, a scored batch with a row
+    open, the empty Compare tab and a comparison with a row open; the screenshots of both
+    schemes come from here."""
     page = every_page
+    _no_axe_violation(page)
     _score(page, KO_PREDICTION, KO_REFERENCE)
     page.wait_for_selector("#explanation .tok.hit")
     page.wait_for_timeout(300)
-    assert _axe_contrast(page) == []
+    _no_axe_violation(page)
     _save_screenshot(page, tmp_path, f"space{_suffix(page)}.png")
     data = tmp_path / "pairs.jsonl"
     data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in BATCH_ROWS), "utf-8")
@@ -790,7 +921,7 @@ def test_no_contrast_failure_in_either_scheme_at_either_size(every_page, tmp_pat
     _save_screenshot(page, tmp_path, f"space-batch{_suffix(page)}.png")
     page.locator("#examples-table summary").first.click()
     page.wait_for_timeout(300)
-    assert _axe_contrast(page) == []
+    _no_axe_violation(page)
     # The pair's table inside the opened row stays a table (P, R and F side by side).
     nested = page.locator("#examples-table details table.rt tr.score-row").first
     cells = nested.locator("td.num")
@@ -798,12 +929,16 @@ def test_no_contrast_failure_in_either_scheme_at_either_size(every_page, tmp_pat
     assert cells.nth(0).bounding_box()["y"] == cells.nth(2).bounding_box()["y"]
     _save_screenshot(page, tmp_path, f"space-batch-open{_suffix(page)}.png")
     page.get_by_role("tab", name="Compare").click()
-    page.locator("#compare-pasted textarea").fill("a b c\ta b\ta b c d\nx y\tx\tx y z\n")
-    page.locator("#compare").click()
-    page.wait_for_selector("#compare-table")
+    page.locator("#file-a").wait_for()
     page.wait_for_timeout(300)
-    assert _axe_contrast(page) == []
+    _no_axe_violation(page)  # the empty upload areas
+    _compare(page, "a b c\ta b\ta b c d\nx y\tx\tx y z\n")
+    page.wait_for_timeout(300)
+    _no_axe_violation(page)
     _save_screenshot(page, tmp_path, f"space-compare{_suffix(page)}.png")
+    page.locator("#differences-table summary").first.click()
+    page.wait_for_timeout(300)
+    _no_axe_violation(page)
 
 
 # --- issue 31: the API reads no server file but the request's own upload -------------------
@@ -919,6 +1054,10 @@ def test_api_values_outside_the_menus_are_our_messages(client, temp_dir):
         ({"rouge_types": "qxmenu"}, "ROUGE types: expected a list of type names"),
         ({"beta": None}, "β (F-measure): expected a number from 1e-150 to 1e150, got no number"),
         ({"beta": "qxmenu"}, "β (F-measure): expected"),
+        (
+            {"stemmer": True, "language": "gd"},
+            "Stemmer: Scottish Gaelic (gd) has no stemmer; untick the stemmer box",
+        ),
     ):
         for endpoint, texts in (
             ("/score", {"prediction": "a b", "references": "a c"}),

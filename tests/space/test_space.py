@@ -133,7 +133,7 @@ def test_explanation_is_bounded_in_size(monkeypatch):
     refs = "\n\n".join(f"the cat sat on the mat number {k}" for k in range(5))
     result = scoring.score_pair("the cat sat on the mat", refs)
     assert "not drawn (this demo's explanation budget" in render.pair_explanation(result)
-    assert render.pair_explanation(result).count("<h4>") < 5
+    assert render.pair_explanation(result).count("<h2>") < 5
     assert len(result.scores.mean()) == 4  # the scores are complete
 
 

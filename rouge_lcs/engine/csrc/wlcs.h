@@ -51,6 +51,11 @@ typedef struct {
     uint8_t *mask;             /* marks of one model sentence */
     int64_t mask_cap;
     int32_t *model_count, *peer_count; /* id -> whole-text unigram count (kept all 0) */
+    int32_t *xs, *ys;          /* the value's two texts, restricted and padded (wlcs_value) */
+    int64_t xs_cap, ys_cap;
+    uint32_t *seen_x, *seen_y; /* id -> the stamp of the last pair whose x / y has it */
+    uint32_t stamp;
+    int64_t vocab;
     Control *ctl;
     int64_t ticks;
     int failed;
@@ -111,39 +116,152 @@ static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double
         int64_t k = pl[j - 1];
         double diag = pc[j - 1] + f[k + 1] - f[k];
         double up = pc[j];
-        double best = up >= left ? up : left;
+        double best = left > up ? left : up; /* up >= left ? up : left, as maxsd */
         left = match ? diag : best;
         cc[j] = left;
         cl[j] = match ? k + 1 : 0;
     }
 }
 
-/* c[m][n] of x (m tokens) and y (n tokens); f holds f(0..min(m, n)). */
+/* Rows of the table computed WLCS_STRIP at a time (wlcs_strip), and the padding each side of
+ * the value's rows and of the padded column text that lets the strip run without tests. */
+#define WLCS_STRIP 4
+#define WLCS_PAD WLCS_STRIP
+/* The restricted texts' gaps (wlcs_restrict) and the column text's padding: ids are >= 0 and
+ * the three differ, so in either orientation a row token never equals a gap or padding of the
+ * columns. */
+#define WLCS_GAP_X (-1)
+#define WLCS_GAP_Y (-2)
+#define WLCS_NO_TOKEN (-3)
+/* Rows put before the first to make whole strips: they match nothing (not even the padding),
+ * so they repeat row 0 (zeros) exactly. */
+#define WLCS_LEAD (-4)
+/* Texts with ids below this get the per-pair vocabulary restriction (two stamp tables of
+ * 4 bytes an id per thread); past it the whole texts run. */
+#define WLCS_RESTRICT_VOCAB ((int64_t)1 << 24)
+#if defined(__GNUC__)
+#define WLCS_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define WLCS_UNLIKELY(c) (c)
+#endif
+
+/* WLCS_STRIP rows of the table at once: rows x[0..WLCS_STRIP) from the row above (pc, pl),
+ * the last of them into (cc, cl).  Each cell's operations are wlcs_row's, in the same order;
+ * only the order of the cells changes: step t computes cell j = t - r of strip row r, so the
+ * rows' chains of maxima (the left neighbour of each cell) run side by side instead of one
+ * after another.  Row r - 1 hands row r its cells j (up) and j - 1 (diagonal) in registers.
+ * y is padded with WLCS_NO_TOKEN for WLCS_PAD ids each side, pc and pl hold finite values
+ * (zeros) for WLCS_PAD cells past n, and cc and cl have room for WLCS_PAD cells before 0: the
+ * cells outside 1..n are computed without tests (they match nothing, so the ones before 0 are
+ * 0 as the table's column 0, and the ones after n are never read by a written cell). */
+static inline void wlcs_strip(const int32_t *x, const int32_t *y, int64_t n, const double *f,
+                              const double *pc, const int64_t *pl, double *cc, int64_t *cl) {
+    double cur_c[WLCS_STRIP], prev_c[WLCS_STRIP];
+    int64_t cur_l[WLCS_STRIP], prev_l[WLCS_STRIP];
+    int32_t tok[WLCS_STRIP];
+    for (int r = 0; r < WLCS_STRIP; r++) {
+        cur_c[r] = prev_c[r] = 0.0;
+        cur_l[r] = prev_l[r] = 0;
+        tok[r] = x[r];
+    }
+    for (int64_t t = 1; t < n + WLCS_STRIP; t++) {
+        for (int r = WLCS_STRIP - 1; r >= 0; r--) {
+            int64_t j = t - r;
+            double up = r ? cur_c[r - 1] : pc[j];
+            double dc = r ? prev_c[r - 1] : pc[j - 1];
+            int64_t k = r ? prev_l[r - 1] : pl[j - 1];
+            double left = cur_c[r];
+            double value = left > up ? left : up; /* up >= left ? up : left, as maxsd */
+            int64_t run = 0;
+            /* A branch, predicted not taken: the chain of maxima is then one maxsd a cell
+             * (masks instead of the branch were measured 2x slower). */
+            if (WLCS_UNLIKELY(tok[r] == y[j - 1])) {
+                value = dc + f[k + 1] - f[k];
+                run = k + 1;
+            }
+            prev_c[r] = cur_c[r];
+            prev_l[r] = cur_l[r];
+            cur_c[r] = value;
+            cur_l[r] = run;
+        }
+        int64_t j = t - (WLCS_STRIP - 1);
+        cc[j] = cur_c[WLCS_STRIP - 1];
+        cl[j] = cur_l[WLCS_STRIP - 1];
+    }
+}
+
+/* The per-pair vocabulary restriction: only tokens that occur in both texts can match, so each
+ * run of tokens of x that y lacks is one row that matches nothing.  Such a row is the running
+ * maximum of the row above with every run length 0, and a second such row repeats it exactly
+ * (the same maxima of the same doubles), so a run of them is one row; a leading run repeats row
+ * 0.  Columns likewise.  The gaps of x and of y (WLCS_GAP_X, WLCS_GAP_Y) never equal each other
+ * or a token, so the run lengths (consecutive matches in both texts) are kept: a gap
+ * breaks a run on its side as the tokens it stands for did.  Writes the restricted x into xs
+ * and returns its length. */
+static int64_t wlcs_restrict(const int32_t *x, int64_t m, const uint32_t *other, uint32_t stamp,
+                             int32_t gap, int32_t *xs) {
+    int64_t len = 0;
+    for (int64_t i = 0; i < m; i++) {
+        if (other[x[i]] == stamp)
+            xs[len++] = x[i];
+        else if (len > 0 && xs[len - 1] != gap)
+            xs[len++] = gap;
+    }
+    return len;
+}
+
+/* c[m][n] of x (m tokens) and y (n tokens); f holds f(0..min(m, n) + 1). */
 static double wlcs_value(WlcsScratch *s, const int32_t *x, int64_t m, const int32_t *y,
                          int64_t n, const double *f) {
     if (m == 0 || n == 0) return 0.0;
-    if (n > m) { /* rows along the shorter text */
-        const int32_t *t = x;
-        x = y;
-        y = t;
+    if (!WGROW(s, xs, xs_cap, m + 2 * WLCS_PAD) || !WGROW(s, ys, ys_cap, n + 2 * WLCS_PAD))
+        return 0.0;
+    int32_t *a = s->xs + WLCS_PAD, *b = s->ys + WLCS_PAD;
+    if (s->seen_x && s->seen_y) {
+        if (++s->stamp == 0) { /* wrapped: start the stamps again */
+            memset(s->seen_x, 0, (size_t)s->vocab * sizeof(uint32_t));
+            memset(s->seen_y, 0, (size_t)s->vocab * sizeof(uint32_t));
+            s->stamp = 1;
+        }
+        for (int64_t i = 0; i < m; i++) s->seen_x[x[i]] = s->stamp;
+        for (int64_t j = 0; j < n; j++) s->seen_y[y[j]] = s->stamp;
+        m = wlcs_restrict(x, m, s->seen_y, s->stamp, WLCS_GAP_X, a);
+        n = wlcs_restrict(y, n, s->seen_x, s->stamp, WLCS_GAP_Y, b);
+        if (m == 0 || n == 0) return 0.0; /* no token in common: no match anywhere */
+    } else {
+        memcpy(a, x, (size_t)m * sizeof(int32_t));
+        memcpy(b, y, (size_t)n * sizeof(int32_t));
+    }
+    if (n > m) { /* rows along the shorter text (the value is the same either way) */
+        int32_t *t = a;
+        a = b;
+        b = t;
         int64_t u = m;
         m = n;
         n = u;
     }
-    if (!wlcs_rows(s, n)) return 0.0;
-    double *pc = s->c0, *cc = s->c1;
-    int64_t *pl = s->l0, *cl = s->l1;
-    memset(pc, 0, (size_t)(n + 1) * sizeof(double));
-    memset(pl, 0, (size_t)(n + 1) * sizeof(int64_t));
-    for (int64_t i = 1; i <= m; i++) {
-        wlcs_row(x[i - 1], y, n, f, pc, pl, cc, cl, NULL);
+    for (int64_t k = 1; k <= WLCS_PAD; k++) b[-k] = b[n - 1 + k] = WLCS_NO_TOKEN;
+    if (!wlcs_rows(s, n + 2 * WLCS_PAD)) return 0.0;
+    size_t width = (size_t)(n + 1 + 2 * WLCS_PAD);
+    memset(s->c0, 0, width * sizeof(double));
+    memset(s->c1, 0, width * sizeof(double));
+    memset(s->l0, 0, width * sizeof(int64_t));
+    memset(s->l1, 0, width * sizeof(int64_t));
+    double *pc = s->c0 + WLCS_PAD, *cc = s->c1 + WLCS_PAD;
+    int64_t *pl = s->l0 + WLCS_PAD, *cl = s->l1 + WLCS_PAD;
+    int64_t lead = (WLCS_STRIP - m % WLCS_STRIP) % WLCS_STRIP; /* below WLCS_PAD */
+    for (int64_t k = 1; k <= lead; k++) a[-k] = WLCS_LEAD;
+    a -= lead;
+    m += lead;
+    for (int64_t i = 0; i < m; i += WLCS_STRIP) {
+        wlcs_strip(a + i, b, n, f, pc, pl, cc, cl);
         double *tc = pc;
         pc = cc;
         cc = tc;
         int64_t *tl = pl;
         pl = cl;
         cl = tl;
-        if (wlcs_tick(s, n)) return 0.0;
+        if (wlcs_tick(s, WLCS_STRIP * n)) return 0.0;
     }
     return pc[n];
 }
@@ -291,6 +409,11 @@ static void wlcs_shard(void *arg) {
         s.model_count = calloc(n, sizeof(int32_t));
         s.peer_count = calloc(n, sizeof(int32_t));
         if (!s.model_count || !s.peer_count) s.failed = RUN_NO_MEMORY;
+    } else if (job->vocab > 0 && job->vocab <= WLCS_RESTRICT_VOCAB) {
+        /* without the tables (no memory) the whole texts run: the same values, slower */
+        s.vocab = job->vocab;
+        s.seen_x = calloc((size_t)s.vocab, sizeof(uint32_t));
+        s.seen_y = calloc((size_t)s.vocab, sizeof(uint32_t));
     }
     while (!s.failed) {
         int64_t first = FETCH_ADD64(job->next, job->block);
@@ -324,6 +447,10 @@ static void wlcs_shard(void *arg) {
     free(s.mask);
     free(s.model_count);
     free(s.peer_count);
+    free(s.xs);
+    free(s.ys);
+    free(s.seen_x);
+    free(s.seen_y);
 }
 
 /* Run the job on n threads (1 <= n <= MAX_THREADS): RUN_OK, RUN_STOPPED or RUN_NO_MEMORY. */

@@ -1,0 +1,222 @@
+"""Arrow columns in (read from their buffers), Arrow tables out: the same numbers as lists.
+
+Every test runs on both engines; the list-of-str path (itself checked against rouge_score and
+ROUGE-1.5.5 elsewhere) is the independent reference the Arrow path must equal to the bit.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+import rouge_lcs
+from rouge_lcs import Rouge, similarity
+from rouge_lcs.base.arrow import ArrowTexts, _Column, single_references
+from rouge_lcs.base.validation import TextBatch
+
+pa = pytest.importorskip(
+    "pyarrow", reason="pyarrow is not installed (pip install rouge-lcs[arrow])"
+)
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def same(a: rouge_lcs.Scores, b: rouge_lcs.Scores) -> None:
+    for measure in ("precision", "recall", "fmeasure"):
+        assert np.array_equal(getattr(a, measure), getattr(b, measure)), measure
+
+
+def corpus(corpora, name: str) -> tuple[list[str], list[list[str]]]:
+    rows = corpora.rows(name)
+    return [r["prediction"] for r in rows], [list(r["references"]) for r in rows]
+
+
+@pytest.mark.parametrize(
+    "name", ["en_cnndm_realsumm", "en_headlines_rougemetric", "ko_mt_wmt20_korsacrebleu_sample"]
+)
+@pytest.mark.parametrize("options", [{}, {"use_stemmer": True}, {"tokenizer": "rouge_score"}])
+def test_corpora_equal_lists(corpora, name, options):
+    preds, refs = corpus(corpora, name)
+    expected = rouge_lcs.score(preds, refs, TYPES, **options)
+    got = rouge_lcs.score(pa.array(preds), pa.array(refs), TYPES, **options)
+    same(got, expected)
+    if max(map(len, refs)) == 1:  # one reference each: a string column too
+        single = pa.array([r[0] for r in refs], pa.large_string())
+        same(
+            rouge_lcs.score(pa.array(preds, pa.large_string()), single, TYPES, **options), expected
+        )
+    assert rouge_lcs.rouge(pa.array(preds), pa.array(refs), TYPES, **options) == rouge_lcs.rouge(
+        preds, refs, TYPES, **options
+    )
+
+
+def test_korean_and_weighted_types(corpora):
+    rows = corpora.rows("ko_korsts")[:1500]
+    preds, refs = [r["prediction"] for r in rows], [r["references"][0] for r in rows]
+    types = ["rouge1", "rougeL", "rougeW-1.2", "rougeSU4"]
+    same(
+        rouge_lcs.score(pa.array(preds), pa.array(refs), types), rouge_lcs.score(preds, refs, types)
+    )
+
+
+def test_forms_chunked_sliced_views_empty():
+    preds = [
+        "The cat sat.",
+        "",
+        "Über café 日本語",
+        "한국어 문장",
+        "ＡＢＣ 𝐀𝐁",
+        "İstanbul ΣΑΣ",
+        "x",
+    ]
+    refs = ["the cat", "x", "", "한국어", "abc", "istanbul σας", "x y"]
+    expected = rouge_lcs.score(preds, refs, TYPES)
+    same(rouge_lcs.score(pa.chunked_array([preds[:3], preds[3:]]), pa.array(refs), TYPES), expected)
+    same(rouge_lcs.score(pa.array(preds, pa.string_view()), pa.array(refs), TYPES), expected)
+    dictionary = pa.array(refs).dictionary_encode()
+    same(rouge_lcs.score(pa.array(preds), dictionary, TYPES), expected)
+    # a slice: offset != 0 into the same buffers
+    sliced = pa.array(["pad", "pad pad"] + preds + ["tail"]).slice(2, len(preds))
+    assert sliced.offset == 2
+    same(rouge_lcs.score(sliced, pa.array(refs), TYPES), expected)
+    # a table's column, and Rouge, and more examples than one chunk of the engine
+    table = pa.table({"p": preds * 1500, "r": refs * 1500})
+    scorer = Rouge(TYPES)
+    same(scorer.score(table["p"], table["r"]), scorer.score(preds * 1500, refs * 1500))
+    # an Arrow column beside a list
+    same(rouge_lcs.score(pa.array(preds), refs, TYPES), expected)
+
+
+def test_multi_reference_lists():
+    preds = ["a b c", "the cat", "한국어 문장"]
+    refs = [["a b", "b c d"], ["the cat sat"], ["한국어", "문장 입니다", "x"]]
+    for mode in ("max_f", "mean"):
+        expected = rouge_lcs.score(preds, refs, TYPES, multi_ref=mode)
+        same(rouge_lcs.score(pa.array(preds), pa.array(refs), TYPES, multi_ref=mode), expected)
+        large = pa.array(refs, pa.large_list(pa.large_string()))
+        same(rouge_lcs.score(pa.array(preds), large, TYPES, multi_ref=mode), expected)
+        chunked = pa.chunked_array([refs[:1], refs[1:]])
+        same(
+            rouge_lcs.score(
+                pa.chunked_array([preds[:2], preds[2:]]), chunked, TYPES, multi_ref=mode
+            ),
+            expected,
+        )
+        sliced = pa.array([["pad"]] + refs).slice(1)
+        same(rouge_lcs.score(pa.array(preds), sliced, TYPES, multi_ref=mode), expected)
+
+
+def test_nulls_name_the_row():
+    with pytest.raises(ValueError, match=r"predictions\[1\]: .*null"):
+        rouge_lcs.rouge(pa.array(["a", None]), pa.array(["a", "b"]))
+    with pytest.raises(ValueError, match=r"references\[3\]: .*null"):
+        rouge_lcs.rouge(pa.array(list("abcd")), pa.chunked_array([["a", "b"], ["c", None]]))
+    with pytest.raises(ValueError, match=r"references\[2\]\[1\]: .*null"):
+        rouge_lcs.rouge(pa.array(list("abc")), pa.array([["a"], ["b", "c"], ["x", None]]))
+    with pytest.raises(ValueError, match=r"references\[1\]: expected a list of str, got null"):
+        rouge_lcs.rouge(pa.array(list("ab")), pa.array([["a"], None]))
+    with pytest.raises(ValueError, match=r"references\[1\]: expected at least one reference"):
+        rouge_lcs.rouge(pa.array(list("ab")), pa.array([["a"], []]))
+    with pytest.raises(ValueError, match=r"texts\[0\]: .*null"):
+        similarity.dedup(pa.array([None, "a"]))
+    with pytest.raises(ValueError, match="same length"):
+        rouge_lcs.rouge(pa.array(list("ab")), pa.array(["a"]))
+    with pytest.raises(TypeError, match="strings"):
+        rouge_lcs.rouge(pa.array([1, 2]), pa.array(["a", "b"]))
+
+
+def hostile(offsets: list[int], data: bytes, large: bool = False, first: int = 0, rows=None):
+    """Texts on raw buffers that pyarrow's own checks would refuse to build, as a batch."""
+    width = 8 if large else 4
+    raw = memoryview(struct.pack(f"<{len(offsets)}{'q' if large else 'i'}", *offsets))
+    n = len(offsets) - 1 - first if rows is None else rows
+    texts = ArrowTexts([_Column(None, raw, memoryview(data), width, first, n, "predictions", 0)])
+    refs = ArrowTexts.of(pa.array(["a"] * n), "references")
+    return TextBatch(texts, single_references(refs), refs)
+
+
+@pytest.mark.parametrize(
+    ("offsets", "data", "message"),
+    [
+        ([0, 5, 3], b"hello", r"predictions\[1\]: Arrow offsets decrease"),
+        ([0, 2, 99], b"hello", r"predictions\[1\]: Arrow offset 99 past the end"),
+        ([0, 2, 4], b"ab\xff\xfe", r"predictions\[1\]: invalid UTF-8 at byte 0"),
+        ([0, 3, 5], b"\xed\xa0\x80ab", r"predictions\[0\]: invalid UTF-8"),  # a surrogate
+        ([0, 2, 5], b"\xc0\xafabc", r"predictions\[0\]: invalid UTF-8"),  # overlong
+        ([0, 1, 5], b"a\xf4\x90\x80\x80", r"predictions\[1\]: invalid UTF-8"),  # > U+10FFFF
+        ([0, 1, 3], b"a\xe2\x82", r"predictions\[1\]: invalid UTF-8"),  # cut short
+        ([-4, 1, 2], b"ab", r"negative"),
+    ],
+)
+@pytest.mark.parametrize("large", [False, True])
+def test_hostile_buffers(offsets, data, message, large):
+    scorer = Rouge(["rouge1", "rougeL"])
+    with pytest.raises(ValueError, match=message):
+        scorer.score_of(hostile(offsets, data, large))
+
+
+def test_hostile_buffer_sizes():
+    scorer = Rouge(["rouge1"])
+    with pytest.raises(ValueError, match="too short"):  # more rows than the offsets hold
+        scorer.score_of(hostile([0, 1], b"abc", rows=3))
+    with pytest.raises(ValueError, match="too short"):
+        scorer.score_of(hostile([0, 1, 2], b"abc", first=2, rows=1))
+    # the same through pyarrow's unchecked constructor: offsets that decrease
+    buf = pa.py_buffer(struct.pack("<3i", 0, 3, 1))
+    arr = pa.Array.from_buffers(pa.string(), 2, [None, buf, pa.py_buffer(b"abc")])
+    with pytest.raises(ValueError, match=r"predictions\[1\]: Arrow offsets decrease"):
+        rouge_lcs.score(arr, pa.array(["a", "b"]), ["rouge1"])
+
+
+def test_similarity_and_rewards_take_columns():
+    texts = ["the cat sat", "a cat sat", "한국어 문장", "the cat sat"]
+    assert similarity.dedup(pa.array(texts)).kept == similarity.dedup(texts).kept
+    assert np.array_equal(
+        similarity.cdist(pa.array(texts), pa.array(texts[::-1])),
+        similarity.cdist(texts, texts[::-1]),
+    )
+    from rouge_lcs.rewards import rouge_reward
+
+    reward = rouge_reward("rouge1")
+    assert reward.score(pa.array(texts), texts[::-1]) == reward.score(texts, texts[::-1])
+
+
+def test_to_arrow():
+    preds, refs = ["the cat sat", "a dog", ""], ["the cat sat down", "a dog", "x"]
+    scores = rouge_lcs.score(preds, refs, ["rouge1", "rougeL"])
+    table = scores.to_arrow()
+    assert table.column_names == ["index", "rouge1", "rougeL"]
+    assert table["index"].to_pylist() == [0, 1, 2]
+    assert table["rouge1"].to_pylist() == [6 / 7, 1.0, 0.0]  # 3/3 precision, 3/4 recall
+    full = scores.to_arrow(
+        return_precision_recall=True, index=pa.array(["a", "b", "c"]), index_name="id"
+    )
+    assert full.column_names == [
+        "id", "rouge1", "rougeL", "rouge1_precision", "rouge1_recall", "rougeL_precision",
+        "rougeL_recall",
+    ]  # fmt: skip
+    assert full["rouge1_recall"].to_pylist() == [0.75, 1.0, 0.0]
+    with pytest.raises(ValueError, match="index"):
+        scores.to_arrow(index=[1, 2])
+    with pytest.raises(ValueError, match="index_name"):
+        scores.to_arrow(index_name="rouge1")
+
+
+def test_polars_and_pandas_forms():
+    preds, refs = (
+        ["The cat sat.", "Über café 日本語", "한국어 문장"],
+        ["the cat", "uber cafe", "한국어"],
+    )
+    expected = rouge_lcs.score(preds, refs, TYPES)
+    pd = pytest.importorskip("pandas", reason="pandas is not installed")
+    column = pd.Series(preds, dtype="string[pyarrow]")
+    same(rouge_lcs.score(column, pd.Series(refs, dtype="string[pyarrow]"), TYPES), expected)
+    pl = pytest.importorskip("polars", reason="polars is not installed (the test extra has it)")
+    same(rouge_lcs.score(pl.Series(preds), pl.Series(refs), TYPES), expected)
+    same(rouge_lcs.score(pl.Series(preds), pl.Series([[r] for r in refs]), TYPES), expected)
+    with pytest.raises(ValueError, match=r"predictions\[1\]"):
+        rouge_lcs.score(pl.Series(["a", None, "b"]), pl.Series(preds), TYPES)
