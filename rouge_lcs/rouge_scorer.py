@@ -10,7 +10,7 @@ Score(precision=0.75, recall=0.6666666666666666, fmeasure=0.7058823529411765)
 
 The numbers are rouge-score 0.1.2's to the bit: its tokenizer, its Porter stemming, sentences
 one a line for ROUGE-Lsum, the reference with the best F in ``score_multi``, F = 2PR/(P+R).
-rouge_score's own test modules run against this module (tests/test_rouge_score_compat.py).
+rouge_score's own test modules run against this module (tests/integrations/test_rouge_score_compat.py).
 
 Where it differs, on purpose:
 
@@ -28,9 +28,9 @@ Where it differs, on purpose:
   character of it as a target (``score_multi("a b", "a b")``: F 0.667), which no caller
   means, and a drop-in must not silently give another number.  An empty ``targets`` is a
   ``ValueError`` (rouge_score's comes from ``np.argmax``).
-- :meth:`RougeScorer.score_batch` is new: a whole batch through the batched engine.
-  ``score`` / ``score_multi`` count their one pair directly (the batch set-up would cost more
-  than a short pair); both paths are compared with rouge_score in the tests.
+- :meth:`RougeScorer.score_batch` is new: a whole batch through the batched engine, the engine
+  ``score`` and ``score_multi`` count their one prediction on too (one path, compared with
+  rouge_score in the tests).
 """
 
 from __future__ import annotations
@@ -42,13 +42,11 @@ from itertools import chain
 from typing import Any
 
 from rouge_lcs import tokenizers
-from rouge_lcs.base.validation import check_texts, fail_type, fail_value
-from rouge_lcs.config.settings import Settings
-from rouge_lcs.engine.lcs import Candidate, lcs_indices, lcs_length
+from rouge_lcs.base.validation import TextBatch, check_texts, fail_type, fail_value
+from rouge_lcs.engine.lcs import Candidate, lcs_indices
 from rouge_lcs.scores.results import Score
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scoring import BaseScorer, fmeasure
-from rouge_lcs.text.rouge_types import unknown_kind
 from rouge_lcs.text.tokenizers import TokenizerSpec
 from rouge_lcs.tokenizers import DefaultTokenizer
 
@@ -171,7 +169,7 @@ class RougeScorer(BaseScorer):
         # The batch path's checks and messages, and its texts: a str subclass is scored by its
         # characters (plain str), as score_batch scores it.
         batch = check_texts([prediction], [target])
-        return _score_pair(rouge.settings, batch.references[0][0], batch.predictions[0])
+        return _scores(rouge, batch)[0]
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, Score]:
         """Scores against several targets: per type, those of the target with the best F (the
@@ -182,15 +180,8 @@ class RougeScorer(BaseScorer):
         rouge = self._engine()
         if rouge is None:
             return {}
-        batch = check_texts([prediction], [items])
-        plain_prediction = batch.predictions[0]
-        scores = [_score_pair(rouge.settings, t, plain_prediction) for t in batch.references[0]]
-        best: dict[str, Score] = {}
-        for name in scores[0]:
-            for candidate in scores:
-                if name not in best or candidate[name].fmeasure > best[name].fmeasure:
-                    best[name] = candidate[name]
-        return best
+        # the scorer's multi_ref="max_f": per type, the target with the best F, the first on ties
+        return _scores(rouge, check_texts([prediction], [items]))[0]
 
     def score_batch(
         self,
@@ -212,59 +203,20 @@ class RougeScorer(BaseScorer):
             return [{} for _ in range(n)]
         if num_proc != 1:
             rouge = Rouge.from_settings(rouge.settings, num_proc)
-        batch = check_texts(predictions, targets, names=("predictions", "targets"))
-        scores = rouge.score(batch.predictions, batch.references)
-        columns = [
-            (name, scores.values(name, "precision"), scores.values(name, "recall"),
-             scores.values(name, "fmeasure"))
-            for name in scores.rouge_types
-        ]  # fmt: skip
-        return [{name: Score(p[i], r[i], f[i]) for name, p, r, f in columns} for i in range(n)]
+        return _scores(rouge, check_texts(predictions, targets, names=("predictions", "targets")))
 
 
-def _score_pair(settings: Settings, target: str, prediction: str) -> dict[str, Score]:
-    """One pair without the batch machinery, whose fixed set-up (~1 ms) dwarfs a short pair.
-
-    The same counts as the engine (tests/test_rouge_score_compat.py compares both paths, and
-    rouge_score, on the shared corpora): clipped n-gram hits, the LCS of the whole token
-    sequences (rapidfuzz, on token ids interned per pair), and the union-LCS over sentences
-    with ROUGE-1.5.5's clipping (:func:`_summary_level_lcs`).
-    """
-    tokenize = settings.tokenizer.tokenize
-    result: dict[str, Score] = {}
-    if any(t.kind != "Lsum" for t in settings.rouge_types):
-        target_tokens, prediction_tokens = tokenize(target), tokenize(prediction)
-    if settings.needs_sentences:
-        split = settings.splitter
-        target_sents = [tokenize(s) for s in split(target)]
-        prediction_sents = [tokenize(s) for s in split(prediction)]
-    for rouge_type in settings.rouge_types:
-        if rouge_type.kind == "Lsum":
-            result[rouge_type.name] = _summary_level_lcs(target_sents, prediction_sents)
-            continue
-        if rouge_type.kind == "L":
-            ids: dict[str, int] = {}
-            hits = lcs_length(
-                [ids.setdefault(t, len(ids)) for t in target_tokens],
-                [ids.setdefault(t, len(ids)) for t in prediction_tokens],
-            )
-            target_total, prediction_total = len(target_tokens), len(prediction_tokens)
-        elif rouge_type.kind == "n":
-            target_ngrams = _ngrams(target_tokens, rouge_type.n)
-            prediction_ngrams = _ngrams(prediction_tokens, rouge_type.n)
-            hits = sum((target_ngrams & prediction_ngrams).values())
-            target_total = sum(target_ngrams.values())
-            prediction_total = sum(prediction_ngrams.values())
-        else:  # rouge_score's types only (_check_rouge_type)
-            raise unknown_kind(rouge_type)
-        precision = hits / max(prediction_total, 1)
-        recall = hits / max(target_total, 1)
-        result[rouge_type.name] = Score(precision, recall, fmeasure(precision, recall))
-    return result
-
-
-def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
-    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+def _scores(rouge: Rouge, batch: TextBatch) -> list[dict[str, Score]]:
+    """rouge_score's result dicts of a checked batch, counted by the engine (the one path of
+    :meth:`RougeScorer.score`, :meth:`~RougeScorer.score_multi` and
+    :meth:`~RougeScorer.score_batch`)."""
+    scores = rouge.score(batch.predictions, batch.references)
+    columns = [
+        (name, scores.values(name, "precision"), scores.values(name, "recall"),
+         scores.values(name, "fmeasure"))
+        for name in scores.rouge_types
+    ]  # fmt: skip
+    return [{name: Score(p[i], r[i], f[i]) for name, p, r, f in columns} for i in range(len(batch))]
 
 
 # rouge_score's module-level helpers, for code that reaches into them (its tests do).  Tokens are

@@ -45,6 +45,7 @@ from rouge_lcs.scores.similarity import (
     Units,
     greedy,
     hits_matrix,
+    interner,
     top_k,
 )
 
@@ -158,7 +159,7 @@ def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interne
             "kernel; use score)",
             rouge_type,
         )
-    return Interner(settings)
+    return interner(settings)
 
 
 def _scoring(rouge_type: object, measure: object, options: dict[str, Any], call: str) -> Scoring:
@@ -375,10 +376,10 @@ class SimilarityIndex:
         """Encode the indexed texts afresh (under the lock) once queries have brought more
         new tokens than the texts hold: memory stays bounded by the index, not the queries.
         A query already running keeps the units it started with."""
-        interner = self._scoring.interner
-        if interner.vocab - self._indexed_vocab <= max(self._indexed_vocab, _QUERY_VOCAB):
+        current = self._scoring.interner
+        if current.vocab - self._indexed_vocab <= max(self._indexed_vocab, _QUERY_VOCAB):
             return
-        scoring = Scoring(Interner(interner.settings), self._measure)
+        scoring = Scoring(interner(current.settings), self._measure)
         self._units = scoring.interner.units(self._texts)
         self._scoring = scoring
         self._indexed_vocab = scoring.interner.vocab

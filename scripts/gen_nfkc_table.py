@@ -11,7 +11,7 @@ is its own NFKC form (the quick check), whether it can compose with a character 
 ``str.lower`` and whether it is one of the joiners the tokenizer removes; and the primary
 composites (pairs whose NFC is one character).  The table records
 ``unicodedata.unidata_version``; the C path runs only under that version (else CPython's
-``normalize`` as before), and tests/test_nfkc.py checks every code point against
+``normalize`` as before), and tests/text/test_nfkc.py checks every code point against
 ``unicodedata.normalize``.
 
 A code point whose decomposition holds U+0307 or U+03A3 is marked for CPython: after NFKC the

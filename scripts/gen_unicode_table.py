@@ -11,7 +11,7 @@ and the native Punkt (rouge_lcs/engine/csrc/punkt.h) read the same classes from 
 code-point ranges, made here from that very ``regex`` module (not ``unicodedata``: the two ship
 different Unicode versions, and the numbers must equal the Python engine's).  The table records
 the ``regex`` version it came from; rouge_lcs.engine.native uses the native path only when the
-installed ``regex`` is that version, and tests/test_native.py checks every code point.
+installed ``regex`` is that version, and tests/engine/test_native.py checks every code point.
 
 Punkt also lowercases tokens (``str.lower``) and asks ``str.isupper``/``islower``/``isspace`` of
 single characters; to do that without the interpreter (on threads, without the GIL) the native

@@ -2,7 +2,7 @@
 
 Written for this project by its authors (news-style paraphrase pairs: the same event said in
 two ways), released with it under Apache-2.0.  Each pair is one clause without inner
-punctuation or spaces, so that every tokenizer compared in tests/test_languages.py sees the
+punctuation or spaces, so that every tokenizer compared in tests/text/test_languages.py sees the
 same text; the benchmark repeats them.
 """
 

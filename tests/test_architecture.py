@@ -359,16 +359,15 @@ def test_metric_script_calls_one_library_entry_point():
 
 
 # The engine seam (engine/backend.py over engine/interface.py): the modules of engine/ that code
-# outside it may import.  The driver (compute, parallel) and the counts (stats) are the same
-# whichever engine runs; lcs is the definition of an LCS on any tokens (explanations,
-# rouge_score's helpers) and of rouge_score's backtrack, which both engines follow.
+# outside it may import.  The drivers (compute, parallel; similarity: the interner and the
+# similarity kernel's call) and the counts (stats) are the same whichever engine runs; lcs is
+# the definition of an LCS on any tokens (explanations, rouge_score's helpers) and of
+# rouge_score's backtrack, which both engines follow.
 SEAM = {"engine", "engine.backend", "engine.interface", "engine.stats", "engine.compute"}
-SEAM |= {"engine.parallel", "engine.lcs"}
+SEAM |= {"engine.parallel", "engine.lcs", "engine.similarity"}
 # What asks which engine runs: for users (rouge_lcs.native, the documented switchboard) only.
 ASKING = {"implementation", "active", "available", "extension", "native_unicode", "BACKEND"}
-# Modules on their way below the seam (issue 30): the similarity engine reads its store's
-# engine and calls the C kernel itself until it moves into engine/.
-NOT_YET = {"scores.similarity"}
+ASKING |= {"_native", "supports"}
 
 
 def _seam_breaches(source: str, module: str) -> list[str]:
@@ -388,7 +387,7 @@ def _seam_breaches(source: str, module: str) -> list[str]:
             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
             else []
         )
-    } - {"native"} | ({"native"} if module in NOT_YET else set())
+    }
     found = []
     engines = set()  # names bound to backend() or to a store
     for node in ast.walk(tree):
@@ -424,9 +423,25 @@ def _seam_breaches(source: str, module: str) -> list[str]:
 def test_nothing_outside_the_engine_asks_which_engine_runs():
     outside = {_name(p): p for p in PACKAGE.rglob("*.py") if _place(_name(p)) != "engine"}
     breaches = {m: _seam_breaches(p.read_text("utf-8"), m) for m, p in outside.items()}
-    assert not [b for m, found in breaches.items() if m not in NOT_YET for b in found]
-    for module in NOT_YET:  # the exception must not outlive the move
-        assert breaches.get(module), f"{module} no longer breaches the seam: drop it from NOT_YET"
+    assert not [b for found in breaches.values() for b in found]
+
+
+def test_the_seam_offers_no_engine_name():
+    # Which engine a store or a backend is stays inside engine/: the interface declares no
+    # attribute that tells (a store's `native`, a backend's name), and engine/ exports no
+    # handle on the compiled module.
+    interface = ast.parse((PACKAGE / "engine" / "interface.py").read_text("utf-8"))
+    declared = {
+        item.target.id
+        for cls in interface.body
+        if isinstance(cls, ast.ClassDef)
+        for item in cls.body
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+    }
+    assert not declared & {"native", "name", "implementation", "engine"}, declared
+    from rouge_lcs.engine import native
+
+    assert not hasattr(native, "extension")
 
 
 @pytest.mark.parametrize(
@@ -440,6 +455,8 @@ def test_nothing_outside_the_engine_asks_which_engine_runs():
         ("from rouge_lcs.engine.backend import backend\nx = backend().store(s).native", "reads"),
         ("store = backend().store(s)\ny = store._encoder", "reads store._encoder"),
         ("engine = backend()\nif engine.name == 'native': pass", "reads engine.name"),
+        ("store = backend().store(s)\nif store.native: pass", "reads store.native"),
+        ("from rouge_lcs.engine.native import _native", "asks: _native"),
     ],
 )
 def test_the_seam_check_fails_on_what_it_forbids(code, expected):
@@ -449,6 +466,7 @@ def test_the_seam_check_fails_on_what_it_forbids(code, expected):
 def test_the_seam_check_passes_the_interface():
     code = (
         "from rouge_lcs.engine.backend import backend\nstore = backend().store(s)\n"
-        "n = store.chunk\nbackend().combine(stats, 'max_f', 1.0)\nstore.chunk_stats(t, p, r, n)"
+        "n = store.chunk\nbackend().combine(stats, 'max_f', 1.0)\nstore.chunk_stats(t, p, r, n)\n"
+        "from rouge_lcs.engine.similarity import Interner\nbackend().similarity_rows(rows, 1)"
     )
     assert _seam_breaches(code, "scores.probe") == []

@@ -62,6 +62,18 @@ def test_bench_arrow_smoke():
     assert run.stdout.count("identical numbers") == 2, run.stdout
 
 
+def test_templated_dedup_benchmark_runs_on_a_tiny_input():
+    # The three contestants on 200 templated texts: the same kept set (the run asserts it).
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_templated.py"), "--count", "200",
+         "--repeats", "1"],
+        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.count("same kept set") == 3, run.stdout
+
+
 def test_bench_audit_smoke():
     """benchmarks/bench_audit.py on 20 pairs: the distinct pairs it builds and one audit."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -20,7 +20,9 @@ engine it is (tests/test_architecture.py holds this).
 - :meth:`Backend.wlcs`: ROUGE-W's weighted LCS of pairs of numbered texts, and
   :meth:`Backend.rouge155_wlcs` ROUGE-1.5.5's summary-level ROUGE-W;
 - :meth:`Backend.prefix_counts`: the counts of every prefix of each prediction (per-token
-  ROUGE-N and ROUGE-L).
+  ROUGE-N and ROUGE-L);
+- :meth:`Backend.similarity_rows`: the similarity engine's kernel
+  (:mod:`rouge_lcs.engine.similarity`: one query against many choices, pruned, top k).
 
 A new kind of count (weighted LCS, skip-bigrams of the library's own types) is a method here
 with its two halves, one in each engine, and a test on both.
@@ -68,6 +70,32 @@ class IdDocs:
     vocab_size: int
 
 
+@record
+class Rows:
+    """A similarity kernel call (:mod:`rouge_lcs.engine.similarity`): row ``r`` scores query
+    ``row_query[r]`` (units ``q_ids[q_starts[q]:q_starts[q + 1]]``, the prediction) against
+    the choices ``cands[lo[r]:hi[r]]`` (units ``ids[starts[c]:starts[c + 1]]``, references);
+    ``k == 0``: every pair's hits, else each row's ``k`` best; a pair passes when its score is
+    > ``floor`` (``strict``) or >=.  Hits are of ``kind`` (0: LCS, 1: clipped overlap), scores
+    of ``measure`` (0: F_β, 1: precision, 2: recall); every unit id is below ``vocab``."""
+
+    q_ids: np.ndarray
+    q_starts: np.ndarray
+    row_query: np.ndarray
+    ids: np.ndarray
+    starts: np.ndarray
+    cands: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    k: int
+    floor: float
+    strict: bool
+    kind: int
+    measure: int
+    beta: float
+    vocab: int
+
+
 class Store(Protocol):
     """Per-call state of an engine: each distinct text is tokenized once per call."""
 
@@ -76,9 +104,6 @@ class Store(Protocol):
     #: Examples the batch driver (:mod:`rouge_lcs.engine.compute`) hands it at once: what
     #: bounds its memory per chunk and paces progress.
     chunk: int
-    #: Whether it counts in the C core: read by the similarity engine alone, until it moves
-    #: below the seam (tests/test_architecture.py allows no other reader outside the engine).
-    native: bool
 
     def __len__(self) -> int:
         """Distinct texts (Python) or tokens (native) held: the caller starts afresh past a
@@ -203,4 +228,14 @@ class Backend(Protocol):
         """Counts ``(sum of prediction lengths, types, 3)`` of every prefix of each pair's
         prediction (its rows the prefixes of 1, 2, … tokens, pair after pair), for documents
         ``ids[starts[d]:starts[d + 1]]`` (ROUGE-N and ROUGE-L only; ``ValueError`` else)."""
+        ...
+
+    def similarity_rows(
+        self, rows: Rows, workers: int = 1
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The hits of a similarity kernel call (:class:`~rouge_lcs.engine.similarity.Rows`):
+        ``k == 0``: every pair's hits, row after row (-1 where the pair cannot pass the floor);
+        else each row's ``k`` best as int64 ``(hits, choice indices, counts per row)``, score
+        descending, lower choice index first on ties; rows over ``workers`` threads where the
+        engine can (the result never depends on it)."""
         ...

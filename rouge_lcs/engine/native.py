@@ -5,8 +5,7 @@ Selection works like rapidfuzz's: ``ROUGE_LCS_IMPLEMENTATION`` is ``native`` or 
 unset, the native engine is used when the extension loads, and otherwise the library warns once
 and uses the pure-Python/numpy engine (the reference, with bit-identical numbers).  Forcing
 ``native`` when it cannot load raises ``ImportError``.  :func:`rouge_lcs.engine.backend.backend`
-is the one place in the library that asks (and :func:`extension`, for the similarity engine
-until it moves below the seam); users ask through :mod:`rouge_lcs.native`.
+is the one place in the library that asks; users ask through :mod:`rouge_lcs.native`.
 
 :class:`NativeStore` numbers the tokens of each distinct text in C (the ``Encoder``): the
 tokenizers whose record names a native mode (``rouge_score`` always; ``unicode`` where the
@@ -31,7 +30,7 @@ from rouge_lcs.base.arrow import ArrowTexts
 from rouge_lcs.base.lazy import lazy_import, version_of
 from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
-from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.text.punkt import Punkt
@@ -141,12 +140,6 @@ def implementation() -> str:
 def active() -> bool:
     """Whether scoring uses the native engine now."""
     return implementation() == "native"
-
-
-def extension() -> Any:
-    """The compiled module when scoring uses the native engine now, else ``None``: for the
-    similarity engine's kernel until it moves behind the interface (nothing else reads it)."""
-    return _native if active() else None
 
 
 def supports(settings: Settings) -> bool:
@@ -358,9 +351,6 @@ class NativeStore:
     #: starts the text stage's and the kernel's threads anew and ends with a shard that is hard
     #: to balance, which cost a two-thread REALSumm call (2,500 examples in two chunks) ~0.8 ms.
     chunk = 8192
-    #: Read by the similarity engine until it moves below the seam (issue 30): nothing else
-    #: outside this package reads it.
-    native = True
 
     def __len__(self) -> int:
         return int(self._encoder.vocab_size)
@@ -688,6 +678,39 @@ class NativeBackend:
             out,
         )
         return out
+
+    def similarity_rows(
+        self, rows: Rows, workers: int = 1
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """See :meth:`rouge_lcs.engine.interface.Backend.similarity_rows` (``csrc/similarity.h``,
+        the GIL released, rows over ``workers`` threads)."""
+        lo, hi, k = rows.lo, rows.hi, rows.k
+        total = int((hi - lo).sum())
+        out_hits = np.empty(total if k == 0 else lo.size * k, dtype=np.int64)
+        out_index = np.empty(0 if k == 0 else lo.size * k, dtype=np.int64)
+        out_count = np.empty(0 if k == 0 else lo.size, dtype=np.int64)
+        _native.similarity(
+            rows.q_ids,
+            rows.q_starts,
+            rows.row_query,
+            rows.ids,
+            rows.starts,
+            rows.cands,
+            lo,
+            hi,
+            rows.vocab,
+            rows.kind,
+            rows.measure,
+            rows.beta,
+            rows.floor,
+            rows.strict,
+            k,
+            workers,
+            out_hits,
+            out_index,
+            out_count,
+        )
+        return out_hits, out_index, out_count
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""

@@ -10,7 +10,7 @@ parameters are NLTK's own pretrained ``punkt_tab`` tables.
 
 Why a port: ``import nltk`` imports all of NLTK (and SciPy when installed: 0.3–3 s on the first
 ROUGE-Lsum call), and NLTK's per-token objects made Punkt half of the native engine's time on
-Korean text, holding the GIL.  ``tests/test_punkt.py`` checks the sentences equal NLTK's own
+Korean text, holding the GIL.  ``tests/text/test_punkt.py`` checks the sentences equal NLTK's own
 tokenizer on every text of the project's corpora and on generated texts.
 """
 

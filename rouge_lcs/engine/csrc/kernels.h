@@ -2,7 +2,7 @@
  * kernels.h: the counting kernels of rouge_lcs._native, on int32 token ids only.
  *
  * Everything here runs without the GIL: this file includes no Python.h, so it cannot touch a
- * Python object (tests/test_native.py compiles it alone, without Python's headers).  module.c
+ * Python object (tests/engine/test_native.py compiles it alone, without Python's headers).  module.c
  * checks every buffer and index before calling in, and releases the GIL around run_shards.
  *
  *   ROUGE-N      ngram_hits: clipped n-gram matches, sum over n-grams of min(count_pred,

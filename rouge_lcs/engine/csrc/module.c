@@ -1679,7 +1679,7 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* ROUGE similarity, one query against many choices (_similarity.h; rouge_lcs/similarity.py)   */
+/* ROUGE similarity, one query against many choices (similarity.h; rouge_lcs/engine/similarity.py) */
 
 
 /* A C-contiguous buffer of signed integers of `item` bytes (numpy int32 / int64). */
@@ -1704,7 +1704,7 @@ PyDoc_STRVAR(similarity_doc,
 "--\n\n"
 "Score query row_query[r] (token ids q_ids[q_starts[q]:q_starts[q+1]]) against the choices\n"
 "cands[cand_lo[r]:cand_hi[r]] (ids[starts[c]:starts[c+1]]) for every row r; see\n"
-"_similarity.h.  kind 0 = LCS, 1 = clipped overlap; measure 0 = F, 1 = P, 2 = R; a pair is\n"
+"similarity.h.  kind 0 = LCS, 1 = clipped overlap; measure 0 = F, 1 = P, 2 = R; a pair is\n"
 "kept when its score is > floor (strict) or >= floor.  k = 0: out_hits gets each pair's hits\n"
 "(-1: pruned); k > 0: each row's k best (out_index, out_hits, out_count).  int32 ids, int64\n"
 "everything else; every index and offset used is checked; the GIL is released.");
@@ -1935,7 +1935,7 @@ static PyMethodDef module_methods[] = {
     {"prefix_counts", py_prefix_counts, METH_VARARGS, prefix_counts_doc},
     {"wlcs", py_wlcs, METH_VARARGS, wlcs_doc},
     /* ---------------------------------------------------------------------------------------
-     * For tests only (tests/test_native.py): single stages run alone, to compare them with
+     * For tests only (tests/engine/test_native.py): single stages run alone, to compare them with
      * their Python references (NLTK's Porter, the regex classes, the Python unicode tokenizer)
      * on every word or code point.  The library never calls them; the _test_ prefix says so.
      * They check their arguments like the others. */

@@ -5,7 +5,7 @@
  * standing for a non-ASCII character (text.h's porter_stem_unicode maps each distinct one to
  * its own byte and back; NLTK's rules treat every such character alike, as a consonant that
  * matches no suffix).  Pure C with no Python.h: the Encoder calls it for every new ASCII word,
- * and tests/test_native.py compiles this file alone and checks it equal to NLTK on 800,000+
+ * and tests/engine/test_native.py compiles this file alone and checks it equal to NLTK on 800,000+
  * words.
  */
 #ifndef ROUGE_LCS_PORTER_H

@@ -12,7 +12,7 @@
  *             the prefix is the number of cleared bits of its row.  Rows are stored a block
  *             at a time (PREFIX_BLOCK_WORDS), so memory stays linear in the input.
  *
- * Pure C on int32 ids, no Python.h (tests/test_native.py compiles it alone); module.c checks
+ * Pure C on int32 ids, no Python.h (tests/engine/test_native.py compiles it alone); module.c checks
  * every buffer and index and releases the GIL around prefix_counts.
  */
 #ifndef ROUGE_LCS_PREFIX_H

@@ -1,7 +1,7 @@
 /*
  * punkt.h: Punkt's sentence boundaries in C: rouge_lcs/text/punkt.py (itself NLTK 3.10's
  * PunktSentenceTokenizer.tokenize) step by step, its regular expressions written out as scans.
- * tests/test_punkt.py checks it equal to NLTK.
+ * tests/text/test_punkt.py checks it equal to NLTK.
  *
  * It sees no Python object, so it can run on the encoder's threads without the GIL
  * (module.c, tokens.h): the model is C maps (punkt_tables.h) and the text is code units.  The

@@ -8,7 +8,7 @@
  * in C needs none of those objects.  The module is generated and holds only literals, so a
  * strict reader of that literal subset is enough: any file it does not fully understand (another
  * statement, a string prefix, an escape it does not know, a coding cookie) is refused, and the
- * caller then runs the module as before.  tests/test_punkt.py checks the tables equal the run
+ * caller then runs the module as before.  tests/text/test_punkt.py checks the tables equal the run
  * module's for every model file the package ships.
  *
  * Keys are the strings' UTF-8 bytes (a lone surrogate, which only an escape can give, as its

@@ -8,7 +8,7 @@
  *   skip_counts   ROUGE-S/SU's clipped skip-bigram counts (the script's createSkipBigram), in
  *                memory linear in the input (the units themselves are never stored).
  *
- * Pure C on bytes and int32 ids, no Python.h (tests/test_native.py compiles it alone):
+ * Pure C on bytes and int32 ids, no Python.h (tests/engine/test_native.py compiles it alone):
  * module.c checks the arguments, builds the Python objects and releases the GIL around
  * skip_counts.  mix64 comes from kernels.h.
  */

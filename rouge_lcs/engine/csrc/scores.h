@@ -3,7 +3,7 @@
  * reference total), with an example's references combined — rouge_lcs/engine/stats.py's
  * `combine`, for the native engine, so that a batch goes from texts to scores without NumPy.
  *
- * The floats must be bit-identical to stats.py's NumPy arithmetic (tests/test_native.py
+ * The floats must be bit-identical to stats.py's NumPy arithmetic (tests/engine/test_native.py
  * compares them on random counts in every mode), so each value is computed with the same
  * operations in the same order:
  *

@@ -1,5 +1,6 @@
 /*
- * One-against-many ROUGE similarity on token ids (rouge_lcs/similarity_engine.py in C).
+ * One-against-many ROUGE similarity on token ids (rouge_lcs/engine/reference/similarity.py in C;
+ * the Python caller is rouge_lcs/engine/similarity.py).
  *
  * Plain C, no Python: the binding in module.c checks every argument and then calls sim_run.
  *
@@ -7,18 +8,17 @@
  * cands[cand_lo[r] .. cand_hi[r]) (references).  Per pair it finds `hits`:
  *
  *   SIM_LCS      the LCS length of the two token sequences (ROUGE-L), bit-parallel: the query's
- *                match masks are built once per row, each choice token then costs one hash probe
- *                and ceil(m/64) word operations (Hyyro's recurrence V' = (V + U) | (V - U),
- *                U = V & mask; since U is a subset of V, V - U = V & ~U and only the addition
- *                carries between words);
+ *                match masks are built once per row, each choice token then costs one lookup
+ *                and ceil(m/64) steps of lcs_step.h (the one definition of Hyyro's step);
  *   SIM_OVERLAP  the clipped overlap sum_u min(count_q(u), count_c(u)) of the units (the ids
  *                of n-grams: ROUGE-N hits).
  *
  * Bounds: hits <= min(m, n), and for the LCS hits <= the clipped unigram overlap.  The score is
  * monotone in hits for fixed lengths, so a pair whose score at the bound cannot pass the floor
  * (or, for top-k, cannot enter the current top k) is skipped without its LCS.  The score is
- * computed with the operations of rouge_lcs/multiref.py::prf, in the same order, so decisions
- * here are the ones the Python engine takes.
+ * computed with the operations of rouge_lcs/engine/stats.py::prf, in the same order (the Python
+ * twin is rouge_lcs/engine/similarity.py::pair_score), so decisions here are the ones the
+ * Python engine takes.
  *
  * Output: k == 0: out_hits[out_start(r) + j] = hits of the j-th candidate of row r, or -1 when
  * it was pruned (its score cannot pass the floor); rows are laid out one after the other.
@@ -30,9 +30,12 @@
  * row; a longer query's table would be quadratic (4.8 GB for 200,000 words), so its pairs go
  * to kernels.h's lcs_length, which builds masks per strip of the shorter side with a carry bit
  * per row between strips.  Only then is a Workspace (two vocabulary-sized tables, 8 bytes an
- * id) allocated, once per thread; otherwise no vocabulary-sized array is: the query's distinct
- * ids live in a small hash table, so a call costs O(query + candidates' tokens).  Choice token ids are
- * range-checked as they are read (status SIM_BAD_ID).  Rows are split over threads by their
+ * id) allocated, once per thread.  A query's distinct ids are looked up in a table indexed by
+ * id (12 bytes an id: the distinct-token number, and a one-word query's match mask, so that a
+ * short pair costs one load and one step a choice token) where the vocabulary is at most
+ * SIM_DENSE_MAX and a few times the shard's tokens; otherwise in a small hash table: either
+ * way a call costs O(query + candidates' tokens).  Choice token ids are range-checked as they
+ * are read (status SIM_BAD_ID).  Rows are split over threads by their
  * candidate counts; results never depend on the number of threads.
  *
  * It includes kernels.h for the helpers it shares: grow, popcount64, run_parallel and, for long
@@ -48,6 +51,7 @@
 #endif
 
 #include "kernels.h" /* grow, popcount64, run_parallel, lcs_length */
+#include "lcs_step.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,6 +64,8 @@ enum { SIM_OK = 0, SIM_NO_MEMORY = 1, SIM_BAD_ID = 2 };
 enum { SIM_PRUNED = -1, SIM_PAIR_BAD_ID = -2, SIM_PAIR_NO_MEMORY = -3 };
 /* Below this many candidates in all, one thread: starting threads would cost more. */
 #define SIM_MIN_PARALLEL 4096
+/* Largest vocabulary looked up through a table indexed by id (12 MiB a thread). */
+#define SIM_DENSE_MAX (1 << 20)
 
 typedef struct {
     const int32_t *q_ids;
@@ -91,6 +97,8 @@ typedef struct {
     int64_t m, words, query; /* the query the tables describe (-1: none) */
     const int32_t *q_tokens; /* its tokens */
     double *top_score;  /* k > 0: scores of the row's current top k */
+    int32_t *dense;     /* NULL, or per id: the distinct-query-token number, or -1 */
+    uint64_t *word_mask; /* with dense, per id: a one-word query's match mask, or 0 */
     Workspace ws;       /* queries longer than a strip: lcs_length's scratch */
     int ws_ready;       /* ws is initialised (and must be freed) */
 } SimScratch;
@@ -107,12 +115,15 @@ static void sim_scratch_free(SimScratch *s) {
     free(s->vec);
     free(s->cslots);
     free(s->top_score);
+    free(s->dense);
+    free(s->word_mask);
     if (s->ws_ready) workspace_free(&s->ws);
 }
 
 static inline uint64_t sim_hash(int32_t id) { return (uint64_t)(uint32_t)id * 0x9E3779B97F4A7C15ull; }
 
 static inline int32_t sim_lookup(const SimScratch *s, int32_t id) {
+    if (s->dense != NULL) return s->dense[id];
     uint64_t mask = (uint64_t)s->size - 1, h = (sim_hash(id) >> 32) & mask;
     for (;;) {
         int32_t key = s->key[h];
@@ -137,27 +148,48 @@ static int sim_build_query(SimScratch *s, const SimJob *job, int64_t q) {
         (dense && (!SIM_GROW(s, masks, masks_cap, (m + 1) * (words + 1)) ||
                    !SIM_GROW(s, vec, vec_cap, words + 1))))
         return 0;
+    if (s->dense != NULL && s->query >= 0) /* forget the last query's ids */
+        for (int64_t i = 0; i < s->m; i++) {
+            s->dense[s->q_tokens[i]] = -1;
+            s->word_mask[s->q_tokens[i]] = 0;
+        }
     s->size = size;
-    for (int64_t h = 0; h < size; h++) s->key[h] = -1;
+    if (s->dense == NULL)
+        for (int64_t h = 0; h < size; h++) s->key[h] = -1;
     int64_t distinct = 0;
     uint64_t hmask = (uint64_t)size - 1;
     for (int64_t i = 0; i < m; i++) {
-        uint64_t h = (sim_hash(t[i]) >> 32) & hmask;
-        while (s->key[h] >= 0 && s->key[h] != t[i]) h = (h + 1) & hmask;
         int32_t d;
-        if (s->key[h] < 0) {
-            d = (int32_t)distinct++;
-            s->key[h] = t[i];
-            s->slot[h] = d;
+        int fresh = 0;
+        if (s->dense != NULL) {
+            d = s->dense[t[i]];
+            if (d < 0) {
+                d = (int32_t)distinct++;
+                s->dense[t[i]] = d;
+                fresh = 1;
+            }
+        } else {
+            uint64_t h = (sim_hash(t[i]) >> 32) & hmask;
+            while (s->key[h] >= 0 && s->key[h] != t[i]) h = (h + 1) & hmask;
+            if (s->key[h] < 0) {
+                d = (int32_t)distinct++;
+                s->key[h] = t[i];
+                s->slot[h] = d;
+                fresh = 1;
+            } else {
+                d = s->slot[h];
+            }
+        }
+        if (fresh) {
             s->qcount[d] = 0;
             s->used[d] = 0;
             if (dense) memset(s->masks + (int64_t)d * words, 0, (size_t)words * sizeof(uint64_t));
-        } else {
-            d = s->slot[h];
         }
         s->qcount[d]++;
         if (dense) s->masks[(int64_t)d * words + i / 64] |= (uint64_t)1 << (i % 64);
     }
+    if (s->dense != NULL && words == 1)
+        for (int64_t i = 0; i < m; i++) s->word_mask[t[i]] = s->masks[s->dense[t[i]]];
     s->q_tokens = t;
     s->m = m;
     s->words = words;
@@ -196,15 +228,25 @@ static int64_t sim_pair(SimScratch *s, const SimJob *job, int64_t c, int64_t cou
     int64_t overlap = 0;
     int32_t *cs = s->cslots;
     if (s->words == 1 && job->kind == SIM_LCS) {
-        /* one word: the LCS costs less than the pruning test would save */
+        /* one word: the LCS costs less than the pruning test would save; no carry between
+         * words (each step starts from carry 0) */
         uint64_t v = ~(uint64_t)0;
-        for (int64_t j = 0; j < n; j++) {
-            int32_t id = t[j];
-            if (id < 0 || id >= job->vocab) return SIM_PAIR_BAD_ID;
-            int32_t d = sim_lookup(s, id);
-            if (d >= 0) {
-                uint64_t u = v & s->masks[d];
-                v = (v + u) | (v - u);
+        if (s->word_mask != NULL) {
+            for (int64_t j = 0; j < n; j++) {
+                int32_t id = t[j];
+                if (id < 0 || id >= job->vocab) return SIM_PAIR_BAD_ID;
+                uint64_t carry = 0;
+                v = lcs_step(v, s->word_mask[id], &carry);
+            }
+        } else {
+            for (int64_t j = 0; j < n; j++) {
+                int32_t id = t[j];
+                if (id < 0 || id >= job->vocab) return SIM_PAIR_BAD_ID;
+                int32_t d = sim_lookup(s, id);
+                if (d >= 0) {
+                    uint64_t carry = 0;
+                    v = lcs_step(v, s->masks[d], &carry);
+                }
             }
         }
         uint64_t low = m == 64 ? ~(uint64_t)0 : (((uint64_t)1 << m) - 1);
@@ -249,15 +291,7 @@ static int64_t sim_pair(SimScratch *s, const SimJob *job, int64_t c, int64_t cou
         if (d < 0) continue;
         const uint64_t *mask = s->masks + (int64_t)d * words;
         uint64_t carry = 0;
-        for (int64_t w = 0; w < words; w++) {
-            uint64_t x = v[w], u = x & mask[w];
-            uint64_t sum = x + u;
-            uint64_t c1 = sum < x;
-            uint64_t sum2 = sum + carry;
-            uint64_t c2 = sum2 < sum;
-            v[w] = sum2 | (x - u);
-            carry = c1 | c2;
-        }
+        for (int64_t w = 0; w < words; w++) v[w] = lcs_step(v[w], mask[w], &carry);
     }
     int64_t lcs = 0;
     for (int64_t w = 0; w < words; w++) {
@@ -279,16 +313,30 @@ static int sim_shard_run(const SimJob *job, int64_t r0, int64_t r1) {
     memset(&s, 0, sizeof(s));
     s.query = -1;
     int status = SIM_OK;
-    int64_t max_n = 1;
+    int64_t max_n = 1, tokens = 0;
     for (int64_t r = r0; r < r1; r++)
         for (int64_t j = job->cand_lo[r]; j < job->cand_hi[r]; j++) {
             int64_t c = job->cands[j], n = job->starts[c + 1] - job->starts[c];
             if (n > max_n) max_n = n;
+            tokens += n;
         }
     if (!SIM_GROW(&s, cslots, cslots_cap, max_n) ||
         (job->k > 0 && (s.top_score = malloc((size_t)job->k * sizeof(double))) == NULL)) {
         sim_scratch_free(&s);
         return SIM_NO_MEMORY;
+    }
+    if (job->vocab <= SIM_DENSE_MAX && job->vocab <= 4 * tokens + 65536) {
+        /* a table indexed by id; where it cannot be had, the hash table serves */
+        s.dense = malloc((size_t)job->vocab * sizeof(int32_t));
+        s.word_mask = calloc((size_t)job->vocab, sizeof(uint64_t));
+        if (s.dense == NULL || s.word_mask == NULL) {
+            free(s.dense);
+            free(s.word_mask);
+            s.dense = NULL;
+            s.word_mask = NULL;
+        } else {
+            memset(s.dense, 0xff, (size_t)job->vocab * sizeof(int32_t));
+        }
     }
     for (int64_t r = r0; r < r1 && status == SIM_OK; r++) {
         if (!sim_build_query(&s, job, job->row_query[r])) {

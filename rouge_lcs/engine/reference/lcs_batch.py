@@ -270,7 +270,7 @@ def union_lcs_hits_batch(
 ) -> np.ndarray:
     """ROUGE-Lsum union-LCS hits of each ``(reference sentences, candidate sentences)`` job.
 
-    Equal job by job to the one-pair statement in tests/test_lcs.py (and so to rouge_score).
+    Equal job by job to the one-pair statement in tests/engine/test_lcs.py (and so to rouge_score).
     """
     hits = np.zeros(len(jobs), dtype=np.int64)
     batch = _Batch(jobs)

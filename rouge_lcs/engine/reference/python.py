@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
-from rouge_lcs.engine.interface import IdDocs
+from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
-from rouge_lcs.engine.reference import prefix
+from rouge_lcs.engine.reference import prefix, similarity
 from rouge_lcs.engine.reference.counts import batch_counts
 from rouge_lcs.engine.reference.documents import Document, DocumentStore
 from rouge_lcs.engine.reference.weighted import summary_wlcs_pairs, wlcs_pairs
@@ -54,9 +54,6 @@ class PythonStore:
     #: Examples per chunk: bounds the memory of the batched ROUGE-Lsum kernel and paces
     #: progress.
     chunk = 2048
-    #: Read by the similarity engine until it moves below the seam (issue 30): nothing else
-    #: outside this package reads it.
-    native = False
 
     def __len__(self) -> int:
         return len(self._documents)
@@ -407,6 +404,12 @@ class PythonBackend:
     ) -> np.ndarray:
         """See :meth:`rouge_lcs.engine.interface.Backend.prefix_counts`."""
         return prefix.prefix_counts(ids, starts, pair_pred, pair_ref, rouge_types)
+
+    def similarity_rows(
+        self, rows: Rows, workers: int = 1
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """See :meth:`rouge_lcs.engine.interface.Backend.similarity_rows`."""
+        return similarity.similarity_rows(rows)
 
     def rouge155_tokens(self, blob: bytes, lower: bool) -> tuple[np.ndarray, list[str]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.rouge155_tokens`."""

@@ -30,7 +30,7 @@ from rouge_lcs.engine import native
 from rouge_lcs.engine.compute import compute_stats
 from rouge_lcs.text.tokenizers import unicode_tokenize
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 needs_native = pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
 
@@ -393,7 +393,7 @@ def test_unicode_table_matches_regex_on_every_code_point():
         pytest.skip("installed regex differs from the table's: the Python tokenizer is used")
     spec = importlib.util.spec_from_file_location(
         "gen_unicode_table",
-        Path(__file__).resolve().parent.parent / "scripts" / "gen_unicode_table.py",
+        Path(__file__).resolve().parents[2] / "scripts" / "gen_unicode_table.py",
     )
     generator = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generator)
@@ -825,7 +825,7 @@ def test_ascii_fast_path_and_other_texts_share_token_ids():
 
 # --- the C sources by stage -------------------------------------------------------------------
 
-CSRC = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc"
+CSRC = Path(__file__).resolve().parents[2] / "rouge_lcs" / "engine" / "csrc"
 #: The stages that run without the GIL, or need no Python: they must not see Python.h at all.
 PYTHON_FREE = [
     "kernels.h",

@@ -22,7 +22,7 @@ from rouge_score import rouge_scorer  # noqa: E402
 
 from rouge_lcs.evaluation import GenerationPipeline, summarization_evaluator  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "park", "big", "red"]
 SOURCES = ["the big cat sat on the mat", "a red dog ran to the park", "the dog sat", "a cat ran"]
 TARGETS = ["the cat sat on the mat", "a dog ran to the park", "the dog sat", "a cat ran"]

@@ -18,8 +18,8 @@ from rouge_lcs import Rouge
 from rouge_lcs.engine import native
 from rouge_lcs.text.tokenizers import JOINERS, unicode_tokenize
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="rouge_lcs._native not built")
 

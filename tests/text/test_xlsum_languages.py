@@ -407,7 +407,7 @@ def test_stemmed_scores_equal_xlsums_scorer(code, lang, pred, ref):
     assert stemmed > _rouge1(pred, ref, language=code)  # stemming matches more words
 
 
-BN_RULES = Path(__file__).with_name("bengali_common.rules")
+BN_RULES = Path(__file__).parents[1] / "bengali_common.rules"
 
 
 def _bengali_words() -> list[str]:

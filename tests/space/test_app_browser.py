@@ -29,7 +29,7 @@ import pytest
 
 from rouge_lcs import rouge
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
 
 CHROMIUM = Path("/usr/bin/chromium")

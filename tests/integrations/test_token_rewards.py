@@ -352,7 +352,7 @@ def test_the_benchmark_runs_on_a_tiny_input(corpora, monkeypatch) -> None:
     from pathlib import Path
 
     corpora.rows("en_cnndm_realsumm")  # skips or fails as the other corpus tests do
-    bench = Path(__file__).resolve().parent.parent / "benchmarks"
+    bench = Path(__file__).resolve().parents[2] / "benchmarks"
     monkeypatch.syspath_prepend(str(bench))
     sys.modules.pop("bench_token_rewards", None)
     import bench_token_rewards

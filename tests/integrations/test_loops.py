@@ -31,7 +31,7 @@ from rouge_lcs.rewards import (
     verl_compute_score_batch,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _realsumm_groups(corpora, groups: int = 40, size: int = 8):

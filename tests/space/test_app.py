@@ -1,6 +1,6 @@
 """The Space's gradio layer without a browser: the API functions' signatures and errors, the
 launch options, the page script; and that app.py builds the Blocks.  Everything a visitor does
-is tested through a live server (tests/test_app_browser.py)."""
+is tested through a live server (tests/space/test_app_browser.py)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from rouge_lcs import rouge
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 SCRIPT = REPO / "rouge_lcs_metric.py"
 KO_PRED = "서울은 대한민국의 수도이며 인구는 약 구백만 명이다"
@@ -203,7 +203,7 @@ def test_script_without_the_library_names_the_install_line(tmp_path):
         "spec = importlib.util.spec_from_file_location('m', sys.argv[1])\n"
         "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
     )
-    script = Path(__file__).resolve().parent.parent / "rouge_lcs_metric.py"
+    script = Path(__file__).resolve().parents[2] / "rouge_lcs_metric.py"
     done = subprocess.run([sys.executable, "-c", code, str(script)], capture_output=True, text=True)
     assert done.returncode == 1
     assert "needs the rouge_lcs library: pip install rouge-lcs" in done.stderr.splitlines()[-1]

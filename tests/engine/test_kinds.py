@@ -20,7 +20,7 @@ from rouge_lcs.scores.explain import explain
 from rouge_lcs.similarity import cdist
 from rouge_lcs.text.rouge_types import KINDS, RougeType, parse_rouge_type
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 import rouge155_oracle as oracle  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -253,7 +253,7 @@ def test_the_command_line_scores_the_new_types(tmp_path) -> None:
 
 
 def test_the_benchmark_runs_on_tiny_input(capsys) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import bench_kinds
 
     bench_kinds.main(["--tiny"])

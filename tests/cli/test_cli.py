@@ -323,7 +323,7 @@ def test_dev_run_reads_paths_from_the_callers_folder(tmp_path, monkeypatch):
     import importlib.util
     from pathlib import Path
 
-    spec = importlib.util.spec_from_file_location("dev", Path(__file__).parent.parent / "dev.py")
+    spec = importlib.util.spec_from_file_location("dev", Path(__file__).parents[2] / "dev.py")
     assert spec and spec.loader
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)

@@ -1,7 +1,7 @@
 """Unit tests of the Space's plain-Python modules (no gradio, no browser): parsing, limits,
 rendering, scoring, the API's answers and the hostile inputs of issue 15 (each must be a
 message, never an exception).  The page handlers are tested through a live server in
-tests/test_app_browser.py."""
+tests/space/test_app_browser.py."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from rouge_lcs.recipes import pltrdy
 from rouge_lcs.recipes.catalogue import recipes
 from rouge_lcs.recipes.numbers import TYPES, compute
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 import rouge155_oracle as oracle  # noqa: E402
 
 #: Where dev.py installs pltrdy's rouge 1.0.1 (its own folder: py-rouge's module is also `rouge`).
@@ -413,7 +413,7 @@ def test_cli_audit_table_and_json(tmp_path):
         "--references",
         str(refs),
     ]
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     out = subprocess.run(
         [*run, "--reported", "R1=75.00"], capture_output=True, text=True, env=env, check=True
     )

@@ -12,7 +12,7 @@ import pytest
 from rouge_lcs import rouge
 from rouge_lcs.trainer import make_compute_metrics
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "park", "big", "red"]
 

@@ -4,7 +4,8 @@
 with the native engine, counts ROUGE-N/L/S in C; ``-l``/``-b`` keep one ``Summary`` per text and
 the numpy/per-pair kernels, and ``ROUGE_LCS_IMPLEMENTATION=python`` forces the numpy kernels and
 the Python token reader.  A length limit no text reaches cuts nothing, so the three must print
-the same report.  (The numbers themselves are checked against Perl in tests/test_rouge155.py.)
+the same report.  (The numbers themselves are checked against Perl in
+tests/rouge155/test_rouge155.py.)
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 import rouge155_oracle as oracle  # noqa: E402
 
 from rouge_lcs.rouge155 import score  # noqa: E402
@@ -29,7 +29,7 @@ from rouge_lcs.rouge155.tokenize import lines_of, raw_tokens  # noqa: E402
 _AVAILABLE = oracle.available()
 
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
 
 

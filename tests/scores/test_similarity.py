@@ -272,9 +272,9 @@ def test_bad_input_names_the_argument(call, error, message):
 
 
 def test_native_kernel_checks_every_argument():
-    if native.extension() is None:
+    if not native.active():
         pytest.skip("the native engine is not in use")
-    sim = native.extension().similarity
+    sim = native._native.similarity
     i32, i64 = np.int32, np.int64
 
     def call(**change):

@@ -225,6 +225,24 @@ def test_score_score_multi_and_score_batch_equal_rouge_score(corpora, use_stemme
     assert ours.score_batch(refs, preds) == expected_multi
 
 
+def test_score_and_score_multi_count_on_the_engine(monkeypatch):
+    # One path for the three calls: each pair of score / score_multi is counted by the engine's
+    # store (the one score() uses), never by a per-pair counter of the drop-in's own.
+    from rouge_lcs.engine import compute
+
+    chunks = []
+    real = compute._chunk_stats
+    monkeypatch.setattr(compute, "_chunk_stats", lambda *a: chunks.append(a) or real(*a))
+    ours = rouge_scorer.RougeScorer(["rouge1", "rougeL", "rougeLsum"], use_stemmer=True)
+    theirs = oracle_scorer.RougeScorer(["rouge1", "rougeL", "rougeLsum"], use_stemmer=True)
+    assert ours.score("the cats sat\non the mat", "a cat sat") == theirs.score(
+        "the cats sat\non the mat", "a cat sat"
+    )
+    targets = ["x y", "the cat sat", "a cat sat down"]
+    assert ours.score_multi(targets, "a cat sat") == theirs.score_multi(targets, "a cat sat")
+    assert len(chunks) == 2
+
+
 def test_score_batch_on_long_summaries(corpora):
     preds, refs = _rows(corpora, "en_cnndm_realsumm", 150)
     targets = [r[0] for r in refs]
