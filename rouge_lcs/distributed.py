@@ -229,10 +229,8 @@ def _score_arrow_batch(
     columns = score_columns(scorer.rouge_types, return_precision_recall)
     data: dict[str, Any] = {}
     if batch.num_rows:
-        # The one place that turns Arrow text into Python strings.
-        scores = scorer.score(
-            batch.column(prediction_column).to_pylist(), batch.column(reference_column).to_pylist()
-        )
+        # The columns as they are: the engine reads Arrow text from its buffers (no str per row).
+        scores = scorer.score(batch.column(prediction_column), batch.column(reference_column))
         for name in scorer.rouge_types:
             data[name] = scores.column(name)
             if return_precision_recall:
