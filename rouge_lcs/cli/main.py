@@ -149,7 +149,10 @@ def _score_parser() -> argparse.ArgumentParser:
         "--output",
         "-o",
         metavar="FILE",
-        help="with --data FILE.parquet: write per-example scores to this Parquet file",
+        help=(
+            "with --data FILE.parquet: write per-example scores to this Parquet file. "
+            "Default: the means only."
+        ),
     )
     return parser
 
