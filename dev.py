@@ -34,7 +34,8 @@ INSTALLS = {
         ["torch==2.13.0"],
         ["-e", ".[test]"],
         ["--no-deps", "multilingual-rouge==0.0.1"],
-        # pltrdy's rouge (module `rouge`, as py-rouge's): its own folder (tests/recipes/test_audit.py)
+        # pltrdy's rouge (module `rouge`, as py-rouge's): its own folder
+        # (tests/recipes/test_audit.py)
         ["-e", ".[audit-test]"],
         # the documentation site (tests/test_site.py runs mkdocs build --strict)
         ["-e", ".[docs]"],

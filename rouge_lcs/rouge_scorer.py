@@ -10,7 +10,8 @@ Score(precision=0.75, recall=0.6666666666666666, fmeasure=0.7058823529411765)
 
 The numbers are rouge-score 0.1.2's to the bit: its tokenizer, its Porter stemming, sentences
 one a line for ROUGE-Lsum, the reference with the best F in ``score_multi``, F = 2PR/(P+R).
-rouge_score's own test modules run against this module (tests/integrations/test_rouge_score_compat.py).
+rouge_score's own test modules run against this module
+(tests/integrations/test_rouge_score_compat.py).
 
 Where it differs, on purpose:
 

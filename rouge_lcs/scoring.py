@@ -12,8 +12,9 @@ Same names and results as rouge-score 0.1.2: :class:`Score` (here the library's 
 
 The aggregator draws its resamples from NumPy's *global* legacy random state, exactly as
 rouge_score does, so ``np.random.seed(s)`` followed by the same ``add_scores`` calls gives
-rouge_score's intervals to the bit (tests/integrations/test_rouge_score_compat.py).  ``mid`` is the median of
-the bootstrap means, not the mean: for the exact mean use :meth:`rouge_lcs.Scores.mean`.
+rouge_score's intervals to the bit (tests/integrations/test_rouge_score_compat.py).
+``mid`` is the median of the bootstrap means, not the mean: for the exact mean use
+:meth:`rouge_lcs.Scores.mean`.
 """
 
 from __future__ import annotations
