@@ -469,17 +469,6 @@ class NativeStore:
             self._settings.rouge_types, counted, BACKEND, ids, starts, pred, ref, self.num_threads
         )
 
-    def chunk_counts(
-        self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
-    ) -> np.ndarray:
-        """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
-        pred = np.ascontiguousarray(pair_pred, dtype=np.int64)
-        ref = np.ascontiguousarray(pair_ref, dtype=np.int64)
-        if not self._counted_only:
-            return self._all_counts(texts, pred, ref)
-        flat = self._flat_counts(texts, pred, ref)
-        return np.frombuffer(flat, dtype=np.int64).reshape(-1, len(self._settings.rouge_types), 3)
-
     def chunk_stats(
         self, texts: Sequence[str], pair_pred: array[int], pair_ref: array[int], n_refs: array[int]
     ) -> PairStats:

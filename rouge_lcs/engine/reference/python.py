@@ -63,7 +63,7 @@ class PythonStore:
         ids stay the same across calls on this store."""
         return _flat_tokens([self._documents.get(text).tokens for text in texts])
 
-    def chunk_counts(
+    def _counts(
         self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
     ) -> np.ndarray:
         """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
@@ -87,7 +87,7 @@ class PythonStore:
         """:class:`PairStats` of pairs given as int64 indices into ``texts``, ``n_refs`` pairs
         per example."""
         pred, ref = (np.frombuffer(a, dtype=np.int64) for a in (pair_pred, pair_ref))
-        counts = self.chunk_counts(texts, pred, ref)
+        counts = self._counts(texts, pred, ref)
         return PairStats(counts, np.frombuffer(n_refs, dtype=np.int64).copy())
 
 
