@@ -37,8 +37,8 @@ from rouge_lcs.base.validation import (
     fail_value,
 )
 from rouge_lcs.config.settings import make_settings
+from rouge_lcs.scores.results import MEASURES
 from rouge_lcs.scores.similarity import (
-    MEASURES,
     NO_FLOOR,
     Interner,
     Scoring,

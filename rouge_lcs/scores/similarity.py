@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import backend
-from rouge_lcs.engine.similarity import MEASURES, NO_FLOOR, Interner, Kernel, Units
+from rouge_lcs.engine.similarity import NO_FLOOR, Interner, Kernel, Units
 from rouge_lcs.scores.multiref import prf
 
 if TYPE_CHECKING:
@@ -50,7 +50,6 @@ else:
     np = lazy_import("numpy")
 
 __all__ = [
-    "MEASURES",
     "NO_FLOOR",
     "Interner",
     "Scoring",
