@@ -226,11 +226,11 @@ class Backend(Protocol):
         ...
 
     def similarity_rows(
-        self, rows: Rows, workers: int = 1
+        self, rows: Rows, num_threads: int = 1
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The hits of a similarity kernel call (:class:`~rouge_lcs.engine.similarity.Rows`):
         ``k == 0``: every pair's hits, row after row (-1 where the pair cannot pass the floor);
         else each row's ``k`` best as int64 ``(hits, choice indices, counts per row)``, score
-        descending, lower choice index first on ties; rows over ``workers`` threads where the
+        descending, lower choice index first on ties; rows over ``num_threads`` threads where the
         engine can (the result never depends on it)."""
         ...

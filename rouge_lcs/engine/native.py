@@ -669,10 +669,10 @@ class NativeBackend:
         return out
 
     def similarity_rows(
-        self, rows: Rows, workers: int = 1
+        self, rows: Rows, num_threads: int = 1
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """See :meth:`rouge_lcs.engine.interface.Backend.similarity_rows` (``csrc/similarity.h``,
-        the GIL released, rows over ``workers`` threads)."""
+        the GIL released, rows over ``num_threads`` threads)."""
         lo, hi, k = rows.lo, rows.hi, rows.k
         total = int((hi - lo).sum())
         out_hits = np.empty(total if k == 0 else lo.size * k, dtype=np.int64)
@@ -694,7 +694,7 @@ class NativeBackend:
             rows.floor,
             rows.strict,
             k,
-            workers,
+            num_threads,
             out_hits,
             out_index,
             out_count,

@@ -203,7 +203,7 @@ class Kernel:
         k: int,
         floor: float,
         strict: bool,
-        workers: int,
+        num_threads: int,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """A kernel call on the interner's engine: row ``r`` scores query ``row_query[r]`` of
         ``queries`` against the choices ``cands[lo[r]:hi[r]]`` of ``choices``
@@ -236,4 +236,4 @@ class Kernel:
             self.beta,
             vocab,
         )
-        return self.interner.engine.similarity_rows(rows, workers)
+        return self.interner.engine.similarity_rows(rows, num_threads)

@@ -406,7 +406,7 @@ class PythonBackend:
         return prefix.prefix_counts(ids, starts, pair_pred, pair_ref, rouge_types)
 
     def similarity_rows(
-        self, rows: Rows, workers: int = 1
+        self, rows: Rows, num_threads: int = 1
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """See :meth:`rouge_lcs.engine.interface.Backend.similarity_rows`."""
         return similarity.similarity_rows(rows)
