@@ -189,6 +189,10 @@ def _encoder_for(settings: Settings) -> Any:
     return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
 
 
+#: A splitter's native mode (:attr:`rouge_lcs.text.sentences.Splitter.native`) to the number
+#: ``encode_sentences`` takes (``csrc/text.h``: SPLIT_NEWLINE, SPLIT_AUTO, SPLIT_NLTK).
+_SPLIT_MODES = {"newline": 0, "auto": 1, "nltk": 2}
+
 #: The sentence ends of NLTK's models (Punkt's default).
 _MODEL_ENDS = "".join(Punkt().sent_end_chars)
 
@@ -379,7 +383,8 @@ class NativeStore:
             ids, starts = encode(texts, threads)
             return ids, starts, b"", bytes(8), bytes(8 * (len(texts) + 1))
         splitter = self._settings.splitter
-        split_mode = self._splitter.native
+        mode = self._splitter.native
+        split_mode = None if mode is None else _SPLIT_MODES[mode]
         if split_mode is not None and self._always_concatenate:
             # Built-in splitting in C; the sentences' tokens put together are the document's
             # tokens.  The encoder calls the splitter only for texts without newlines that
