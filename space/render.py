@@ -688,6 +688,11 @@ def _option_words(options: dict[str, object]) -> str:
     return " · ".join(words)
 
 
+def _breakable(key: str) -> str:
+    """A recipe's name that may break after its slashes (and nowhere else)."""
+    return "/<wbr>".join(esc(part) for part in key.split("/"))
+
+
 def _source_html(source: str) -> str:
     if source.startswith("https://"):
         return f'<a href="{esc(source)}" target="_blank" rel="noopener noreferrer">source</a>'
@@ -721,7 +726,7 @@ def _audit_rows(result: AuditResult, candidates: list[dict], types: list[str], d
             f'<tr class="candidate{matched}" data-key="{esc(c["key"])}">'
             f'<td class="num" data-label="rank">{esc(rank)}</td>'
             f'<th scope="row" data-label="package">{esc(c["package"])} {esc(c["version"])}</th>'
-            f'<td class="text recipe" data-label="recipe">{esc(c["key"])}</td>{tds}</tr>'
+            f'<td class="text recipe" data-label="recipe">{_breakable(c["key"])}</td>{tds}</tr>'
         )
         error = f" Could not score: {esc(c['error'])}." if c.get("error") else ""
         rows.append(
@@ -772,7 +777,7 @@ def render_audit(result: AuditResult) -> str:
         "scores wide audit",
         "audit-table",
         caption,
-        texts=("recipe",),
+        texts=("package", "recipe"),
     )
     if rest:
         out += (
@@ -783,7 +788,7 @@ def render_audit(result: AuditResult) -> str:
                 _audit_rows(result, rest, types, digits),
                 "scores wide audit",
                 "audit-rest-table",
-                texts=("recipe",),
+                texts=("package", "recipe"),
             )
             + "</details>"
         )

@@ -812,7 +812,7 @@ AUDIT_PLACEHOLDER = (
 
 
 def _audit_tab() -> list[Any]:
-    with gr.Tab("Reproduce a reported score", id="reproduce"):
+    with gr.Tab("Reproduce", id="reproduce"):
         gr.Markdown(AUDIT_INTRO + f" {LIMITS}")
         with gr.Row(equal_height=False):
             predictions = gr.File(

@@ -1196,7 +1196,7 @@ def test_api_audit_bad_inputs_are_our_messages(client, temp_dir, tmp_path, monke
 
 
 def _open_reproduce(page: Any) -> None:
-    page.get_by_role("tab", name="Reproduce a reported score").click()
+    page.get_by_role("tab", name="Reproduce").click()
     page.locator("#audit-predictions").wait_for()
     page.wait_for_timeout(300)
 
@@ -1257,15 +1257,18 @@ def test_reproduce_tab_ranks_readable_in_both_schemes_at_both_sizes(every_page, 
 
 
 def test_reproduce_tab_messages_replace_the_ranking(page, tmp_path):
-    """A refused input is one message in the tab (the old ranking cleared), never a toast: a
-    file over the limit stopped by the page before it is sent, then mismatched line counts."""
+    """A refused input is one message in the tab (the old ranking cleared), never a toast:
+    numbers nobody reproduces (a warning naming the nearest), a file over the limit stopped by
+    the page before it is sent, then mismatched line counts."""
     _open_reproduce(page)
-    predictions, references = tmp_path / "p.txt", tmp_path / "r.txt"
-    predictions.write_text("the cat sat\na b c\n", "utf-8")
-    references.write_text("the cat sat on the mat\na b d\n", "utf-8")
-    _audit(page, predictions, references, "R1=99.00")
+    pasted = page.locator("#audit-pasted textarea")
+    pasted.fill("the cat sat\tthe cat sat on the mat\na b c\ta b d\n")
+    page.locator("#audit-reported input, #audit-reported textarea").first.fill("R1=99.00")
+    page.locator("#audit").click()
+    page.wait_for_selector("#audit-table")
     message = page.locator("#audit-message .msg-warn")
     assert message.inner_text().startswith("None reproduces these numbers; nearest:")
+    pasted.fill("")
     big = tmp_path / "big.txt"
     big.write_bytes(b"a b\n" * (6 * 2**20 // 4))
     page.locator("#audit-predictions input[type=file]").set_input_files(str(big))
@@ -1275,10 +1278,13 @@ def test_reproduce_tab_messages_replace_the_ranking(page, tmp_path):
         error.inner_text()
     )
     assert page.locator("#audit-table").count() == 0
-    three = tmp_path / "three.txt"
+    three, two = tmp_path / "three.txt", tmp_path / "two.txt"
     three.write_text("a\nb\nc\n", "utf-8")
+    two.write_text("a\nb\n", "utf-8")
     page.locator("#audit-predictions input[type=file]").set_input_files(str(three))
     _wait_for_file(page, "#audit-predictions", three)
+    page.locator("#audit-references input[type=file]").set_input_files(str(two))
+    _wait_for_file(page, "#audit-references", two)
     page.locator("#audit").click()
     page.wait_for_function(
         "() => (document.querySelector('#audit-message')?.innerText || '').includes('3 lines')"
