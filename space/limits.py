@@ -36,6 +36,11 @@ SHOWN_CHARS = 300
 LARGEST_DIFFERENCES = 10
 #: Characters of a system's name.
 MAX_NAME_CHARS = 40
+#: The Reproduce tab: characters of the reported numbers and of the sentence-end marker, and
+#: the candidates listed before "every other recipe".
+MAX_REPORTED_CHARS = 200
+MAX_SEPARATOR_CHARS = 20
+AUDIT_ROWS_SHOWN = 10
 CONFIDENCE = 0.95
 RESAMPLES = 1000
 SEED = 0

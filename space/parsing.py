@@ -277,11 +277,14 @@ def parse_pasted(text: str, columns: int = 1, what: str = "Pasted data") -> list
     return rows
 
 
-def upload_problem(what: str, name: str, size: int) -> str | None:
+def upload_problem(
+    what: str, name: str, size: int, suffixes: Sequence[str] | None = limits.UPLOAD_SUFFIXES
+) -> str | None:
     """Why a file cannot be taken (too large, or not a table), or ``None``.  The page checks a
-    file with this before it is sent (the server refuses larger ones), and so does the API."""
+    file with this before it is sent (the server refuses larger ones), and so does the API.
+    ``suffixes=None``: any name (a file of one text per line, such as ``test.hypo``)."""
     suffix = Path(name).suffix.lower()
-    if suffix not in limits.UPLOAD_SUFFIXES:
+    if suffixes is not None and suffix not in suffixes:
         kinds = ", ".join(limits.UPLOAD_SUFFIXES)
         return f"{what}: {name} is not a table file; expected one of {kinds} (CSV or JSONL)."
     if size > limits.MAX_UPLOAD_BYTES:

@@ -20,6 +20,7 @@ from rouge_lcs.scores.multiref import prf
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.scores.scorer import Rouge
 from space import limits
+from space.auditing import AUDIT_TYPES, SHORT, AuditResult
 from space.scoring import BatchResult, ComparisonResult, PairResult
 
 
@@ -668,3 +669,154 @@ def render_largest_differences(result: ComparisonResult) -> str:
     headers = ["#", f"{name_a} F", f"{name_b} F", difference, name_a, name_b, "references"]
     texts = (name_a, name_b, "references")
     return _table(headers, "".join(bodies), "examples wide", "differences-table", caption, texts)
+
+
+# --- Reproduce a reported score ---------------------------------------------------------------
+
+
+def _audit_number(value: float | None, interval: list[float] | None, digits: int) -> str:
+    if interval is not None:
+        return f"{interval[0]:.{digits}f}–{interval[1]:.{digits}f}"
+    return "n/a" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def _option_words(options: dict[str, object]) -> str:
+    words = []
+    for key, value in options.items():
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        words.append(f"{key.replace('_', ' ')}: {shown}")
+    return " · ".join(words)
+
+
+def _breakable(key: str) -> str:
+    """A recipe's name that may break after its slashes (and nowhere else)."""
+    return "/<wbr>".join(esc(part) for part in key.split("/"))
+
+
+def _source_html(source: str) -> str:
+    if source.startswith("https://"):
+        return f'<a href="{esc(source)}" target="_blank" rel="noopener noreferrer">source</a>'
+    return f"source: {esc(source)}"
+
+
+def _audit_rows(result: AuditResult, candidates: list[dict], types: list[str], digits: int) -> str:
+    reported = result.audit["reported"] is not None
+    labels = [SHORT[t] for t in types] + (["distance", "matches"] if reported else [])
+    columns = 3 + len(labels)
+    rows = []
+    for c in candidates:
+        intervals = c.get("intervals") or {}
+        values = [
+            _audit_number(c["numbers"].get(t), intervals.get(t), digits)
+            if not c.get("error")
+            else "n/a"
+            for t in types
+        ]
+        if reported:
+            distance = c.get("distance")
+            values.append("n/a" if distance is None else f"{distance:.{digits}f}")
+            values.append("yes" if c.get("matches") else "no")
+        rank = "" if c.get("rank") is None else f"{c['rank']}{'=' if c.get('tied') else ''}"
+        tds = "".join(
+            f'<td class="num" data-label="{esc(label)}">{esc(value)}</td>'
+            for label, value in zip(labels, values)
+        )
+        matched = " match" if c.get("matches") else ""
+        rows.append(
+            f'<tr class="candidate{matched}" data-key="{esc(c["key"])}">'
+            f'<td class="num" data-label="rank">{esc(rank)}</td>'
+            f'<th scope="row" data-label="package">{esc(c["package"])} {esc(c["version"])}</th>'
+            f'<td class="text recipe" data-label="recipe">{_breakable(c["key"])}</td>{tds}</tr>'
+        )
+        error = f" Could not score: {esc(c['error'])}." if c.get("error") else ""
+        rows.append(
+            f'<tr class="explain-row note-row" data-key="{esc(c["key"])}">'
+            f'<td colspan="{columns}"><div class="options">{esc(_option_words(c["options"]))}'
+            f'</div><div class="note">{esc(c["note"])} ({_source_html(c["source"])}).{error}'
+            "</div></td></tr>"
+        )
+    return "".join(rows)
+
+
+def render_audit(result: AuditResult) -> str:
+    """The ranking: the reported numbers, then the candidates best first (rank, package and
+    version, recipe, its numbers in the reported units — an unseeded bootstrap as the interval
+    its median falls in — distance and whether it matches), each with its options and its
+    note; past the first ten, the others behind a disclosure.  Without reported numbers, every
+    recipe side by side."""
+    audit = result.audit
+    reported = audit["reported"]
+    types = [t for t in AUDIT_TYPES if reported is None or t in reported]
+    digits = 2 if audit["units"] == "percent" else 4
+    if audit.get("decimals") is not None:
+        digits = max(digits, int(audit["decimals"]) + 1)
+    labels = [SHORT[t] for t in types] + (["distance", "matches"] if reported else [])
+    headers = ["rank", "package", "recipe", *labels]
+    candidates = result.candidates
+    unit = "percent" if audit["units"] == "percent" else "fractions"
+    if reported is None:
+        caption = (
+            f"Every recipe's numbers on these {plural(result.n_examples, 'example')} ({unit}): "
+            "how much the number moves with the tool and its settings."
+        )
+        shown, rest = candidates, []
+    else:
+        decimals = int(audit["decimals"])
+        typed = " ".join(f"{SHORT[t]}={reported[t]:.{decimals}f}" for t in types)
+        caption = (
+            f"Reported: {typed} ({unit}, {decimals} decimals) on "
+            f"{plural(result.n_examples, 'example')}. A recipe matches when each of its numbers "
+            "rounds to the reported one; recipes that match tie at rank 1 (1=). Distance: the "
+            "largest difference from a reported number."
+        )
+        shown = candidates[: limits.AUDIT_ROWS_SHOWN]
+        rest = candidates[limits.AUDIT_ROWS_SHOWN :]
+    out = _table(
+        headers,
+        _audit_rows(result, shown, types, digits),
+        "scores wide audit",
+        "audit-table",
+        caption,
+        texts=("package", "recipe"),
+    )
+    if rest:
+        out += (
+            f'<details id="audit-rest"><summary>The other {plural(len(rest), "recipe")}'
+            "</summary>"
+            + _table(
+                headers,
+                _audit_rows(result, rest, types, digits),
+                "scores wide audit",
+                "audit-rest-table",
+                texts=("package", "recipe"),
+            )
+            + "</details>"
+        )
+    return out
+
+
+def audit_verdict(result: AuditResult) -> str:
+    """The library's verdict in the tab's message area: a note when some recipe reproduces
+    the numbers (ties said as ties), a warning when none does (with the nearest)."""
+    verdict = str(result.audit["verdict"])
+    if result.audit["reported"] is None:
+        return message_html(
+            f"No reported numbers typed: {verdict}. Type the paper's numbers to rank them.",
+            "note",
+        )
+    if result.reproduced:
+        return message_html(verdict[:1].upper() + verdict[1:] + ".", "note")
+    return message_html(verdict[:1].upper() + verdict[1:] + ".", "warn")
+
+
+def report_instead_text(result: AuditResult) -> str:
+    """What to report instead of a bare number: this library's numbers (the best candidate's
+    stemming) and their signature."""
+    instead = result.instead
+    unit = "" if instead["units"] == "fraction" else " (percent)"
+    numbers = ", ".join(
+        f"{SHORT[t]} = {v:.2f}" if instead["units"] == "percent" else f"{SHORT[t]} = {v:.4f}"
+        for t, v in instead["numbers"].items()
+    )
+    stem = "with" if instead["use_stemmer"] else "without"
+    return f"{numbers}{unit}, rouge_lcs defaults {stem} the stemmer\n{result.signature}"

@@ -2,8 +2,9 @@
 functions of :mod:`space.scoring` and :mod:`space.render` to components.
 
 The buttons of the page use private events that render HTML and show one message at a time
-(old results cleared) instead of raising toasts; three public API endpoints (``score``,
-``score_batch``, ``compare``) return JSON-like dicts and give every parameter a default.
+(old results cleared) instead of raising toasts; four public API endpoints (``score``,
+``score_batch``, ``compare``, ``audit``) return JSON-like dicts and give every parameter a
+default.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from gradio import processing_utils
 
 from rouge_lcs.cli.io import write_scores_csv
 from space import limits, render
+from space.auditing import AuditResult, audit_outputs
 from space.choices import (
     DEFAULT_BETA,
     DEFAULT_MULTI_REF,
@@ -261,16 +263,20 @@ def examples_step(step: int) -> Callable[..., tuple[str, Any]]:
     return turn
 
 
-def refused_upload(payload: str | None, cleared: tuple[Any, ...]) -> tuple[Any, ...]:
+def refused_upload(
+    payload: str | None, cleared: tuple[Any, ...], lines: bool = False
+) -> tuple[Any, ...]:
     """A file the page stopped before sending (see static/page.js): its reason in the tab's
-    message area, the old results cleared."""
+    message area, the old results cleared.  ``lines``: a file of one text per line (any
+    name), not a table."""
     try:
         data = json.loads(payload or "{}")
         what = str(data.get("what", "Upload"))[:40]
         name, size = str(data.get("name", "the file"))[:200], int(data.get("size", 0))
     except (ValueError, TypeError, AttributeError):
         what, name, size = "Upload", "the file", 0
-    reason = upload_problem(what, name, size) or f"{what}: {name} could not be taken."
+    suffixes = None if lines else limits.UPLOAD_SUFFIXES
+    reason = upload_problem(what, name, size, suffixes) or f"{what}: {name} could not be taken."
     return (message_html(reason), *cleared)
 
 
@@ -294,6 +300,31 @@ def compare_page(request: gr.Request, *inputs: Any) -> tuple[str, str, str]:
     if result is None:
         return message, "", ""
     return "", render.render_comparison(result), result.signature
+
+
+# --- Reproduce a reported score ------------------------------------------------------------
+
+
+def audit_page(request: gr.Request, *inputs: Any) -> tuple[str, str, str]:
+    """The Reproduce tab (two files, pasted rows, the reported numbers, the sentence
+    separator): message (the verdict), ranking, what to report instead."""
+
+    def run() -> AuditResult:
+        files = (
+            uploaded(inputs[0], "Predictions file"),
+            uploaded(inputs[1], "References file"),
+        )
+        _keep(request, *files)
+        return audit_outputs(*files, *inputs[2:])
+
+    result, message = _guard("audit", run)
+    if result is None:
+        return message, "", ""
+    return (
+        render.audit_verdict(result),
+        render.render_audit(result),
+        render.report_instead_text(result),
+    )
 
 
 def forget_session(request: gr.Request) -> None:
@@ -381,6 +412,29 @@ def compare_api(
                 *options,
                 name_a=name_a,
                 name_b=name_b,
+            )
+        )
+
+
+def audit_api(
+    predictions_file: str | None = None,
+    references_file: str | None = None,
+    pasted: str = "",
+    reported: str = "",
+    sentence_separator: str = "",
+) -> dict[str, Any]:
+    """Which tool and settings reproduce ``reported`` (``"R1=44.16 R2=21.28 RL=40.90"``, the
+    CLI's ``--reported``) on these outputs: two files of one text per line, or pasted
+    ``prediction<TAB>reference`` rows; the keys of ``rouge-lcs audit --json`` plus
+    ``report_instead`` and ``signature``."""
+    with request_uploads() as take:
+        return _api(
+            lambda: audit_outputs(
+                take(predictions_file, "Predictions file"),
+                take(references_file, "References file"),
+                pasted,
+                reported,
+                sentence_separator,
             )
         )
 
@@ -481,7 +535,7 @@ INTRO = (
 
 
 def build_demo() -> gr.Blocks:
-    """The Blocks of the Space: three tabs, their private events, the three API endpoints."""
+    """The Blocks of the Space: four tabs, their private events, the four API endpoints."""
     with gr.Blocks(
         title="ROUGE, explained",
         analytics_enabled=False,
@@ -493,6 +547,7 @@ def build_demo() -> gr.Blocks:
         pair_inputs = _pair_tab()
         batch_inputs = _batch_tab()
         compare_inputs = _compare_tab()
+        audit_inputs = _audit_tab()
         # The API: hidden triggers whose inputs are the widgets above (so every parameter has
         # the widget's initial value as its default, and uploads go through Gradio's checks).
         api_out = gr.JSON(visible=False)
@@ -500,6 +555,7 @@ def build_demo() -> gr.Blocks:
             api_score = gr.Button("api score")
             api_batch = gr.Button("api score_batch")
             api_compare = gr.Button("api compare")
+            api_audit = gr.Button("api audit")
         api_score.click(score_api, pair_inputs, api_out, api_name="score", **RAW, **PAIR_QUEUE)
         api_batch.click(
             score_batch_api, batch_inputs, api_out, api_name="score_batch", **RAW, **HEAVY_QUEUE
@@ -507,6 +563,7 @@ def build_demo() -> gr.Blocks:
         api_compare.click(
             compare_api, compare_inputs, api_out, api_name="compare", **RAW, **HEAVY_QUEUE
         )
+        api_audit.click(audit_api, audit_inputs, api_out, api_name="audit", **RAW, **HEAVY_QUEUE)
         demo.unload(forget_session)
     # A bounded queue: a flood of requests is turned away instead of piling up.
     demo.queue(max_size=64, default_concurrency_limit=2)
@@ -728,6 +785,84 @@ def _compare_tab() -> list[Any]:
     refused_go.click(
         lambda payload: refused_upload(payload, ("", "")), refused, outputs, **PRIVATE
     ).then(None, js=_scroll("compare-results"))
+    return inputs
+
+
+#: What the Reproduce tab reads, as its introduction says it.
+AUDIT_INTRO = (
+    "## Reproduce a reported score\n"
+    "A paper's ROUGE numbers and the outputs they were computed on: which package and "
+    "settings give those numbers? Upload the predictions and the references (one text per "
+    "line, line k of each the same example — as `rouge-lcs audit` reads them), or paste "
+    "`prediction<TAB>reference` rows (more reference columns may follow), and type the "
+    "numbers as the paper prints them (`R1=44.16 R2=21.28 RL=40.90`; any of R1, R2, RL, "
+    "RLsum; percent or fractions; the decimals as written). Every known recipe — "
+    "rouge-score, evaluate, datasets, pyrouge and files2rouge (the Perl script), "
+    "torchmetrics, pltrdy's rouge, this library — is computed on your texts and ranked: "
+    "those whose numbers round to the reported ones first (several tie when the data cannot "
+    "tell them apart), then by distance. Without numbers, every recipe side by side. "
+    "How each recipe is computed and its known defects: `docs/audit.md` (linked from "
+    f"[the README]({README_LINK}))."
+)
+
+
+AUDIT_PLACEHOLDER = (
+    '<p class="placeholder">The ranking appears here after <b>Find the recipe</b>.</p>'
+)
+
+
+def _audit_tab() -> list[Any]:
+    with gr.Tab("Reproduce", id="reproduce"):
+        gr.Markdown(AUDIT_INTRO + f" {LIMITS}")
+        with gr.Row(equal_height=False):
+            predictions = gr.File(
+                label="Predictions (one per line)", elem_id="audit-predictions", min_width=240
+            )
+            references = gr.File(
+                label="References (one per line)", elem_id="audit-references", min_width=240
+            )
+            pasted = gr.Textbox(
+                label="…or paste prediction<TAB>reference rows",
+                lines=5,
+                value="",
+                elem_id="audit-pasted",
+                min_width=240,
+            )
+        with gr.Row():
+            reported = gr.Textbox(
+                value="",
+                label="Reported numbers (as the paper prints them)",
+                placeholder="e.g. R1=44.16 R2=21.28 RL=40.90",
+                elem_id="audit-reported",
+                min_width=240,
+            )
+            separator = gr.Textbox(
+                value="",
+                label="Sentence-end marker inside a line (optional)",
+                placeholder="e.g. <n>",
+                elem_id="audit-separator",
+                min_width=200,
+            )
+        button = gr.Button("Find the recipe", variant="primary", elem_id="audit")
+        with gr.Column(elem_id="audit-results", elem_classes="results"):
+            message = gr.HTML(elem_id="audit-message")
+            ranking = gr.HTML(AUDIT_PLACEHOLDER, elem_id="audit-ranking")
+            instead = gr.Textbox(
+                label="Report instead: this library's numbers and their signature",
+                lines=3,
+                elem_id="audit-signature",
+                interactive=False,
+                buttons=["copy"],
+            )
+        refused, refused_go = _refusal("reproduce")
+    inputs = [predictions, references, pasted, reported, separator]
+    outputs = [message, ranking, instead]
+    button.click(audit_page, inputs, outputs, **PRIVATE, **RAW, **HEAVY_QUEUE).then(
+        None, js=_scroll("audit-results")
+    )
+    refused_go.click(
+        lambda payload: refused_upload(payload, ("", ""), lines=True), refused, outputs, **PRIVATE
+    ).then(None, js=_scroll("audit-results"))
     return inputs
 
 

@@ -39,6 +39,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def mark_sentences(texts: Sequence[str], separator: str) -> list[str]:
+    """Each text with every ``separator`` (a sentence-end mark inside a line, e.g. ``<n>``)
+    turned into a newline, where the recipes that split sentences by newline look for them."""
+    return ["\n".join(text.split(separator)) for text in texts]
+
+
 def main(argv: Sequence[str]) -> int:
     """Run ``rouge-lcs audit``."""
     args = _parser().parse_args(list(argv))
@@ -50,9 +56,8 @@ def main(argv: Sequence[str]) -> int:
                 f"--references {path}: {len(column)} lines, but --predictions has {len(preds)}"
             )
     if args.sentence_separator:
-        sep = args.sentence_separator
-        preds = ["\n".join(p.split(sep)) for p in preds]
-        columns = [["\n".join(r.split(sep)) for r in column] for column in columns]
+        preds = mark_sentences(preds, args.sentence_separator)
+        columns = [mark_sentences(column, args.sentence_separator) for column in columns]
     refs = [list(texts) for texts in zip(*columns)]
     result = audit(preds, refs, args.reported, decimals=args.decimals)
     print(result.to_json() if args.json else result.table(args.limit))

@@ -13,12 +13,16 @@ window.rougeScroll = (id) => {
 // A file the demo cannot take (too large, or not a table) is stopped here, before it is
 // sent: the server would refuse it with a passing notice, and the old results would stay.
 // Instead its name and size go to the tab's handler, which shows the reason in the tab's
-// message area and clears the results.
+// message area and clears the results.  The Reproduce tab's files are one text per line:
+// any name, only their size is checked.
 const GUARDED = {
-  "upload": ["batch", "Upload"],
-  "file-a": ["compare", "System A file"],
-  "file-b": ["compare", "System B file"],
+  "upload": ["batch", "Upload", true],
+  "file-a": ["compare", "System A file", true],
+  "file-b": ["compare", "System B file", true],
+  "audit-predictions": ["reproduce", "Predictions file", false],
+  "audit-references": ["reproduce", "References file", false],
 };
+const GUARDED_SELECTOR = Object.keys(GUARDED).map((id) => `#${id}`).join(", ");
 
 function refuse(tab, payload) {
   const box = document.querySelector(`#${tab}-refused textarea, #${tab}-refused input`);
@@ -30,16 +34,16 @@ function refuse(tab, payload) {
 }
 
 function guard(event, files) {
-  const holder = event.target.closest && event.target.closest("#upload, #file-a, #file-b");
+  const holder = event.target.closest && event.target.closest(GUARDED_SELECTOR);
   if (!holder || !files || !files.length) return;
+  const [tab, what, table] = GUARDED[holder.id];
   const file = files[0];
   const name = file.name.toLowerCase();
-  const ok = LIMITS.suffixes.some((s) => name.endsWith(s)) && file.size <= LIMITS.maxBytes;
-  if (ok) return;
+  const named = !table || LIMITS.suffixes.some((s) => name.endsWith(s));
+  if (named && file.size <= LIMITS.maxBytes) return;
   event.stopImmediatePropagation();
   event.preventDefault();
   if (event.type === "change") event.target.value = "";
-  const [tab, what] = GUARDED[holder.id];
   refuse(tab, {what: what, name: file.name, size: file.size});
 }
 

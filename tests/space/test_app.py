@@ -17,10 +17,10 @@ def test_app_builds_the_blocks():
 
     assert isinstance(app.demo, gr.Blocks)
     names = {dep.api_name for dep in app.demo.fns.values() if dep.api_name}
-    assert {"score", "score_batch", "compare"} <= names
+    assert {"score", "score_batch", "compare", "audit"} <= names
 
 
-@pytest.mark.parametrize("fn", [ui.score_api, ui.score_batch_api, ui.compare_api])
+@pytest.mark.parametrize("fn", [ui.score_api, ui.score_batch_api, ui.compare_api, ui.audit_api])
 def test_api_functions_default_every_option(fn):
     required = [p.name for p in inspect.signature(fn).parameters.values() if p.default is p.empty]
     assert required == (["prediction", "references"] if fn is ui.score_api else [])

@@ -1069,3 +1069,226 @@ def test_api_values_outside_the_menus_are_our_messages(client, temp_dir):
     time.sleep(0.5)
     log = log_path.read_text("utf-8", errors="ignore")[start:]
     assert "qxmenu" not in log and "Traceback" not in log, log[-2000:]
+
+
+# --- issue 33: Reproduce a reported score ---------------------------------------------------
+
+STEMMED = "rouge-score/stem/newline/mean"
+
+
+def _realsumm_files(corpora: Any, tmp_path: Path, rows: int) -> tuple[Path, Path, str]:
+    """The first ``rows`` REALSumm pairs as two files of one text per line, and what the real
+    rouge_score 0.1.2 with the stemmer says of them, rounded as papers print it (2 decimals in
+    percent): ``"R1=… R2=… RL=…"``."""
+    scorer_module = pytest.importorskip("rouge_score.rouge_scorer")
+    pairs = [(r["prediction"], r["references"][0]) for r in corpora.rows("en_cnndm_realsumm")]
+    pairs = [(" ".join(p.split()), " ".join(r.split())) for p, r in pairs[:rows]]
+    predictions, references = tmp_path / "test.hypo", tmp_path / "test.target"
+    predictions.write_text("".join(p + "\n" for p, _ in pairs), "utf-8")
+    references.write_text("".join(r + "\n" for _, r in pairs), "utf-8")
+    scorer = scorer_module.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+    scores = [scorer.score(r, p) for p, r in pairs]
+    means = {t: 100 * sum(s[t].fmeasure for s in scores) / len(scores) for t in scores[0]}
+    reported = " ".join(f"{short}={means[t]:.2f}" for short, t in (
+        ("R1", "rouge1"), ("R2", "rouge2"), ("RL", "rougeL")))  # fmt: skip
+    return predictions, references, reported
+
+
+def test_api_audit_ranks_the_true_recipe_first(client, corpora, tmp_path):
+    """Numbers computed with the real rouge_score (stemmer on), rounded to 2 decimals: the
+    rouge-score stemmed recipe is first or tied first, and matches; the unstemmed one does not
+    (so the ranking tells them apart on these 60 summaries)."""
+    from gradio_client import handle_file
+
+    predictions, references, reported = _realsumm_files(corpora, tmp_path, 60)
+    answer = client.predict(
+        predictions_file=handle_file(str(predictions)),
+        references_file=handle_file(str(references)),
+        reported=reported,
+        api_name="/audit",
+    )
+    by_key = {c["key"]: c for c in answer["candidates"]}
+    assert by_key[STEMMED]["rank"] == 1 and by_key[STEMMED]["matches"] is True
+    assert answer["candidates"][0]["rank"] == 1
+    assert by_key["rouge-score/nostem/newline/mean"]["matches"] is False
+    assert answer["verdict"].startswith("reproduced by ")
+    assert answer["n_examples"] == 60 and answer["decimals"] == 2
+    for c in answer["candidates"]:
+        assert {"package", "version", "options", "numbers", "distance", "matches", "note"} <= set(c)
+    assert answer["report_instead"]["use_stemmer"] is True
+    assert answer["signature"].startswith("rouge_lcs:v") and "stem:porter" in answer["signature"]
+    # The same rows pasted give the same ranking.
+    rows = "".join(
+        f"{p}\t{r}\n"
+        for p, r in zip(
+            predictions.read_text("utf-8").splitlines(), references.read_text("utf-8").splitlines()
+        )
+    )
+    pasted = client.predict(pasted=rows, reported=reported, api_name="/audit")
+    assert [c["key"] for c in pasted["candidates"]] == [c["key"] for c in answer["candidates"]]
+
+
+def test_api_audit_none_reproduces_and_names_the_nearest(client, corpora, tmp_path):
+    from gradio_client import handle_file
+
+    predictions, references, _ = _realsumm_files(corpora, tmp_path, 20)
+    answer = client.predict(
+        predictions_file=handle_file(str(predictions)),
+        references_file=handle_file(str(references)),
+        reported="R1=97.50 R2=3.10",
+        api_name="/audit",
+    )
+    assert answer["verdict"].startswith("none reproduces these numbers; nearest: ")
+    assert not any(c["matches"] for c in answer["candidates"])
+    nearest = answer["candidates"][0]
+    assert nearest["rank"] == 1 and nearest["key"] in answer["verdict"]
+    distances = [c["distance"] for c in answer["candidates"] if c["distance"] is not None]
+    assert distances == sorted(distances) and distances[0] > 1
+
+
+def test_api_audit_bad_inputs_are_our_messages(client, temp_dir, tmp_path, monkeypatch):
+    """Each refusal names the field, as the page words it; the server log holds neither the
+    input nor a traceback; a file over the limit is refused by the server before it lands, and
+    a server path no request uploaded is never read."""
+    from gradio_client import handle_file
+
+    log_path = temp_dir / "server.log"
+    start = len(log_path.read_text("utf-8", errors="ignore"))
+    three, two = tmp_path / "three.txt", tmp_path / "two.txt"
+    three.write_text("qxaudit a b\nc d\ne f\n", "utf-8")
+    two.write_text("qxaudit a b\nc d\n", "utf-8")
+    rows = "qxaudit a b\ta b c\n"
+    for arguments, expected in (
+        ({"pasted": rows, "reported": "R7=40.00"}, "Reported numbers: expected type names R1"),
+        ({"pasted": rows, "reported": "R1=100.5"}, "Reported numbers, R1: expected a number from"),
+        ({"pasted": rows, "reported": "qxaudit"}, "Reported numbers: expected items NAME=VALUE"),
+        ({"pasted": rows, "reported": 44.1}, "Reported numbers: expected text, got float"),
+        ({"pasted": rows, "sentence_separator": 3}, "Sentence separator: expected text, got int"),
+        (
+            {"predictions_file": handle_file(str(three)), "references_file": handle_file(str(two))},
+            "Reproduce: the predictions file has 3 lines and the references file 2",
+        ),
+        ({"predictions_file": handle_file(str(three))}, "upload the references file too"),
+        ({"pasted": "qxaudit\t" + "b" * 10_001}, "Reproduce row 1: 10,001 characters"),
+        ({"pasted": "a\t" + "b " * (3 * 2**20)}, "Pasted rows: 6,291,458 characters; this demo"),
+        ({}, "Reproduce: upload a predictions file and a references file"),
+    ):
+        message = _refused(client, **arguments, api_name="/audit")
+        assert expected in message, (arguments.keys(), message)
+    # Over the limit: the server refuses the upload itself (413) before the app sees it.
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"a b\n" * (6 * 2**20 // 4))
+    with pytest.raises(Exception, match="413|size|large"):
+        client.predict(predictions_file=handle_file(str(big)), api_name="/audit")
+    assert not [p for p in _files_under(temp_dir) if _size(p) > 5 * 2**20]
+    # A server path no request uploaded is refused by name of the field, never read.
+    planted = temp_dir / ("ef" * 32) / "planted.txt"
+    planted.parent.mkdir()
+    planted.write_text("qxaudit secret\n", "utf-8")
+    _send_paths_as_is(monkeypatch)
+    message = _refused(
+        client, predictions_file=_named(planted), references_file=_named(planted), api_name="/audit"
+    )
+    assert "Predictions file: not a file uploaded with this request" in message
+    time.sleep(0.5)
+    log = log_path.read_text("utf-8", errors="ignore")[start:]
+    assert "qxaudit" not in log and "Traceback" not in log, log[-2000:]
+
+
+def _open_reproduce(page: Any) -> None:
+    page.get_by_role("tab", name="Reproduce").click()
+    page.locator("#audit-predictions").wait_for()
+    page.wait_for_timeout(300)
+
+
+def _audit(page: Any, predictions: Path, references: Path, reported: str) -> None:
+    """Upload both files, type the numbers, press the button and wait for the ranking (or
+    fail with what the tab shows)."""
+    page.locator("#audit-predictions input[type=file]").set_input_files(str(predictions))
+    _wait_for_file(page, "#audit-predictions", predictions)
+    page.locator("#audit-references input[type=file]").set_input_files(str(references))
+    _wait_for_file(page, "#audit-references", references)
+    box = page.locator("#audit-reported input, #audit-reported textarea").first
+    box.fill(reported)
+    playwright.expect(box).to_have_value(reported)
+    page.locator("#audit").click()
+    try:
+        page.wait_for_selector("#audit-table, #audit-message .msg-error", timeout=90_000)
+    except playwright.TimeoutError:
+        shown = page.locator("#audit-results").inner_text()
+        pytest.fail(f"Reproduce gave no answer in 90 s; the results area shows: {shown!r}")
+    error = page.locator("#audit-message .msg-error")
+    if error.count():
+        pytest.fail(f"Reproduce refused the files: {error.first.inner_text()!r}")
+
+
+def test_reproduce_tab_ranks_readable_in_both_schemes_at_both_sizes(every_page, corpora, tmp_path):
+    """The tab at 1280×900 and 390×844, light and dark: the stemmed rouge-score recipe ranked
+    first or tied first with "matches: yes"; every number inside the screen and unclipped, no
+    horizontal scroll (the table becomes cards on the phone); the verdict and the signature to
+    report instead shown; axe-core finds no violation (contrast included) on the empty tab, the
+    ranking and the other recipes opened.  The tab's screenshots come from here."""
+    page = every_page
+    _open_reproduce(page)
+    _no_axe_violation(page)
+    predictions, references, reported = _realsumm_files(corpora, tmp_path, 30)
+    _audit(page, predictions, references, reported)
+    page.wait_for_timeout(300)  # the results scroll into view
+    assert _in_viewport(page, "#audit-results")
+    ranks = page.locator("#audit-table tr.candidate td[data-label=rank]").all_inner_texts()
+    keys = [
+        row.get_attribute("data-key") for row in page.locator("#audit-table tr.candidate").all()
+    ]
+    assert STEMMED in keys and ranks[keys.index(STEMMED)] in ("1", "1=")
+    row = page.locator(f'#audit-table tr.candidate[data-key="{STEMMED}"]')
+    assert row.locator("td[data-label=matches]").inner_text().strip().endswith("yes")
+    assert "Reproduced by" in page.locator("#audit-message").inner_text()
+    signature = page.locator("#audit-signature textarea").input_value()
+    assert "rouge_lcs:v" in signature and "stem:porter" in signature
+    _cells_fully_visible(page, "#audit-table")
+    _no_horizontal_scroll(page)
+    _no_axe_violation(page)
+    _save_screenshot(page, tmp_path, f"space-reproduce{_suffix(page)}.png")
+    page.locator("#audit-rest summary").click()
+    page.wait_for_timeout(300)
+    _cells_fully_visible(page, "#audit-rest-table")
+    _no_horizontal_scroll(page)
+    _no_axe_violation(page)
+
+
+def test_reproduce_tab_messages_replace_the_ranking(page, tmp_path):
+    """A refused input is one message in the tab (the old ranking cleared), never a toast:
+    numbers nobody reproduces (a warning naming the nearest), a file over the limit stopped by
+    the page before it is sent, then mismatched line counts."""
+    _open_reproduce(page)
+    pasted = page.locator("#audit-pasted textarea")
+    pasted.fill("the cat sat\tthe cat sat on the mat\na b c\ta b d\n")
+    page.locator("#audit-reported input, #audit-reported textarea").first.fill("R1=99.00")
+    page.locator("#audit").click()
+    page.wait_for_selector("#audit-table")
+    message = page.locator("#audit-message .msg-warn")
+    assert message.inner_text().startswith("None reproduces these numbers; nearest:")
+    pasted.fill("")
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"a b\n" * (6 * 2**20 // 4))
+    page.locator("#audit-predictions input[type=file]").set_input_files(str(big))
+    error = page.locator("#audit-message .msg-error")
+    error.wait_for()
+    assert "Predictions file: big.txt is 6.0 MB; this demo takes files up to 5 MB" in (
+        error.inner_text()
+    )
+    assert page.locator("#audit-table").count() == 0
+    three, two = tmp_path / "three.txt", tmp_path / "two.txt"
+    three.write_text("a\nb\nc\n", "utf-8")
+    two.write_text("a\nb\n", "utf-8")
+    page.locator("#audit-predictions input[type=file]").set_input_files(str(three))
+    _wait_for_file(page, "#audit-predictions", three)
+    page.locator("#audit-references input[type=file]").set_input_files(str(two))
+    _wait_for_file(page, "#audit-references", two)
+    page.locator("#audit").click()
+    page.wait_for_function(
+        "() => (document.querySelector('#audit-message')?.innerText || '').includes('3 lines')"
+    )
+    assert page.locator("#audit-message .msg").count() == 1
+    assert page.locator("#audit-table").count() == 0
+    _no_toasts(page)
