@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rouge_lcs.base.validation import TextBatch
-from rouge_lcs.recipes import pltrdy
+from rouge_lcs.recipes import pltrdy, xlsum
 from rouge_lcs.recipes.catalogue import Recipe
 from rouge_lcs.rouge155.api import score as rouge155_score
 from rouge_lcs.scores.scorer import function_scorer
@@ -213,6 +213,20 @@ class Groups:
                 self.texts(split), types, tokenizer="rouge_score", lsum_split="newline",
                 use_stemmer=stem, multi_ref=multi,
             )  # fmt: skip
+        if name.startswith("xlsum_"):
+            # XL-Sum's scorer: one reference; ROUGE-Lsum tokens without the OpenNMT step
+            preds, refs = self.texts("as given")
+            first = (preds, [r[:1] for r in refs])
+            cols = _engine_group(
+                first, TYPES[:3], tokenizer=xlsum.words, use_stemmer=stem, multi_ref="max_f"
+            )
+            lsum = _engine_group(
+                first, ("rougeLsum",), tokenizer=xlsum.sentence_words, lsum_split="newline",
+                use_stemmer=stem, multi_ref="max_f",
+            )  # fmt: skip
+            for measure in MEASURES:
+                cols[measure]["rougeLsum"] = lsum[measure]["rougeLsum"]
+            return cols
         if name.startswith("lcs_"):
             return _engine_group(self.texts("as given"), TYPES, use_stemmer=stem)
         raise KeyError(name)  # pragma: no cover - the catalogue names only these

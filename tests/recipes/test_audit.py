@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_texts import corpus_texts as _corpus
 
 from rouge_lcs import audit
 from rouge_lcs.base.validation import check_texts
@@ -35,41 +36,6 @@ import rouge155_oracle as oracle  # noqa: E402
 PLTRDY_TARGET = Path(
     os.environ.get("PLTRDY_ROUGE_TARGET", Path(sys.prefix) / "targets" / "rouge-1.0.1")
 )
-
-QUIRKS = [
-    # the phantom empty word (a final ". "), repeated n-grams (sets), punctuation, case
-    ("The cat sat. The cat sat. ", "the cat sat on the mat."),
-    (
-        "U.S. officials said, on Monday, that 3.5 million people left.",
-        "US officials said 3.5m left",
-    ),
-    ("a a a b b", "a b a b a"),
-    (
-        "Police killed the gunman.\nThe gunman was armed.",
-        "The gunman killed the policeman.\nHe fled.",
-    ),
-    ("running runs ran quickly", "run running ran quick"),
-]
-
-
-def _corpus(corpora, name: str, limit: int) -> tuple[list[str], list[list[str]]]:
-    rows = corpora.rows(name)[:limit]
-    if "prediction_sents" in rows[0] and rows[0].get("prediction_sents"):
-        preds = ["\n".join(r["prediction_sents"]) for r in rows]
-        refs = [["\n".join(s) for s in r["references_sents"]] for r in rows]
-    else:
-        preds = [r["prediction"] for r in rows]
-        refs = [list(r["references"]) for r in rows]
-    return preds, refs
-
-
-@pytest.fixture(scope="module")
-def sets(corpora):
-    """(name, predictions, references): real CNN/DM summaries, 4-reference headlines, quirks."""
-    realsumm = _corpus(corpora, "en_cnndm_realsumm", 300)
-    headlines = _corpus(corpora, "en_headlines_rougemetric", 120)
-    quirks = ([p for p, _ in QUIRKS], [[r] for _, r in QUIRKS])
-    return [("realsumm", *realsumm), ("headlines", *headlines), ("quirks", *quirks)]
 
 
 def _numbers(preds, refs):
