@@ -274,6 +274,28 @@ def _other_recipes() -> list[Recipe]:
         )
     )
     out.extend(_xlsum_recipes())
+    out.append(
+        Recipe(
+            key="rouge-metric/PyRouge",
+            package="rouge-metric",
+            version="1.0.1",
+            options={
+                "use_stemmer": False,
+                "tokenizer": "str.split(), case and punctuation kept",
+                "sentence_split": "newlines (ROUGE-L is summary level)",
+                "aggregate": "F of the mean P and the mean R (mode='average')",
+                "multi_ref": "counts summed over references (multi_ref_mode='average')",
+            },
+            note=(
+                "the corpus F is computed from the averaged P and R, not averaged "
+                "(py_rouge.py _AverageRougeAggregator.average_score); no lowercasing: its "
+                "README lowercases the texts first"
+            ),
+            source="https://github.com/li-plus/rouge-metric/blob/master/rouge_metric/py_rouge.py",
+            group="rouge_metric",
+            aggregate="f_of_means",
+        )
+    )
     for stem in (False, True):
         s = "stem" if stem else "nostem"
         out.append(

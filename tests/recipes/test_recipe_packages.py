@@ -104,3 +104,31 @@ def test_xlsum_tokens_are_the_scorers():
         assert xlsum.sentence_words(text) == tokenize.tokenize(text, None)
     assert xlsum.words("440million") == ["440", "million"]
     assert xlsum.sentence_words("440million") == ["440million"]
+
+
+# ---- rouge-metric ----------------------------------------------------------------------
+
+_ROUGE_METRIC_SCRIPT = """
+import json, sys
+from rouge_metric import PyRouge
+preds, refs = json.load(sys.stdin)
+rows = PyRouge(mode="individual").evaluate(preds, refs)
+corpus = PyRouge().evaluate(preds, refs)
+json.dump([rows, corpus], sys.stdout)
+"""
+
+
+def test_rouge_metric_recipe_equals_pyrouge(sets):
+    """rouge-metric 1.0.1's PyRouge itself (its own folder): every P and R per example to 1e-9
+    (mode="individual"), and the recipe's numbers are its mode="average" F."""
+    for name, preds, refs in sets:
+        rows, corpus = run_in_target("rouge-metric-1.0.1", _ROUGE_METRIC_SCRIPT, [preds, refs])
+        ours = Groups(check_texts(preds, refs)).columns("rouge_metric")
+        for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+            for measure, short in (("precision", "p"), ("recall", "r")):
+                expected = [row[k][short] for row in rows]
+                np.testing.assert_allclose(
+                    ours[measure][t], expected, rtol=0, atol=1e-9, err_msg=f"{name} {t}"
+                )
+            numbers = _numbers(preds, refs)["rouge-metric/PyRouge"]
+            assert numbers.values[t] == pytest.approx(corpus[k]["f"], abs=1e-9), (name, t)
