@@ -281,6 +281,21 @@ def _true_numbers(preds, refs):
             out[f"rouge-score/{s}/{split}/mean"] = {
                 t: _mean([r[t].fmeasure for r in rows]) for t in TYPES
             }
+    from multilingual_rouge import rouge_scorer as xlsum_scorer
+
+    for stem in (False, True):
+        scorer = xlsum_scorer.RougeScorer(list(TYPES), use_stemmer=stem)
+        rows = [scorer.score(r[0], p) for p, r in zip(preds, refs)]
+        out[f"multilingual-rouge/{'porter' if stem else 'nostem'}/mean"] = {
+            t: _mean([row[t].fmeasure for row in rows]) for t in TYPES
+        }
+    from test_recipe_packages import _ROUGE_METRIC_SCRIPT, run_in_target
+
+    _, corpus = run_in_target("rouge-metric-1.0.1", _ROUGE_METRIC_SCRIPT, [preds, refs])
+    out["rouge-metric/PyRouge"] = {
+        t: corpus[k]["f"]
+        for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l"))
+    }
     theirs = _pltrdy_real([(p, r[0]) for p, r in zip(preds, refs)])
     if all(isinstance(row, dict) for row in theirs):
         out["rouge/1.0.1"] = {
@@ -325,6 +340,9 @@ def test_ranking_matrix(corpora, capsys):
             f"\nranking matrix: {first}/{len(cases)} true recipe first or tied first ({rate:.1%})"
         )
     assert rate >= 0.9
+    for key in {c[1] for c in cases}:
+        keyed = [c for c in cases if c[1] == key]
+        print(f"{key}: {sum(c[3] == 1 for c in keyed)}/{len(keyed)}", file=sys.stderr)
     worst = max(cases, key=lambda c: c[3])
     assert worst[3] <= 3, worst
 
