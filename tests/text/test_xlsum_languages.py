@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from language_samples import requires
+from language_samples import XLSUM_CODES, requires
 
 from rouge_lcs import rouge, score
 from rouge_lcs.text.languages import LANGUAGES, get_language
@@ -41,52 +41,6 @@ needs = {
         ("mecab", "fugashi"),
     ]
 }
-
-XLSUM_CODES = [
-    "am",
-    "ar",
-    "az",
-    "bn",
-    "my",
-    "zh",
-    "en",
-    "fr",
-    "gu",
-    "ha",
-    "hi",
-    "ig",
-    "id",
-    "ja",
-    "rn",
-    "ko",
-    "ky",
-    "mr",
-    "ne",
-    "om",
-    "ps",
-    "fa",
-    "pcm",
-    "pt",
-    "pa",
-    "ru",
-    "gd",
-    "sr",
-    "si",
-    "so",
-    "es",
-    "sw",
-    "ta",
-    "te",
-    "th",
-    "ti",
-    "tr",
-    "uk",
-    "ur",
-    "uz",
-    "vi",
-    "cy",
-    "yo",
-]
 
 
 def _f1(pred: list[str], ref: list[str]) -> float:
