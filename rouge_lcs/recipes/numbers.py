@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rouge_lcs.base.validation import TextBatch
-from rouge_lcs.recipes import pltrdy
+from rouge_lcs.recipes import pltrdy, xlsum
 from rouge_lcs.recipes.catalogue import Recipe
 from rouge_lcs.rouge155.api import score as rouge155_score
 from rouge_lcs.scores.results import MEASURES
@@ -213,6 +213,30 @@ class Groups:
                 self.texts(split), types, tokenizer="rouge_score", lsum_split="newline",
                 use_stemmer=stem, multi_ref=multi,
             )  # fmt: skip
+        if name.startswith("xlsum_"):
+            # XL-Sum's scorer: one reference; ROUGE-Lsum tokens without the OpenNMT step
+            preds, refs = self.texts("as given")
+            first = (preds, [r[:1] for r in refs])
+            cols = _engine_group(
+                first, TYPES[:3], tokenizer=xlsum.words, use_stemmer=stem, multi_ref="max_f"
+            )
+            lsum = _engine_group(
+                first, ("rougeLsum",), tokenizer=xlsum.sentence_words, lsum_split="newline",
+                use_stemmer=stem, multi_ref="max_f",
+            )  # fmt: skip
+            for measure in MEASURES:
+                cols[measure]["rougeLsum"] = lsum[measure]["rougeLsum"]
+            return cols
+        if name == "rouge_metric":
+            # rouge-metric's PyRouge: str.split() tokens (case and punctuation kept), counts
+            # summed over references (multi_ref_mode="average"), its "rouge-l" summary level
+            cols = _engine_group(
+                self.texts("as given"), ("rouge1", "rouge2", "rougeLsum"), tokenizer="whitespace",
+                lsum_split="newline", multi_ref="pooled",
+            )  # fmt: skip
+            for measure in MEASURES:
+                cols[measure]["rougeL"] = cols[measure].pop("rougeLsum")
+            return cols
         if name.startswith("lcs_"):
             return _engine_group(self.texts("as given"), TYPES, use_stemmer=stem)
         raise KeyError(name)  # pragma: no cover - the catalogue names only these
@@ -234,6 +258,14 @@ def compute(batch: TextBatch, recipes: list[Recipe]) -> list[Numbers]:
             out.append(Numbers(recipe, {}, error=str(error)))
             continue
         values = {t: _mean(c) for t, c in cols.items()}
+        if recipe.aggregate == "f_of_means":
+            # F of the mean precision and the mean recall (rouge-metric's mode="average")
+            group = groups.columns(recipe.group)
+            values = {}
+            for t in group["fmeasure"]:
+                p, r = _mean(group["precision"][t]), _mean(group["recall"][t])
+                zero = math.isclose(p, 0) or math.isclose(r, 0)
+                values[t] = 0.0 if zero else r * p / (0.5 * r + 0.5 * p)
         intervals = None
         if recipe.aggregate == "bootstrap_mid":
             intervals = {t: mid_interval(c) for t, c in cols.items()}

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_texts import corpus_texts as _corpus
 
 from rouge_lcs import audit
 from rouge_lcs.base.validation import check_texts
@@ -35,41 +36,6 @@ import rouge155_oracle as oracle  # noqa: E402
 PLTRDY_TARGET = Path(
     os.environ.get("PLTRDY_ROUGE_TARGET", Path(sys.prefix) / "targets" / "rouge-1.0.1")
 )
-
-QUIRKS = [
-    # the phantom empty word (a final ". "), repeated n-grams (sets), punctuation, case
-    ("The cat sat. The cat sat. ", "the cat sat on the mat."),
-    (
-        "U.S. officials said, on Monday, that 3.5 million people left.",
-        "US officials said 3.5m left",
-    ),
-    ("a a a b b", "a b a b a"),
-    (
-        "Police killed the gunman.\nThe gunman was armed.",
-        "The gunman killed the policeman.\nHe fled.",
-    ),
-    ("running runs ran quickly", "run running ran quick"),
-]
-
-
-def _corpus(corpora, name: str, limit: int) -> tuple[list[str], list[list[str]]]:
-    rows = corpora.rows(name)[:limit]
-    if "prediction_sents" in rows[0] and rows[0].get("prediction_sents"):
-        preds = ["\n".join(r["prediction_sents"]) for r in rows]
-        refs = [["\n".join(s) for s in r["references_sents"]] for r in rows]
-    else:
-        preds = [r["prediction"] for r in rows]
-        refs = [list(r["references"]) for r in rows]
-    return preds, refs
-
-
-@pytest.fixture(scope="module")
-def sets(corpora):
-    """(name, predictions, references): real CNN/DM summaries, 4-reference headlines, quirks."""
-    realsumm = _corpus(corpora, "en_cnndm_realsumm", 300)
-    headlines = _corpus(corpora, "en_headlines_rougemetric", 120)
-    quirks = ([p for p, _ in QUIRKS], [[r] for _, r in QUIRKS])
-    return [("realsumm", *realsumm), ("headlines", *headlines), ("quirks", *quirks)]
 
 
 def _numbers(preds, refs):
@@ -315,6 +281,21 @@ def _true_numbers(preds, refs):
             out[f"rouge-score/{s}/{split}/mean"] = {
                 t: _mean([r[t].fmeasure for r in rows]) for t in TYPES
             }
+    from multilingual_rouge import rouge_scorer as xlsum_scorer
+
+    for stem in (False, True):
+        scorer = xlsum_scorer.RougeScorer(list(TYPES), use_stemmer=stem)
+        rows = [scorer.score(r[0], p) for p, r in zip(preds, refs)]
+        out[f"multilingual-rouge/{'porter' if stem else 'nostem'}/mean"] = {
+            t: _mean([row[t].fmeasure for row in rows]) for t in TYPES
+        }
+    from test_recipe_packages import _ROUGE_METRIC_SCRIPT, run_in_target
+
+    _, corpus = run_in_target("rouge-metric-1.0.1", _ROUGE_METRIC_SCRIPT, [preds, refs])
+    out["rouge-metric/PyRouge"] = {
+        t: corpus[k]["f"]
+        for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l"))
+    }
     theirs = _pltrdy_real([(p, r[0]) for p, r in zip(preds, refs)])
     if all(isinstance(row, dict) for row in theirs):
         out["rouge/1.0.1"] = {
@@ -359,6 +340,9 @@ def test_ranking_matrix(corpora, capsys):
             f"\nranking matrix: {first}/{len(cases)} true recipe first or tied first ({rate:.1%})"
         )
     assert rate >= 0.9
+    for key in {c[1] for c in cases}:
+        keyed = [c for c in cases if c[1] == key]
+        print(f"{key}: {sum(c[3] == 1 for c in keyed)}/{len(keyed)}", file=sys.stderr)
     worst = max(cases, key=lambda c: c[3])
     assert worst[3] <= 3, worst
 

@@ -1,0 +1,134 @@
+"""Recipes of rouge_lcs.audit against their real packages, per example (1e-9).
+
+Oracles, each from PyPI: XL-Sum's ``multilingual-rouge`` 0.0.1 (the test extra; its English
+path needs no download); ``rouge-metric`` 1.0.1, ``sumeval`` 0.2.2 and ``py-rouge`` 1.1 each in
+their own ``--target`` folder (dev.py installs them; py-rouge's module is ``rouge``, as pltrdy's
+is), run in a subprocess with that folder on ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rouge_lcs.base.validation import check_texts
+from rouge_lcs.recipes import xlsum
+from rouge_lcs.recipes.catalogue import recipes
+from rouge_lcs.recipes.numbers import MEASURES, TYPES, Groups, compute
+
+TARGETS = Path(os.environ.get("ROUGE_LCS_AUDIT_TARGETS", Path(sys.prefix) / "targets"))
+
+
+def _numbers(preds, refs):
+    batch = check_texts(preds, refs)
+    multi = any(len(r) > 1 for r in batch.references)
+    return {n.recipe.key: n for n in compute(batch, recipes(multi_ref=multi))}
+
+
+def _mean(values) -> float:
+    return math.fsum(values) / len(values)
+
+
+def run_in_target(folder: str, script: str, payload: object) -> object:
+    """``script`` (reads JSON on stdin, writes JSON) with only ``TARGETS/folder`` added to the
+    path: the package as installed from PyPI, apart from any same-named module."""
+    target = TARGETS / folder
+    if not target.is_dir():
+        message = f"{folder} not installed in {TARGETS} (dev.py test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    env = dict(os.environ, PYTHONPATH=str(target))
+    proc = subprocess.run(
+        [sys.executable, "-c", script], input=json.dumps(payload), capture_output=True,
+        text=True, env=env, check=True, cwd=target,
+    )  # fmt: skip
+    return json.loads(proc.stdout)
+
+
+# ---- XL-Sum's multilingual-rouge --------------------------------------------------------
+
+XLSUM_EXTRA = [
+    # controls join letters (the BERT step deletes them); marks, numbers, symbols, CJK
+    (
+        "ab\x01cd e\u0301te \u0301abc \u0301\u0302 \u20ac\u0301 x "
+        "x\u0663\u0664y \u2167\u2168 \u20ac5 a\u20acb",
+        "abcd \u00e9te",
+    ),
+    ("\u65e5\u672c\u8a9eabc \ud55c\uad6d\uc5b4123 \uff46\uff55\uff4c\uff4c\uff11\uff12", "abc 123"),
+    ("", "nothing predicted"),
+]
+
+
+@pytest.mark.parametrize("stem", [False, True])
+def test_xlsum_recipes_equal_multilingual_rouge(sets, stem):
+    """XL-Sum's RougeScorer(lang=None) itself: every P, R, F per example to 1e-9 (first
+    reference), and the recipe's number is the mean of its F."""
+    from multilingual_rouge import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer(list(TYPES), use_stemmer=stem, lang=None)
+    extra = ("extra", [p for p, _ in XLSUM_EXTRA], [[r] for _, r in XLSUM_EXTRA])
+    for name, preds, refs in [*sets, extra]:
+        rows = [scorer.score(rs[0], p) for p, rs in zip(preds, refs)]
+        groups = Groups(check_texts(preds, refs))
+        ours = groups.columns(f"xlsum_{'stem' if stem else 'nostem'}")
+        for measure in MEASURES:
+            for t in TYPES:
+                expected = [getattr(row[t], measure) for row in rows]
+                np.testing.assert_allclose(
+                    ours[measure][t], expected, rtol=0, atol=1e-9, err_msg=f"{name} {t} {measure}"
+                )
+        key = f"multilingual-rouge/{'porter' if stem else 'nostem'}/mean"
+        numbers = _numbers(preds, refs)[key]
+        for t in TYPES:
+            assert numbers.values[t] == pytest.approx(
+                _mean([row[t].fmeasure for row in rows]), abs=1e-12
+            )
+
+
+def test_xlsum_tokens_are_the_scorers():
+    """The OpenNMT step for ROUGE-1/2/L and not for ROUGE-Lsum, as the scorer's source does."""
+    from multilingual_rouge import rouge_scorer
+    from multilingual_rouge import tokenization_wrapper as tokenize
+
+    tokenizer = rouge_scorer.MultiTokenizer(None)
+    for text, _ in XLSUM_EXTRA:
+        assert xlsum.words(text) == tokenize.tokenize(text, None, tokenizer)
+        assert xlsum.sentence_words(text) == tokenize.tokenize(text, None)
+    assert xlsum.words("440million") == ["440", "million"]
+    assert xlsum.sentence_words("440million") == ["440million"]
+
+
+# ---- rouge-metric ----------------------------------------------------------------------
+
+_ROUGE_METRIC_SCRIPT = """
+import json, sys
+from rouge_metric import PyRouge
+preds, refs = json.load(sys.stdin)
+rows = PyRouge(mode="individual").evaluate(preds, refs)
+corpus = PyRouge().evaluate(preds, refs)
+json.dump([rows, corpus], sys.stdout)
+"""
+
+
+def test_rouge_metric_recipe_equals_pyrouge(sets):
+    """rouge-metric 1.0.1's PyRouge itself (its own folder): every P and R per example to 1e-9
+    (mode="individual"), and the recipe's numbers are its mode="average" F."""
+    for name, preds, refs in sets:
+        rows, corpus = run_in_target("rouge-metric-1.0.1", _ROUGE_METRIC_SCRIPT, [preds, refs])
+        ours = Groups(check_texts(preds, refs)).columns("rouge_metric")
+        for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+            for measure, short in (("precision", "p"), ("recall", "r")):
+                expected = [row[k][short] for row in rows]
+                np.testing.assert_allclose(
+                    ours[measure][t], expected, rtol=0, atol=1e-9, err_msg=f"{name} {t}"
+                )
+            numbers = _numbers(preds, refs)["rouge-metric/PyRouge"]
+            assert numbers.values[t] == pytest.approx(corpus[k]["f"], abs=1e-9), (name, t)
