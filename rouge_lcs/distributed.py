@@ -34,6 +34,7 @@ from functools import partial, reduce
 from operator import add
 from typing import TYPE_CHECKING, Any
 
+from rouge_lcs.base.arrow import is_arrow
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.scores.results import score_columns
 from rouge_lcs.scores.scorer import Rouge
@@ -125,7 +126,7 @@ def score_frame(
     columns = score_columns(scorer.rouge_types, return_precision_recall)
     if len(frame) == 0:
         return pd.DataFrame({c: pd.Series(dtype="float64") for c in columns}, index=frame.index)
-    scores = scorer.score(frame[prediction_column].tolist(), frame[reference_column].tolist())
+    scores = scorer.score(_texts_of(frame[prediction_column]), _texts_of(frame[reference_column]))
     data: dict[str, np.ndarray] = {}
     for name in scorer.rouge_types:
         data[name] = scores.column(name)
@@ -134,6 +135,14 @@ def score_frame(
             data[f"{name}_precision"] = scores.column(name, "precision")
             data[f"{name}_recall"] = scores.column(name, "recall")
     return pd.DataFrame({c: data[c] for c in columns}, index=frame.index)
+
+
+def _texts_of(column: pd.Series) -> Any:
+    """A pandas column as the engine takes it: an Arrow-backed one (``string[pyarrow]``, Dask's
+    default string dtype, or an ``ArrowDtype`` of strings or lists of strings) as it is, so the
+    engine reads its Arrow buffers as Spark's and Ray's batches are read (no ``str`` per row);
+    any other (objects: texts, lists of texts) as a list."""
+    return column if is_arrow(column) else column.tolist()
 
 
 def partial_sums(scores: pd.DataFrame) -> PartialSums:

@@ -29,10 +29,10 @@ from rouge_lcs import Rouge
 from rouge_lcs.base.cache import OptionsCache
 from rouge_lcs.base.validation import check_choice, fail_type, fail_value
 from rouge_lcs.config.options import names as option_names
+from rouge_lcs.scores.results import MEASURES
 
 __all__ = ["RougeResults", "make_process_results", "process_docs", "process_results", "register"]
 
-MEASURES = ("precision", "recall", "fmeasure")
 #: The metric names registered on import.
 DEFAULT_METRICS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 

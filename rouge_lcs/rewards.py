@@ -48,6 +48,7 @@ from rouge_lcs.scores.prefix import (
     prefix_scores,
     token_ends,
 )
+from rouge_lcs.scores.results import MEASURES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +69,6 @@ __all__ = [
     "verl_compute_score_batch",
 ]
 
-MEASURES = ("precision", "recall", "fmeasure")
 
 #: End-of-text markers that a decode with ``skip_special_tokens=False`` leaves at the end of an
 #: OpenRLHF query (Llama 2, Llama 3, ChatML/Qwen, GPT-2, Gemma, Phi-3): removed before scoring, or

@@ -37,8 +37,8 @@ from rouge_lcs.base.validation import (
     fail_value,
 )
 from rouge_lcs.config.settings import make_settings
+from rouge_lcs.scores.results import MEASURES
 from rouge_lcs.scores.similarity import (
-    MEASURES,
     NO_FLOOR,
     Interner,
     Scoring,
@@ -106,7 +106,14 @@ def _cutoff(value: object) -> float:
     return NO_FLOOR if value is None else _fraction(value, "score_cutoff")
 
 
-def _workers(value: object) -> int:
+def _num_threads(value: object) -> int:
+    """The thread count of the public ``workers=`` argument.
+
+    One name per API: these calls take rapidfuzz's ``workers`` (as ``process.cdist`` and
+    ``process.extract`` do, ``-1`` for every core; documented, and the CLI's ``dedup`` /
+    ``similar --workers``), where ``rouge()`` and the rest of the library say ``num_threads``;
+    below this function, in the engine, it is ``num_threads`` everywhere.
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise fail_type("workers", "a positive integer or -1 (every core)", value)
     if value == -1:
@@ -194,7 +201,7 @@ def cdist(
             :func:`rouge_lcs.score`.
     """
     query_texts, choice_texts = _texts(queries, "queries"), _texts(choices, "choices")
-    floor, threads = _cutoff(score_cutoff), _workers(workers)
+    floor, threads = _cutoff(score_cutoff), _num_threads(workers)
     result_type = _dtype(dtype)
     scoring = _scoring(rouge_type, measure, options, "cdist")
     interner = scoring.interner
@@ -224,7 +231,7 @@ def extract(
     choices scoring at least that.  Other arguments as in :func:`cdist`."""
     text, choice_texts = _text(query, "query"), _texts(choices, "choices")
     k = None if limit is None else check_int(limit, "limit")
-    floor, threads = _cutoff(score_cutoff), _workers(workers)
+    floor, threads = _cutoff(score_cutoff), _num_threads(workers)
     scoring = _scoring(rouge_type, measure, options, "extract")
     interner = scoring.interner
     queries, pool = interner.units([text]), interner.units(choice_texts)
@@ -296,7 +303,7 @@ def dedup(
     limit = _fraction(threshold, "threshold")
     k = check_int(neighbors, "neighbors")
     check_bool(prefilter, "prefilter")
-    threads = _workers(workers)
+    threads = _num_threads(workers)
     scoring = _scoring(rouge_type, measure, options, "dedup")
     units = scoring.interner.units(pool + items)
     start = len(pool)
@@ -344,7 +351,7 @@ class SimilarityIndex:
         items = _texts(texts, "texts")
         self._scoring = _scoring(rouge_type, measure, options, "SimilarityIndex")
         self._measure = str(measure)
-        self._workers = _workers(workers)
+        self._num_threads = _num_threads(workers)
         self._lock = threading.Lock()
         self._texts: list[str] = []
         self._units: Units = self._scoring.interner.units([])
@@ -393,7 +400,7 @@ class SimilarityIndex:
             choices = self._units.snapshot()
             self._renumber()
         cands = np.arange(len(choices), dtype=np.int64)
-        return top_k(scoring, units, 0, choices, cands, k, floor, False, self._workers)
+        return top_k(scoring, units, 0, choices, cands, k, floor, False, self._num_threads)
 
     def max_score(self, query: str) -> float:
         """The best score of ``query`` against the indexed texts (0.0 when there are none)."""
@@ -537,7 +544,7 @@ def mbr(
     sources, single = _mbr_sources(candidates)
     check_choice(method, "method", ("exact", "aggregate"))
     check_bool(return_matrix, "return_matrix")
-    threads = _workers(workers)
+    threads = _num_threads(workers)
     scoring = _scoring(rouge_type, measure, options, "mbr")
     settings = scoring.interner.settings
     pseudo: list[list[str]] | list[None]

@@ -84,7 +84,8 @@ def _to_limbs(total: int) -> torch.Tensor:
     )
 
 
-MEASURES = ("fmeasure", "precision", "recall")  # torchmetrics' key order
+#: torchmetrics' own key order (``<type>_fmeasure`` first), not that of ``scores.results.MEASURES``.
+TORCHMETRICS_KEY_ORDER = ("fmeasure", "precision", "recall")
 #: torchmetrics' ``accumulate`` -> this library's ``multi_ref``.
 ACCUMULATE = {"best": "max_f", "avg": "mean"}
 
@@ -172,7 +173,7 @@ class ROUGEScore(Metric):
         self.rouge_keys = tuple(self.scorer.rouge_types)
         self.accumulate = accumulate
         for key in self.rouge_keys:
-            for measure in MEASURES:
+            for measure in TORCHMETRICS_KEY_ORDER:
                 zero = torch.zeros(LIMBS, dtype=torch.int64)
                 self.add_state(f"{key}_{measure}", zero, dist_reduce_fx="sum")
                 if self.per_example:
@@ -194,7 +195,7 @@ class ROUGEScore(Metric):
                 target = [target]  # type: ignore[list-item]
         scores: Scores = self.scorer.score(preds, target)
         for k, key in enumerate(self.rouge_keys):
-            for measure in MEASURES:
+            for measure in TORCHMETRICS_KEY_ORDER:
                 column = getattr(scores, measure)[:, k]
                 state = getattr(self, f"{key}_{measure}")
                 total = _to_int(state) + exact_sum(column)  # exact: integers
@@ -209,14 +210,14 @@ class ROUGEScore(Metric):
         count = int(self.total)
         out: dict[str, torch.Tensor] = {}
         for key in self.rouge_keys:
-            for measure in MEASURES:
+            for measure in TORCHMETRICS_KEY_ORDER:
                 # the exact sum rounded once, divided by the count: math.fsum(values) / n
                 total = round_sum(_to_int(getattr(self, f"{key}_{measure}")))
                 mean = total / count if count else math.nan
                 out[f"{key}_{measure}"] = torch.tensor(mean, dtype=torch.float64)
         if self.per_example:
             for key in self.rouge_keys:
-                for measure in MEASURES:
+                for measure in TORCHMETRICS_KEY_ORDER:
                     values = getattr(self, f"{key}_{measure}_values")
                     if isinstance(values, list):  # not synced: the local batches
                         values = (

@@ -57,7 +57,8 @@ export ROUGE_LCS_SANITIZED=1
 "$PYTHON" -m pytest -q -x -p no:cacheprovider --capture=sys -m "not slow" --rootdir "$repo" \
     "$repo/tests/engine/test_native.py" "$repo/tests/test_hostile.py" "$repo/tests/test_properties.py" \
     "$repo/tests/test_parity_rouge_score.py" "$repo/tests/integrations/test_token_rewards.py" \
-    "$repo/tests/engine/test_kinds.py" "$repo/tests/text/test_nfkc.py" "$repo/tests/test_arrow.py" "$@"
+    "$repo/tests/engine/test_kinds.py" "$repo/tests/text/test_nfkc.py" \
+    "$repo/tests/base/test_arrow.py" "$@"
 
 if [ "$FUZZ_SECONDS" != 0 ]; then
     # coverage-guided when atheris installs (it needs a wheel for this Python); else the

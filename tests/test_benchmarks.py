@@ -181,3 +181,20 @@ def test_run_quick_writes_a_page_and_readme_that_agree(tmp_path):
     assert readme.replace(_block(readme), "") == committed.replace(_block(committed), "")
     assert all(f"`{name}`" in page for name in BENCHMARKS)
     assert len(_ROW.findall(page)) >= 5
+
+
+def test_bench_stream_smoke():
+    """bench_stream.py end to end on tiny input: it writes two Parquet files, streams each
+    through ``rouge-lcs score --data -o`` in a fresh interpreter and reads both peaks."""
+    pytest.importorskip("pyarrow", reason="pyarrow is not installed (the test extra has it)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_stream.py"), "--smoke"],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.count("peak RSS") == 3, run.stdout

@@ -70,3 +70,41 @@ def test_readme_signature_example_is_what_the_call_prints():
     assert shown is not None
     got = rouge(["a b"], ["a b"], confidence_level=0.95, return_signature=True)["signature"]
     assert shown.group(1) == got
+
+
+#: Where a path of a test file may be named for a reader: the docs, the package's comments, the
+#: benchmarks, the build and CI files.
+NAMING_TESTS = ["README.md", "docs", "rouge_lcs", "benchmarks", "scripts", ".ci", "pyproject.toml"]
+_TEST_PATH = re.compile(r"\btests/[\w./-]*?\.py\b")
+_TEST_FILE = re.compile(r"(?<![\w/])test_\w+\.py\b")
+
+
+def _named_test_paths() -> list[tuple[str, str]]:
+    named = []
+    for entry in NAMING_TESTS:
+        top = ROOT / entry
+        files = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
+        for file in files:
+            if file.suffix in {".so", ".pyc", ".pyd", ".o"} or "__pycache__" in file.parts:
+                continue
+            text = file.read_text("utf-8", errors="replace")
+            where = file.relative_to(ROOT).as_posix()
+            named += [(where, path) for path in _TEST_PATH.findall(text)]
+            named += [(where, name) for name in _TEST_FILE.findall(text)]
+    return named
+
+
+def test_every_named_test_file_exists():
+    # A test moved into its folder leaves its old path in a page or a comment: a reader looks
+    # for a file that is not there.  A bare file name must name exactly one test file.
+    by_name: dict[str, int] = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        by_name[path.name] = by_name.get(path.name, 0) + 1
+    named = _named_test_paths()
+    assert len(named) > 50  # the scan sees the docs (a broken pattern would see nothing)
+    stale = [
+        f"{where}: {path}"
+        for where, path in named
+        if not ((ROOT / path).is_file() if "/" in path else by_name.get(path) == 1)
+    ]
+    assert not stale, stale

@@ -14,7 +14,7 @@ from rouge_lcs.base.validation import check_beta, check_bool, check_choice
 from rouge_lcs.config.options import COMPAT_PRESETS, MULTI_REF_MODES, OPTIONS
 from rouge_lcs.text.rouge_types import RougeType, parse_rouge_types
 from rouge_lcs.text.sentences import SplitFn, Splitter, SplitterSpec, resolve_splitter
-from rouge_lcs.text.tokenizers import Tokenizer, TokenizerSpec, resolve_tokenizer
+from rouge_lcs.text.tokenizers import ResolvedTokenizer, TokenizerSpec, resolve_tokenizer
 
 
 @record
@@ -23,7 +23,7 @@ class Settings:
     (see :mod:`rouge_lcs.config.options`)."""
 
     rouge_types: tuple[RougeType, ...]
-    tokenizer: Tokenizer
+    tokenizer: ResolvedTokenizer
     splitter_spec: Splitter
     multi_ref: str
     beta: float

@@ -7,7 +7,7 @@ calls these methods on :func:`~rouge_lcs.engine.backend.backend`'s engine and ne
 engine it is (tests/test_architecture.py holds this).
 
 - :meth:`Backend.store`: the per-call state that turns texts into per-pair counts
-  (:meth:`Store.chunk_counts`: the distinct texts of a chunk and the pairs as indices into them
+  (:meth:`Store.chunk_stats`: the distinct texts of a chunk and the pairs as indices into them
   in, ``(pairs, types, 3)`` int64 counts ``(hits, prediction_total, reference_total)`` out);
   its :attr:`Store.chunk` is how many examples the batch driver hands it at once;
 - :meth:`Backend.combine`: per-example precision, recall and F from the counts, an example's
@@ -110,18 +110,13 @@ class Store(Protocol):
         bound, so that memory stays bounded on arbitrarily long inputs."""
         ...
 
-    def chunk_counts(
-        self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
-    ) -> np.ndarray:
-        """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
-        ...
-
     def chunk_stats(
         self, texts: Sequence[str], pair_pred: array[int], pair_ref: array[int], n_refs: array[int]
     ) -> PairStats:
-        """:meth:`chunk_counts` as :class:`~rouge_lcs.engine.stats.PairStats`, the pairs given
-        as int64 arrays and ``n_refs`` pairs per example (the batch engine's call: the native
-        store keeps the counts flat, so that no NumPy is needed to score)."""
+        """Counts of shape ``(pairs, types, 3)`` as :class:`~rouge_lcs.engine.stats.PairStats`
+        for pairs given as int64 indices into ``texts``, ``n_refs`` pairs per example (the batch
+        engine's call: the native store keeps the counts flat, so that no NumPy is needed to
+        score)."""
         ...
 
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -231,11 +226,11 @@ class Backend(Protocol):
         ...
 
     def similarity_rows(
-        self, rows: Rows, workers: int = 1
+        self, rows: Rows, num_threads: int = 1
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The hits of a similarity kernel call (:class:`~rouge_lcs.engine.similarity.Rows`):
         ``k == 0``: every pair's hits, row after row (-1 where the pair cannot pass the floor);
         else each row's ``k`` best as int64 ``(hits, choice indices, counts per row)``, score
-        descending, lower choice index first on ties; rows over ``workers`` threads where the
+        descending, lower choice index first on ties; rows over ``num_threads`` threads where the
         engine can (the result never depends on it)."""
         ...

@@ -189,6 +189,10 @@ def _encoder_for(settings: Settings) -> Any:
     return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
 
 
+#: A splitter's native mode (:attr:`rouge_lcs.text.sentences.Splitter.native`) to the number
+#: ``encode_sentences`` takes (``csrc/text.h``: SPLIT_NEWLINE, SPLIT_AUTO, SPLIT_NLTK).
+_SPLIT_MODES = {"newline": 0, "auto": 1, "nltk": 2}
+
 #: The sentence ends of NLTK's models (Punkt's default).
 _MODEL_ENDS = "".join(Punkt().sent_end_chars)
 
@@ -379,7 +383,8 @@ class NativeStore:
             ids, starts = encode(texts, threads)
             return ids, starts, b"", bytes(8), bytes(8 * (len(texts) + 1))
         splitter = self._settings.splitter
-        split_mode = self._splitter.native
+        mode = self._splitter.native
+        split_mode = None if mode is None else _SPLIT_MODES[mode]
         if split_mode is not None and self._always_concatenate:
             # Built-in splitting in C; the sentences' tokens put together are the document's
             # tokens.  The encoder calls the splitter only for texts without newlines that
@@ -468,17 +473,6 @@ class NativeStore:
         return all_counts(
             self._settings.rouge_types, counted, BACKEND, ids, starts, pred, ref, self.num_threads
         )
-
-    def chunk_counts(
-        self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
-    ) -> np.ndarray:
-        """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
-        pred = np.ascontiguousarray(pair_pred, dtype=np.int64)
-        ref = np.ascontiguousarray(pair_ref, dtype=np.int64)
-        if not self._counted_only:
-            return self._all_counts(texts, pred, ref)
-        flat = self._flat_counts(texts, pred, ref)
-        return np.frombuffer(flat, dtype=np.int64).reshape(-1, len(self._settings.rouge_types), 3)
 
     def chunk_stats(
         self, texts: Sequence[str], pair_pred: array[int], pair_ref: array[int], n_refs: array[int]
@@ -680,10 +674,10 @@ class NativeBackend:
         return out
 
     def similarity_rows(
-        self, rows: Rows, workers: int = 1
+        self, rows: Rows, num_threads: int = 1
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """See :meth:`rouge_lcs.engine.interface.Backend.similarity_rows` (``csrc/similarity.h``,
-        the GIL released, rows over ``workers`` threads)."""
+        the GIL released, rows over ``num_threads`` threads)."""
         lo, hi, k = rows.lo, rows.hi, rows.k
         total = int((hi - lo).sum())
         out_hits = np.empty(total if k == 0 else lo.size * k, dtype=np.int64)
@@ -705,7 +699,7 @@ class NativeBackend:
             rows.floor,
             rows.strict,
             k,
-            workers,
+            num_threads,
             out_hits,
             out_index,
             out_count,

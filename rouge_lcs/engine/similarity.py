@@ -32,8 +32,9 @@ else:
 
 #: The kinds of hits, in the C kernel's numbering: LCS (ROUGE-L), clipped overlap (ROUGE-N).
 KIND_LCS, KIND_OVERLAP = 0, 1
-#: Measures, in the C kernel's numbering.
-MEASURES = ("fmeasure", "precision", "recall")
+#: The measures in the C kernel's numbering (``csrc/similarity.h``: 0 is F, then SIM_PRECISION,
+#: SIM_RECALL), not ``scores.results.MEASURES``' order: a measure's name to the kernel's code.
+KERNEL_MEASURES = ("fmeasure", "precision", "recall")
 #: No floor: every pair passes (scores are >= 0).
 NO_FLOOR = -1.0
 
@@ -165,7 +166,7 @@ class Interner:
 def pair_score(hits: int, m: int, n: int, measure: int, b2: float) -> float:
     """One pair's score in the kernel's float operations (``csrc/similarity.h``: sim_score,
     :func:`rouge_lcs.multiref.prf`'s in the same order), so that pruning decisions agree
-    between engines; ``measure`` numbered as :data:`MEASURES`, ``b2`` = β²."""
+    between engines; ``measure`` numbered as :data:`KERNEL_MEASURES`, ``b2`` = β²."""
     p = hits / m if m > 0 else 0.0
     r = hits / n if n > 0 else 0.0
     if measure == 1:
@@ -178,12 +179,12 @@ def pair_score(hits: int, m: int, n: int, measure: int, b2: float) -> float:
 
 class Kernel:
     """The similarity kernel for one call's texts and measure: the interner's engine, the kind
-    of hits, the measure (numbered as :data:`MEASURES`) and β."""
+    of hits, the measure (numbered as :data:`KERNEL_MEASURES`) and β."""
 
     def __init__(self, interner: Interner, measure: str) -> None:
         self.interner = interner
         self.kind = interner.kind
-        self.measure = MEASURES.index(measure)
+        self.measure = KERNEL_MEASURES.index(measure)
         self.beta = interner.settings.beta
         self.b2 = self.beta * self.beta
 
@@ -202,7 +203,7 @@ class Kernel:
         k: int,
         floor: float,
         strict: bool,
-        workers: int,
+        num_threads: int,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """A kernel call on the interner's engine: row ``r`` scores query ``row_query[r]`` of
         ``queries`` against the choices ``cands[lo[r]:hi[r]]`` of ``choices``
@@ -235,4 +236,4 @@ class Kernel:
             self.beta,
             vocab,
         )
-        return self.interner.engine.similarity_rows(rows, workers)
+        return self.interner.engine.similarity_rows(rows, num_threads)

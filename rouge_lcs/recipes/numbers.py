@@ -18,13 +18,13 @@ from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.recipes import pltrdy
 from rouge_lcs.recipes.catalogue import Recipe
 from rouge_lcs.rouge155.api import score as rouge155_score
+from rouge_lcs.scores.results import MEASURES
 from rouge_lcs.scores.scorer import function_scorer
 from rouge_lcs.text.sentences import nltk_split
 
 __all__ = ["Groups", "Numbers", "TYPES", "Unavailable", "compute", "mid_interval"]
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-MEASURES = ("precision", "recall", "fmeasure")
 
 #: rouge_score's BootstrapAggregator: 1,000 resamples, the median of their means.
 BOOTSTRAP_SAMPLES = 1000

@@ -367,7 +367,8 @@ def pyrouge_key(tag: str) -> str:
     return tag.replace("-", "_").lower()
 
 
-_MEASURES = ("recall", "precision", "f_score")
+#: The Perl report's measures, in its order and its names (not ``scores.results.MEASURES``).
+_PERL_REPORT_ORDER = ("recall", "precision", "f_score")
 
 
 @dataclass
@@ -430,7 +431,7 @@ class Report:
         out: dict[str, float] = {}
         for m, tag in enumerate(self.tags):
             stem = pyrouge_key(tag)
-            for k, name in enumerate(_MEASURES):
+            for k, name in enumerate(_PERL_REPORT_ORDER):
                 avg, low, high = self.averages[m][k]
                 out[f"{stem}_{name}"] = float(avg)
                 out[f"{stem}_{name}_cb"] = float(low)
@@ -442,7 +443,7 @@ class Report:
         rows: list[dict[str, float]] = [{} for _ in self.eval_ids]
         for m, tag in enumerate(self.tags):
             stem = pyrouge_key(tag)
-            for name, values in zip(_MEASURES, self.per_example[m]):
+            for name, values in zip(_PERL_REPORT_ORDER, self.per_example[m]):
                 for k, v in enumerate(values.tolist()):
                     rows[k][f"{stem}_{name}"] = v
         return rows
@@ -451,7 +452,7 @@ class Report:
         """Plain means of the per-example numbers (not printed by the script), pyrouge keys."""
         out: dict[str, float] = {}
         for m, tag in enumerate(self.tags):
-            for name, values in zip(_MEASURES, self.per_example[m]):
+            for name, values in zip(_PERL_REPORT_ORDER, self.per_example[m]):
                 out[f"{pyrouge_key(tag)}_{name}"] = float(np.mean(values)) if values.size else 0.0
         return out
 

@@ -22,7 +22,7 @@ from rouge_lcs.engine.compute import StoreCache, kept_store
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.text.rouge_types import RougeType
-from rouge_lcs.text.tokenizers import Tokenizer
+from rouge_lcs.text.tokenizers import ResolvedTokenizer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -113,12 +113,12 @@ def prefix_scores(
     return PrefixScores(Scores.from_stats(stats, settings), lengths.tolist())
 
 
-def _surface(tokenizer: Tokenizer, text: str) -> list[str]:
+def _surface(tokenizer: ResolvedTokenizer, text: str) -> list[str]:
     """The tokens before stemming (a stem can equal its word's prefix: ``run`` / ``running``)."""
     return list(tokenizer.split(text))
 
 
-def _ends_in(tokenizer: Tokenizer, chunk: str, tokens: list[str]) -> list[int]:
+def _ends_in(tokenizer: ResolvedTokenizer, chunk: str, tokens: list[str]) -> list[int]:
     """Where each of ``tokens`` (the chunk's surface tokens) ends in ``chunk``: the shortest
     prefix of the chunk whose tokens include it whole."""
     ends: list[int] = []
@@ -138,7 +138,7 @@ def _ends_in(tokenizer: Tokenizer, chunk: str, tokens: list[str]) -> list[int]:
     return ends
 
 
-def token_ends(tokenizer: Tokenizer, text: str) -> list[int]:
+def token_ends(tokenizer: ResolvedTokenizer, text: str) -> list[int]:
     """The end (exclusive character offset in ``text``) of each of its ROUGE tokens.
 
     Whitespace separates the tokens of every built-in tokenizer, so each run of non-space

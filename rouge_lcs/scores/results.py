@@ -32,8 +32,6 @@ if TYPE_CHECKING:
 else:
     np = lazy_import("numpy")
 
-MEASURES = ("precision", "recall", "fmeasure")
-
 
 def score_columns(names: Sequence[str], return_precision_recall: bool) -> list[str]:
     """The per-example columns: ``<type>`` (F), and ``<type>_precision`` / ``_recall``."""
@@ -50,6 +48,12 @@ class Score(NamedTuple):
     precision: float
     recall: float
     fmeasure: float
+
+
+#: The measures of a score, in :class:`Score`'s order (rouge_score's): the one list of their
+#: names; an order another format needs has a name of its own (``TORCHMETRICS_KEY_ORDER``,
+#: the Perl report's ``_PERL_REPORT_ORDER``, the similarity kernel's ``KERNEL_MEASURES``).
+MEASURES: tuple[str, ...] = Score._fields
 
 
 class Interval(NamedTuple):

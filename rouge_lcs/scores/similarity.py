@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import backend
-from rouge_lcs.engine.similarity import MEASURES, NO_FLOOR, Interner, Kernel, Units
+from rouge_lcs.engine.similarity import NO_FLOOR, Interner, Kernel, Units
 from rouge_lcs.scores.multiref import prf
 
 if TYPE_CHECKING:
@@ -50,7 +50,6 @@ else:
     np = lazy_import("numpy")
 
 __all__ = [
-    "MEASURES",
     "NO_FLOOR",
     "Interner",
     "Scoring",
@@ -94,7 +93,7 @@ def hits_matrix(
     queries: Units,
     choices: Units,
     floor: float,
-    workers: int,
+    num_threads: int,
     dtype: np.dtype | None = None,
 ) -> np.ndarray:
     """Scores of every (query, choice) pair, shape ``(queries, choices)``, of ``dtype``
@@ -108,7 +107,7 @@ def hits_matrix(
     m_all, n_all = queries.lengths, choices.lengths
     block = max(1, _BLOCK_CELLS // nc)
     # A query's choices in `parts` ranges when there are fewer queries than threads.
-    parts = max(1, -(-workers // nq)) if nq < workers else 1
+    parts = max(1, -(-num_threads // nq)) if nq < num_threads else 1
     bounds = _split(nc, parts)
     for q0 in range(0, nq, block):
         q1 = min(nq, q0 + block)
@@ -116,7 +115,7 @@ def hits_matrix(
         lo = np.tile(bounds[:-1], q1 - q0)
         hi = np.tile(bounds[1:], q1 - q0)
         hits, _, _ = scoring.rows(
-            queries, row_query, choices, cands, lo, hi, 0, floor, False, workers
+            queries, row_query, choices, cands, lo, hi, 0, floor, False, num_threads
         )
         hits = hits.reshape(q1 - q0, nc)
         # Only pairs with hits score above 0 (no hits, or pruned: 0), and short texts share
@@ -138,7 +137,7 @@ def top_k(
     k: int | None,
     floor: float,
     strict: bool,
-    workers: int,
+    num_threads: int,
 ) -> list[tuple[int, float]]:
     """The ``k`` best ``(choice index, score)`` of query ``query`` among ``cands`` (every one
     when ``k`` is None), score descending, lower index first on ties."""
@@ -157,7 +156,7 @@ def top_k(
         index, values = index[good], values[good]
         order = np.lexsort((index, -values))[:k]
         return list(zip(index[order].tolist(), values[order].tolist()))
-    parts = workers if workers > 1 and count >= 8192 else 1
+    parts = num_threads if num_threads > 1 and count >= 8192 else 1
     if parts == 1:  # one row (the greedy filter's and an index's every call: no linspace)
         lo, hi = np.zeros(1, dtype=np.int64), np.array([count], dtype=np.int64)
     else:
@@ -165,7 +164,7 @@ def top_k(
         lo, hi = bounds[:-1], bounds[1:]
     row_query = np.full(parts, query, dtype=np.int64)
     hits_, index_, counts = scoring.rows(
-        queries, row_query, choices, cands, lo, hi, k, floor, strict, workers
+        queries, row_query, choices, cands, lo, hi, k, floor, strict, num_threads
     )
     if parts == 1:
         n_found = int(counts[0])
@@ -259,7 +258,7 @@ def greedy(
     threshold: float,
     neighbors: int,
     prefilter: bool,
-    workers: int,
+    num_threads: int,
     progress: Callable[[int], object] | None = None,
     seeds: int = 0,
 ) -> tuple[list[int], dict[int, tuple[int, float]], list[list[tuple[int, float]]] | None]:
@@ -284,15 +283,17 @@ def greedy(
     for i in range(seeds, count):
         if index is not None:
             cands = index.candidates(i)
-            best = top_k(scoring, units, i, units, cands, 1, threshold, True, workers)
+            best = top_k(scoring, units, i, units, cands, 1, threshold, True, num_threads)
         else:
             cands = kept_buffer[:n_kept]
             if neighbors:
-                best = top_k(scoring, units, i, units, cands, neighbors, NO_FLOOR, False, workers)
+                best = top_k(
+                    scoring, units, i, units, cands, neighbors, NO_FLOOR, False, num_threads
+                )
                 assert near is not None
                 near.append(best)
             else:
-                best = top_k(scoring, units, i, units, cands, 1, threshold, True, workers)
+                best = top_k(scoring, units, i, units, cands, 1, threshold, True, num_threads)
         if best and best[0][1] > threshold:
             matches[i] = best[0]
         else:

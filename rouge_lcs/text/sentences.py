@@ -449,14 +449,12 @@ class Splitter:
     language: str | None = None  # the ISO 639-1 code whose sentence ends it knows
 
     @property
-    def native(self) -> int | None:
-        """The C encoder's split mode that cuts as :attr:`split` does (0 newline, 1 auto,
-        2 nltk), or ``None``: the native engine calls :attr:`split` (a language's own sentence
-        ends, a custom splitter)."""
-        if self.kind == "newline":
-            return 0
-        if self.language is None and self.kind in ("auto", "nltk"):
-            return 1 if self.kind == "auto" else 2
+    def native(self) -> str | None:
+        """The C encoder's split mode that cuts as :attr:`split` does (``"newline"``,
+        ``"auto"``, ``"nltk"``: named as a tokenizer's ``native`` mode is), or ``None``: the
+        native engine calls :attr:`split` (a language's own sentence ends, a custom splitter)."""
+        if self.kind == "newline" or (self.language is None and self.kind in ("auto", "nltk")):
+            return self.kind
         return None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:

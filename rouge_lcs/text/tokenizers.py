@@ -358,7 +358,8 @@ class TokenizerRecord:
         summary: how it splits, for the option help, README and the CLI.
         normalization: ``nfkc`` or ``none`` (for the signature).
         case: ``lower`` or ``kept`` (for the signature).
-        separators: the sentence-boundary kinds no token ever spans (see :class:`Tokenizer`).
+        separators: the sentence-boundary kinds no token ever spans (see
+            :class:`ResolvedTokenizer`).
         native: the C encoder's mode that gives the same tokens (``"rouge_score"``,
             ``"unicode"``), or ``None``: the engine calls :attr:`split`.
         extra: the extra that installs it (``install_command(extra)`` names the command),
@@ -535,8 +536,9 @@ def _versioned_name(record: TokenizerRecord) -> str:
 
 
 @record
-class Tokenizer:
-    """A resolved tokenizer and what it says about itself.
+class ResolvedTokenizer:
+    """A resolved tokenizer and what it says about itself (what ``Settings.tokenizer`` holds;
+    not the rouge_score-compatible base class users subclass, ``rouge_lcs.tokenizers.Tokenizer``).
 
     Attributes:
         name: ``unicode``, ``rouge_score``, ``whitespace`` or ``custom:<name>``.
@@ -638,9 +640,9 @@ def resolve_tokenizer(
     use_stemmer: bool = False,
     language: object = None,
     normalize_spelling: bool = True,
-) -> Tokenizer:
-    """Turn the ``tokenizer`` argument into a :class:`Tokenizer` (``use_stemmer`` is checked
-    by the caller).
+) -> ResolvedTokenizer:
+    """Turn the ``tokenizer`` argument into a :class:`ResolvedTokenizer` (``use_stemmer`` is
+    checked by the caller).
 
     Args:
         tokenizer: ``None`` (the language's default, ``"unicode"`` without a language), a name
@@ -674,7 +676,7 @@ def resolve_tokenizer(
         if record.load is not None:
             record.load()  # fail now, naming the extra, rather than on the first text
         fold = lang.normalization if lang is not None and normalize_spelling else None
-        return Tokenizer(
+        return ResolvedTokenizer(
             _versioned_name(record),
             record.split if fold is None else Folded(record.split, fold),
             use_stemmer,
@@ -689,7 +691,7 @@ def resolve_tokenizer(
     if callable(method):
         label = f"{type(tokenizer).__name__}.tokenize"
         name = f"custom:{type(tokenizer).__name__}"
-        return Tokenizer(
+        return ResolvedTokenizer(
             name,
             _checked(method, label),
             use_stemmer,
@@ -699,7 +701,7 @@ def resolve_tokenizer(
         )
     if callable(tokenizer):
         label = getattr(tokenizer, "__name__", type(tokenizer).__name__)
-        return Tokenizer(
+        return ResolvedTokenizer(
             f"custom:{label}",
             _checked(tokenizer, label),
             use_stemmer,

@@ -617,7 +617,7 @@ def test_threaded_punkt_sentences_equal_the_python_splitter(corpora):
 
 
 @needs_native
-def test_chunk_counts_seam_equals_batch_counts():
+def test_chunk_stats_seam_equals_batch_counts():
     from rouge_lcs.engine.reference.counts import batch_counts
     from rouge_lcs.engine.reference.documents import DocumentStore
 
@@ -626,9 +626,13 @@ def test_chunk_counts_seam_equals_batch_counts():
     pred, ref = np.array([0, 1, 2, 3, 0]), np.array([1, 0, 3, 2, 3])
     store = DocumentStore(settings.tokenizer, settings.splitter_spec)
     expected = batch_counts([store.get(t) for t in texts], pred, ref, settings.rouge_types)
+    n_refs = array("q", [1] * len(pred))
     for threads in (1, 2):
-        got = native.NativeStore(settings, threads).chunk_counts(texts, pred, ref)
-        np.testing.assert_array_equal(got, expected)
+        stats = native.NativeStore(settings, threads).chunk_stats(
+            texts, array("q", pred.tolist()), array("q", ref.tolist()), n_refs
+        )
+        np.testing.assert_array_equal(stats.counts, expected)
+        np.testing.assert_array_equal(stats.n_refs, np.ones(len(pred)))
 
 
 _NO_EXTENSION = """

@@ -122,3 +122,50 @@ def test_dask_local_cluster_equals_one_process(corpora):
         assert np.array_equal(local[f"{name}_precision"].to_numpy(), one.precision[:, k])
         assert np.array_equal(local[f"{name}_recall"].to_numpy(), one.recall[:, k])
     assert means == one_means  # bit-identical, precision and recall means included
+
+
+def test_dask_pyarrow_strings_reach_the_engine_as_arrow(corpora, monkeypatch):
+    """Dask's default string dtype (``string[pyarrow]``) and an ``ArrowDtype`` column of
+    reference lists go to the engine as Arrow columns (its buffers read, no list of ``str``
+    made), through a real dask compute; the numbers equal one process's ``score()``."""
+    pd = pytest.importorskip("pandas")
+    pa = pytest.importorskip("pyarrow")
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    from rouge_lcs.base import arrow
+    from rouge_lcs.distributed import dask_scores
+
+    predictions: list[str] = []
+    references: list[list[str]] = []
+    for name in ("en_headlines_rougemetric", "ko_klue_sts_dev"):
+        for row in corpora.rows(name)[:150]:
+            predictions.append(row["prediction"])
+            references.append(list(row["references"]))
+    lists = pd.ArrowDtype(pa.list_(pa.string()))
+    table = pd.DataFrame(
+        {
+            "prediction": pd.Series(predictions, dtype="string[pyarrow]"),
+            "references": pd.Series(references, dtype=lists),
+        }
+    )
+    read = []
+    real_of = arrow.ArrowTexts.of.__func__
+
+    def counted_of(cls, value, name):
+        read.append(type(value).__name__)
+        return real_of(cls, value, name)
+
+    monkeypatch.setattr(arrow.ArrowTexts, "of", classmethod(counted_of))
+    one = rouge_lcs.score(predictions, references, TYPES)
+    assert not read  # lists of str: not the Arrow path
+    pairs = dd.from_pandas(table, npartitions=3)
+    assert str(pairs["prediction"].dtype) == "string"
+    # synchronous: the partitions are scored in this process, where the count is kept
+    local = dask_scores(pairs, TYPES, return_precision_recall=True).compute(scheduler="synchronous")
+    # per partition: the prediction column read as Arrow (the reference lists' values too)
+    assert read.count("Series") == 3, read
+    for k, name in enumerate(TYPES):
+        assert np.array_equal(local[name].to_numpy(), one.fmeasure[:, k])
+        assert np.array_equal(local[f"{name}_precision"].to_numpy(), one.precision[:, k])
+    assert dask.config.get("dataframe.convert-string") in (True, None)

@@ -9,7 +9,7 @@ per store, which makes counting and rapidfuzz's LCS cheap and collision-free.
 from __future__ import annotations
 
 from rouge_lcs.text.sentences import Splitter
-from rouge_lcs.text.tokenizers import Tokenizer
+from rouge_lcs.text.tokenizers import ResolvedTokenizer
 
 
 class Document:
@@ -25,7 +25,7 @@ class Document:
 class DocumentStore:
     """Tokenizes each distinct text once per call and interns tokens to integer ids."""
 
-    def __init__(self, tokenizer: Tokenizer, splitter: Splitter | None) -> None:
+    def __init__(self, tokenizer: ResolvedTokenizer, splitter: Splitter | None) -> None:
         self._tokenize = tokenizer.split
         self._stem = tokenizer.stemmer.stem if tokenizer.stemmed else None
         self._splitter = splitter

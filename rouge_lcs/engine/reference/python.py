@@ -63,7 +63,7 @@ class PythonStore:
         ids stay the same across calls on this store."""
         return _flat_tokens([self._documents.get(text).tokens for text in texts])
 
-    def chunk_counts(
+    def _counts(
         self, texts: Sequence[str], pair_pred: np.ndarray, pair_ref: np.ndarray
     ) -> np.ndarray:
         """Counts of shape ``(pairs, types, 3)`` for pairs given as indices into ``texts``."""
@@ -87,7 +87,7 @@ class PythonStore:
         """:class:`PairStats` of pairs given as int64 indices into ``texts``, ``n_refs`` pairs
         per example."""
         pred, ref = (np.frombuffer(a, dtype=np.int64) for a in (pair_pred, pair_ref))
-        counts = self.chunk_counts(texts, pred, ref)
+        counts = self._counts(texts, pred, ref)
         return PairStats(counts, np.frombuffer(n_refs, dtype=np.int64).copy())
 
 
@@ -406,7 +406,7 @@ class PythonBackend:
         return prefix.prefix_counts(ids, starts, pair_pred, pair_ref, rouge_types)
 
     def similarity_rows(
-        self, rows: Rows, workers: int = 1
+        self, rows: Rows, num_threads: int = 1
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """See :meth:`rouge_lcs.engine.interface.Backend.similarity_rows`."""
         return similarity.similarity_rows(rows)
