@@ -3,8 +3,10 @@
 
     python3 dev.py run     # set up .venv, score the bundled example set, print the table
     python3 dev.py test    # set up .venv with test dependencies, run ruff, mypy and all tests
+    python3 dev.py bench   # the headline benchmarks: rewrites docs/benchmarks.md and README's
 
-Extra arguments after ``run`` go to ``python -m rouge_lcs``; after ``test``, to pytest.
+Extra arguments after ``run`` go to ``python -m rouge_lcs``; after ``test``, to pytest; after
+``bench``, to benchmarks/run.py (``--quick``: tiny inputs).
 Each command installs what it needs into ``.venv`` (skipped when nothing changed since the last
 install), so both work on a fresh clone.
 """
@@ -25,6 +27,8 @@ PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 # What each command installs: pip arguments, in order.
 INSTALLS = {
     "run": [["-e", "."]],
+    # benchmarks/run.py's contestants (the bench extra; torch pinned as for "test")
+    "bench": [["torch==2.13.0"], ["-e", ".[bench]"]],
     # torch first, pinned: here that version is a local CPU wheel; unpinned, pip would fetch a
     # multi-GB CUDA build for transformers' sake.
     # multilingual-rouge (the XL-Sum fork of rouge_score, compared with in the language tests)
@@ -95,6 +99,8 @@ def main(argv: list[str]) -> int:
     if command == "run":
         # In the caller's folder: the paths given (--predictions preds.txt) are the caller's.
         return subprocess.run([str(PYTHON), "-m", "rouge_lcs", *rest]).returncode
+    if command == "bench":
+        return subprocess.run([str(PYTHON), str(ROOT / "benchmarks" / "run.py"), *rest]).returncode
     _sh(PYTHON, "-m", "ruff", "check", ".")
     _sh(PYTHON, "-m", "ruff", "format", "--check", ".")
     _sh(PYTHON, "-m", "mypy")

@@ -91,13 +91,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--threads", default="1")
     parser.add_argument(
+        "--pairs", type=int, default=None, help="only the first N pairs (a smoke run)"
+    )
+    parser.add_argument(
         "--checkout",
         default=str(Path(__file__).resolve().parents[1]),
         help="the rouge_lcs checkout to time (another one for a before/after comparison)",
     )
     args = parser.parse_args()
     preds, refs = load_pairs("en_cnndm_realsumm")
-    first_refs = [r[0] for r in refs]
+    preds, first_refs = preds[: args.pairs], [r[0] for r in refs[: args.pairs]]
     # python -S: no site, so no .pth file of the environment (an editable install's finder
     # imports pathlib and more) runs before the clock starts; a user's wheel install pays
     # what the import itself pays.  The checkout and site-packages are put on the path.
@@ -113,7 +116,7 @@ def main() -> None:
     compileall.compile_dir(str(Path(args.checkout) / "rouge_lcs"), quiet=1)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump([preds, first_refs], handle)
-    print(f"load average at start: {os.getloadavg()[0]:.2f}")
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; {len(preds):,} pairs")
     for stem in ("0", "1"):
         best: dict[str, list[float]] = {}
         results: dict[str, list[list[float]]] = {}

@@ -1,6 +1,7 @@
 """rouge_lcs's two engines vs rouge-score-rs (Rust), side by side in one run, numbers checked.
 
     .venv/bin/python benchmarks/bench_native.py [--repeats 3] [--suites realsumm,korean,...]
+    .venv/bin/python benchmarks/bench_native.py --pairs 20 --repeats 1   # a smoke run
 
 Suites (four types: rouge1, rouge2, rougeL, rougeLsum; sentences one a line):
 - realsumm: REALSumm's 2,500 CNN/DM pairs, ``tokenizer="rouge_score"``, stemming off and on.
@@ -41,6 +42,9 @@ _parser.add_argument("--repeats", type=int, default=3)
 _parser.add_argument("--suites", default="realsumm,realsumm-unicode,korean,long,huge")
 _parser.add_argument("--rayon-threads", default="1")
 _parser.add_argument("--native-threads", default="1", help="ROUGE_LCS_NUM_THREADS for ours")
+_parser.add_argument(
+    "--pairs", type=int, default=None, help="only the first N pairs of each suite (a smoke run)"
+)
 ARGS = _parser.parse_args()
 # rayon reads this once, when its pool starts: before rouge_score_rs is imported.
 os.environ["RAYON_NUM_THREADS"] = ARGS.rayon_threads
@@ -133,32 +137,34 @@ def main() -> None:
     if not native.available():
         sys.exit("rouge_lcs._native is not built: pip install -e . with a C compiler")
     suites = ARGS.suites.split(",")
+    cut = slice(ARGS.pairs)  # slice(None): every pair
     print(
         f"best of {ARGS.repeats}; RAYON_NUM_THREADS={ARGS.rayon_threads}; "
         f"ROUGE_LCS_NUM_THREADS={ARGS.native_threads}\n"
     )
     if "realsumm" in suites:
         preds, refs = load_pairs("en_cnndm_realsumm")
-        refs1 = [r[0] for r in refs]
+        preds, refs1 = preds[cut], [r[0] for r in refs[cut]]
+        name = f"realsumm {len(preds):,}"
         for stem in (False, True):
-            run_suite(
-                "realsumm 2,500", preds, refs1, stem, "rouge_score", False, ARGS.repeats, True
-            )
+            run_suite(name, preds, refs1, stem, "rouge_score", False, ARGS.repeats, True)
     if "realsumm-unicode" in suites:
         preds, refs = load_pairs("en_cnndm_realsumm")
-        refs1 = [r[0] for r in refs]
+        preds, refs1 = preds[cut], [r[0] for r in refs[cut]]
         for stem in (False, True):
             run_suite("realsumm unicode", preds, refs1, stem, None, True, ARGS.repeats, False)
     if "korean" in suites:
         preds, refs = load_pairs("ko_korsts")
-        refs1 = [r[0] for r in refs]
-        run_suite("ko_korsts 8,628", preds, refs1, False, None, True, ARGS.repeats, False)
+        preds, refs1 = preds[cut], [r[0] for r in refs[cut]]
+        run_suite(f"ko_korsts {len(preds):,}", preds, refs1, False, None, True, ARGS.repeats, False)
     if "long" in suites:
-        preds, refs = concatenated_pairs(2000, 200)
-        run_suite("200 x 2,000 tokens", preds, refs, False, "rouge_score", False, 1, True)
+        count = min(200, ARGS.pairs or 200)
+        preds, refs = concatenated_pairs(2000, count)
+        run_suite(f"{count} x 2,000 tokens", preds, refs, False, "rouge_score", False, 1, True)
     if "huge" in suites:
-        preds, refs = concatenated_pairs(20000, 1)
-        run_suite("1 x 20,000 tokens", preds, refs, False, "rouge_score", False, 1, True)
+        tokens = 20000 if ARGS.pairs is None else 2000
+        preds, refs = concatenated_pairs(tokens, 1)
+        run_suite(f"1 x {tokens:,} tokens", preds, refs, False, "rouge_score", False, 1, True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ values (an integer, see :func:`exact_sum`), the client adds those integers, and 
 the total rounded once — the same correctly rounded sum ``math.fsum`` gives in one process, so
 the means equal :func:`rouge_lcs.rouge`'s to the bit, whatever the partitioning.
 
-Dask (``pip install "rouge-lcs[dask]"``)::
+Dask (the ``dask`` extra)::
 
     import dask.dataframe as dd
     from dask.distributed import Client, LocalCluster

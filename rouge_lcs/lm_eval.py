@@ -100,8 +100,10 @@ def register(*rouge_types: str) -> None:
         import lm_eval.api.metrics  # noqa: F401  (lm-eval's own metrics first: its registry
         from lm_eval.api import registry  # loads them lazily only while empty)
     except ImportError as error:  # the extra is not installed: say which one
+        from rouge_lcs.base.install import install_command
+
         raise ImportError(
-            "rouge_lcs.lm_eval needs lm-evaluation-harness: pip install 'rouge-lcs[lm-eval]'"
+            f"rouge_lcs.lm_eval needs lm-evaluation-harness: {install_command('lm-eval')}"
         ) from error
 
     for rouge_type in rouge_types or DEFAULT_METRICS:

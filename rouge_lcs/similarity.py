@@ -289,7 +289,7 @@ def dedup(
         neighbors: also record each text's ``neighbors`` most similar kept texts.
         prefilter: draw candidates from an inverted index with prefix filtering (exact: the
             same result; used when ``neighbors`` is 0); False: compare with every kept text.
-        progress: True: a progress bar on stderr (tqdm's; ``pip install tqdm``); or a callable,
+        progress: True: a progress bar on stderr (tqdm's, installed separately); or a callable,
             called with the number of texts done since the last call; None or False: none.
         seeds: texts that every text is also compared with and that are never dropped nor
             compared with each other — Alpaca's and Self-Instruct's 175 seed tasks, which their

@@ -46,8 +46,10 @@ try:
     import torch
     from torchmetrics import Metric
 except ImportError as error:  # the extra is not installed: say which one
+    from rouge_lcs.base.install import install_command
+
     raise ImportError(
-        "rouge_lcs.torchmetrics needs torch and torchmetrics: pip install 'rouge-lcs[torch]' "
+        f"rouge_lcs.torchmetrics needs torch and torchmetrics: {install_command('torch')} "
         "(install torch first from the index that fits the machine, CPU or CUDA)"
     ) from error
 

@@ -5,6 +5,7 @@ argument parser run it (``--help``), without the minutes of a real measurement."
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -119,6 +120,67 @@ def test_cluster_benchmark_runs_on_tiny_input(engine, module):
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert f"{engine}: 300 rows" in run.stdout and "ratio" in run.stdout, run.stdout
+
+
+_ROW = re.compile(r"^\| (?P<label>[^|]+?) \| (?P<off>[\d.]+)× \| (?P<on>[\d.]+×|—) \|", re.M)
+
+
+def _block(readme: str) -> str:
+    start, end = readme.index("<!-- benchmarks:start -->"), readme.index("<!-- benchmarks:end -->")
+    return readme[start:end]
+
+
+def _agree(readme: str, page: str) -> None:
+    """README's block shows the page's numbers: each of its rows is a page row (the page adds
+    the pair count to the label) with the same two ratios, and the same date, load and commit."""
+    block = _block(readme)
+    shown = {m["label"]: (m["off"], m["on"]) for m in _ROW.finditer(block)}
+    measured = {
+        re.sub(r", [\d,]+ pairs$", "", m["label"]): (m["off"], m["on"]) for m in _ROW.finditer(page)
+    }
+    assert len(shown) == 3, block
+    for label, ratios in shown.items():
+        assert measured.get(label) == ratios, (label, ratios, measured)
+    head = re.search(r"Headline numbers \((\S+ \S+) UTC, (\d+) CPUs, load average ([\d.]+)–([\d.]+)"
+                     r", commit (\w+)", " ".join(block.split()))  # fmt: skip
+    assert head is not None, block
+    date, cpus, low, high, commit = head.groups()
+    words = " ".join(page.split())
+    assert f"Measured {date} UTC" in words and f", {cpus} CPUs;" in words, (date, cpus)
+    assert f"commit {commit}" in words, commit
+    loads = re.search(
+        r"load average \(1 minute\) ([\d.]+) before the run and ([\d.]+) after", words
+    )
+    assert loads is not None
+    rounded = sorted(f"{float(x):.1f}" for x in loads.groups())
+    assert rounded == [low, high], (rounded, low, high)
+
+
+def test_committed_readme_shows_the_committed_benchmark_page():
+    """README's numbers are the ones docs/benchmarks.md measured (both written by
+    benchmarks/run.py in one run), so neither can be edited alone."""
+    _agree((REPO / "README.md").read_text("utf-8"), (REPO / "docs" / "benchmarks.md").read_text())
+
+
+@pytest.mark.slow
+def test_run_quick_writes_a_page_and_readme_that_agree(tmp_path):
+    """benchmarks/run.py --quick end to end: every headline command runs on tiny input, and the
+    README block it writes shows the page's numbers."""
+    pytest.importorskip("rouge_score_rs", reason="rouge-score-rs is in the test extra")
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "run.py"), "--quick", "--output", str(tmp_path)],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    page = (tmp_path / "benchmarks.md").read_text("utf-8")
+    readme = (tmp_path / "README.md").read_text("utf-8")
+    _agree(readme, page)
+    assert "A `--quick` run" in page
+    # Only the block changed, and every benchmark script is listed on the page.
+    committed = (REPO / "README.md").read_text("utf-8")
+    assert readme.replace(_block(readme), "") == committed.replace(_block(committed), "")
+    assert all(f"`{name}`" in page for name in BENCHMARKS)
+    assert len(_ROW.findall(page)) >= 5
 
 
 def test_bench_stream_smoke():

@@ -31,9 +31,9 @@ def _pyarrow() -> tuple[Any, Any]:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise InputError(
-            "--data FILE.parquet needs pyarrow: pip install 'rouge-lcs[arrow]'"
-        ) from None
+        from rouge_lcs.base.install import install_command
+
+        raise InputError(f"--data FILE.parquet needs pyarrow: {install_command('arrow')}") from None
     return pa, pq
 
 

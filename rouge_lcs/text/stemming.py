@@ -156,9 +156,11 @@ def snowball(language: str) -> Stemmer:
     try:
         import snowballstemmer
     except ImportError as error:
+        from rouge_lcs.base.install import package_command
+
         raise ImportError(
             f"use_stemmer: the {language} Snowball stemmer needs snowballstemmer: "
-            "pip install snowballstemmer"
+            f"{package_command('snowballstemmer')}"
         ) from error
     if language not in snowballstemmer.algorithms():
         raise ValueError(f"no Snowball stemmer for {language!r}")
@@ -252,9 +254,11 @@ def _turkish() -> Callable[[str], str]:
     try:
         from TurkishStemmer import TurkishStemmer
     except ImportError as error:
+        from rouge_lcs.base.install import install_command
+
         raise ImportError(
             "use_stemmer: the Turkish stemmer (XL-Sum's) needs TurkishStemmer: "
-            "pip install 'rouge-lcs[tr]'"
+            f"{install_command('tr')}"
         ) from error
     stemmer: Any = TurkishStemmer()
     return stemmer.stem

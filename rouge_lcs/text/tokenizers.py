@@ -13,7 +13,7 @@ function, with stemming applied on top when asked, and a ``name`` used in the si
 - ``char``: one token per letter or digit (grapheme cluster), NFKC, lowercase; the unit of
   character-level ROUGE for Chinese.
 
-Language-specific segmenters, each an optional dependency (``pip install rouge-lcs[zh]`` …),
+Language-specific segmenters, each an optional dependency (an extra: ``zh`` …),
 imported on first use; tokens without a letter or digit (punctuation, spaces) are dropped, as
 every built-in tokenizer does:
 
@@ -160,10 +160,12 @@ def _require(module: str, tokenizer: str) -> Any:
     try:
         return import_module(module)
     except ImportError as error:
+        from rouge_lcs.base.install import install_command
+
         record = TOKENIZERS[tokenizer]
         raise ImportError(
             f"tokenizer={tokenizer!r} needs {' and '.join(record.packages)}: "
-            f"pip install 'rouge-lcs[{record.extra}]'"
+            f"{install_command(record.extra or tokenizer)}"  # only segmenters have packages
         ) from error
 
 
@@ -235,9 +237,11 @@ def _kiwi() -> Any:
     try:
         return kiwipiepy.Kiwi()
     except ImportError as error:  # kiwipiepy installed without its model package
+        from rouge_lcs.base.install import install_command
+
         raise ImportError(
             "tokenizer='kiwi' needs kiwipiepy_model (Kiwi's model, a separate package): "
-            "pip install 'rouge-lcs[ko]'"
+            f"{install_command('ko')}"
         ) from error
 
 
@@ -358,7 +362,8 @@ class TokenizerRecord:
             :class:`ResolvedTokenizer`).
         native: the C encoder's mode that gives the same tokens (``"rouge_score"``,
             ``"unicode"``), or ``None``: the engine calls :attr:`split`.
-        extra: the ``pip install 'rouge-lcs[extra]'`` that installs it, ``None`` for built-ins.
+        extra: the extra that installs it (``install_command(extra)`` names the command),
+            ``None`` for built-ins.
         packages: the PyPI packages it needs; their versions name it in the signature.
         load: builds the segmenter now (fails naming the extra), or ``None``.
         label: the signature's name before the package versions (default: ``name``).
