@@ -85,3 +85,25 @@ def test_bad_tokenizer_arguments():
         score(["a"], ["a"], tokenizer=lambda t: t)
     with pytest.raises(TypeError, match="tokenizer: .* must return a list of str"):
         score(["a"], ["a"], tokenizer=lambda t: [1, 2])
+
+
+def test_letter_digit_runs_split_as_rouge_score_splits_them():
+    # docs/similarity.md: both tokenizers keep letter-digit runs whole and split elsewhere; the
+    # oracle is rouge_score's own tokenize.
+    from rouge_score import tokenize
+
+    text = "abc123 gpt-4o 3.14 COVID19 x2y3"
+    expected = tokenize.tokenize(text, None)
+    assert expected == ["abc123", "gpt", "4o", "3", "14", "covid19", "x2y3"]
+    assert unicode_tokenize(text) == expected
+    assert resolve_tokenizer("rouge_score").tokenize(text) == expected
+
+
+def test_dedup_default_tokenizer_sees_chinese_where_rouge_score_sees_nothing():
+    # docs/similarity.md's example: 写一首诗 / 写一首歌 share 3 of 4 characters (F 0.75 > 0.7);
+    # rouge_score's tokenizer keeps only [a-z0-9], so it sees no token and drops nothing.
+    from rouge_lcs.similarity import dedup
+
+    texts = ["写一首诗", "写一首歌"]
+    assert list(dedup(texts, threshold=0.7).kept) == [0]
+    assert list(dedup(texts, threshold=0.7, tokenizer="rouge_score").kept) == [0, 1]
