@@ -150,6 +150,10 @@ static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double
  * only the order of the cells changes: step t computes cell j = t - r of strip row r, so the
  * rows' chains of maxima (the left neighbour of each cell) run side by side instead of one
  * after another.  Row r - 1 hands row r its cells j (up) and j - 1 (diagonal) in registers.
+ * The strip's run lengths are not kept: a match (a few in a hundred cells) reads its k back
+ * along the diagonal, through at most WLCS_STRIP - 1 rows of x, then the row above (pl); only
+ * the last row's runs are written (cl), for the next strip.  (Keeping four rows of runs in
+ * registers spilled them to the stack: 15-30% slower.)
  * y is padded with WLCS_NO_TOKEN for WLCS_PAD ids each side, pc and pl hold finite values
  * (zeros) for WLCS_PAD cells past n, and cc and cl have room for WLCS_PAD cells before 0: the
  * cells outside 1..n are computed without tests (they match nothing, so the ones before 0 are
@@ -157,36 +161,40 @@ static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double
 static inline void wlcs_strip(const int32_t *x, const int32_t *y, int64_t n, const double *f,
                               const double *pc, const int64_t *pl, double *cc, int64_t *cl) {
     double cur_c[WLCS_STRIP], prev_c[WLCS_STRIP];
-    int64_t cur_l[WLCS_STRIP], prev_l[WLCS_STRIP];
     int32_t tok[WLCS_STRIP];
     for (int r = 0; r < WLCS_STRIP; r++) {
         cur_c[r] = prev_c[r] = 0.0;
-        cur_l[r] = prev_l[r] = 0;
         tok[r] = x[r];
     }
     for (int64_t t = 1; t < n + WLCS_STRIP; t++) {
+        int64_t run = 0;
         for (int r = WLCS_STRIP - 1; r >= 0; r--) {
             int64_t j = t - r;
             double up = r ? cur_c[r - 1] : pc[j];
-            double dc = r ? prev_c[r - 1] : pc[j - 1];
-            int64_t k = r ? prev_l[r - 1] : pl[j - 1];
             double left = cur_c[r];
             double value = left > up ? left : up; /* up >= left ? up : left, as maxsd */
-            int64_t run = 0;
             /* A branch, predicted not taken: the chain of maxima is then one maxsd a cell
              * (masks instead of the branch were measured 2x slower). */
             if (WLCS_UNLIKELY(tok[r] == y[j - 1])) {
+                /* k: the run of matches ending at the diagonal cell, read back along the
+                 * diagonal through the strip's rows above, then the row above the strip */
+                int64_t k = 0, q = r, jj = j - 1;
+                while (q > 0 && tok[q - 1] == y[jj - 1]) {
+                    k++;
+                    q--;
+                    jj--;
+                }
+                if (q == 0) k += pl[jj];
+                double dc = r ? prev_c[r - 1] : pc[j - 1];
                 value = dc + f[k + 1] - f[k];
-                run = k + 1;
+                if (r == WLCS_STRIP - 1) run = k + 1;
             }
             prev_c[r] = cur_c[r];
-            prev_l[r] = cur_l[r];
             cur_c[r] = value;
-            cur_l[r] = run;
         }
         int64_t j = t - (WLCS_STRIP - 1);
         cc[j] = cur_c[WLCS_STRIP - 1];
-        cl[j] = cur_l[WLCS_STRIP - 1];
+        cl[j] = run;
     }
 }
 
@@ -201,11 +209,15 @@ static inline void wlcs_strip(const int32_t *x, const int32_t *y, int64_t n, con
 static int64_t wlcs_restrict(const int32_t *x, int64_t m, const uint32_t *other, uint32_t stamp,
                              int32_t gap, int32_t *xs) {
     int64_t len = 0;
+    int open = 0; /* the last token written is one of x (a gap follows it if one comes) */
     for (int64_t i = 0; i < m; i++) {
-        if (other[x[i]] == stamp)
-            xs[len++] = x[i];
-        else if (len > 0 && xs[len - 1] != gap)
-            xs[len++] = gap;
+        /* without branches (a token's being in both texts is unpredictable): each token or
+         * gap is written at xs[len], and kept when a token, or a gap after a token */
+        int32_t token = x[i];
+        int keep = other[token] == stamp;
+        xs[len] = keep ? token : gap;
+        len += keep | open;
+        open = keep;
     }
     return len;
 }
