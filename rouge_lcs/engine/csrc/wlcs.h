@@ -209,13 +209,14 @@ static inline void wlcs_strip(const int32_t *x, const int32_t *y, int64_t n, con
 static int64_t wlcs_restrict(const int32_t *x, int64_t m, const uint32_t *other, uint32_t stamp,
                              int32_t gap, int32_t *xs) {
     int64_t len = 0;
-    int open = 0; /* the last token written is one of x (a gap follows it if one comes) */
+    uint32_t open = 0; /* the last token written is one of x (a gap follows it if one comes) */
     for (int64_t i = 0; i < m; i++) {
         /* without branches (a token's being in both texts is unpredictable): each token or
          * gap is written at xs[len], and kept when a token, or a gap after a token */
-        int32_t token = x[i];
-        int keep = other[token] == stamp;
-        xs[len] = keep ? token : gap;
+        uint32_t token = (uint32_t)x[i];
+        uint32_t keep = other[token] == stamp;
+        /* token when kept, else gap: a mask, as the compiler made a branch of `?:` */
+        xs[len] = (int32_t)((uint32_t)gap ^ ((token ^ (uint32_t)gap) & (0u - keep)));
         len += keep | open;
         open = keep;
     }
