@@ -335,6 +335,51 @@ static int64_t bigram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const
     return hits;
 }
 
+/* The n-gram table of ROUGE-N and of the prefix counts (prefix.h): open addressing over the
+ * `count` n-grams of t, in ws->slots / ws->slot_count; a slot keeps the first position of its
+ * n-gram (compared by content) and how many copies the text has, which the other text's
+ * n-grams then consume.  Returns the mask of the table's slots, 0 when memory ran out
+ * (ws->failed set). */
+static inline uint64_t ngram_table(Workspace *ws, const int32_t *t, int64_t count, int64_t n) {
+    int64_t size = 16;
+    while (size < 2 * count) size <<= 1;
+    if (!GROW(ws, slots, slots_cap, size)) return 0;
+    if (!GROW(ws, slot_count, slot_count_cap, size)) return 0;
+    int64_t *slots = ws->slots;
+    int32_t *slot_count = ws->slot_count;
+    uint64_t mask = (uint64_t)size - 1;
+    for (int64_t s = 0; s < size; s++) slots[s] = -1;
+    for (int64_t k = 0; k < count; k++) {
+        uint64_t s = ngram_hash(t + k, n) & mask;
+        for (;;) {
+            int64_t at = slots[s];
+            if (at < 0) {
+                slots[s] = k;
+                slot_count[s] = 1;
+                break;
+            }
+            if (same_ngram(t + at, t + k, n)) {
+                slot_count[s]++;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    return mask;
+}
+
+/* The slot of `gram` in ngram_table's table of t (with its mask), -1 when t lacks it. */
+static inline int64_t ngram_slot(const Workspace *ws, uint64_t mask, const int32_t *t,
+                                 const int32_t *gram, int64_t n) {
+    uint64_t s = ngram_hash(gram, n) & mask;
+    for (;;) {
+        int64_t at = ws->slots[s];
+        if (at < 0) return -1;
+        if (same_ngram(t + at, gram, n)) return (int64_t)s;
+        s = (s + 1) & mask;
+    }
+}
+
 /* sum over n-grams of min(count in pred, count in ref) */
 static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const int32_t *ref,
                           int64_t lr, int64_t n) {
@@ -353,45 +398,14 @@ static int64_t ngram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const 
         return hits;
     }
     if (n == 2) return bigram_hits(ws, pred, lp, ref, lr);
-    /* Open addressing over the prediction's n-grams; a slot keeps the first position of its
-     * n-gram (compared by content) and a count that the reference's n-grams consume. */
-    int64_t size = 16;
-    while (size < 2 * np_) size <<= 1;
-    if (!GROW(ws, slots, slots_cap, size)) return 0;
-    if (!GROW(ws, slot_count, slot_count_cap, size)) return 0;
-    int64_t *slots = ws->slots;
+    uint64_t mask = ngram_table(ws, pred, np_, n); /* the prediction's n-grams */
+    if (mask == 0) return 0;
     int32_t *slot_count = ws->slot_count;
-    uint64_t mask = (uint64_t)size - 1;
-    for (int64_t s = 0; s < size; s++) slots[s] = -1;
-    for (int64_t k = 0; k < np_; k++) {
-        uint64_t s = ngram_hash(pred + k, n) & mask;
-        for (;;) {
-            int64_t at = slots[s];
-            if (at < 0) {
-                slots[s] = k;
-                slot_count[s] = 1;
-                break;
-            }
-            if (same_ngram(pred + at, pred + k, n)) {
-                slot_count[s]++;
-                break;
-            }
-            s = (s + 1) & mask;
-        }
-    }
     for (int64_t k = 0; k < nr; k++) {
-        uint64_t s = ngram_hash(ref + k, n) & mask;
-        for (;;) {
-            int64_t at = slots[s];
-            if (at < 0) break;
-            if (same_ngram(pred + at, ref + k, n)) {
-                if (slot_count[s] > 0) {
-                    hits++;
-                    slot_count[s]--;
-                }
-                break;
-            }
-            s = (s + 1) & mask;
+        int64_t s = ngram_slot(ws, mask, pred, ref + k, n);
+        if (s >= 0 && slot_count[s] > 0) {
+            hits++;
+            slot_count[s]--;
         }
     }
     return hits;

@@ -6,7 +6,8 @@
  * prediction gives (rouge_lcs/engine/reference/prefix.py is the reference engine's half, line by line):
  *
  *   ROUGE-N   a running clipped count: the prefix's new n-gram is a hit while the reference
- *             still has an unmatched copy of it (a table of the reference's n-grams).
+ *             still has an unmatched copy of it (kernels.h's ngram_table of the reference's
+ *             n-grams, the table ROUGE-N counts with).
  *   ROUGE-L   the rows of kernels.h's bit-parallel LCS over the reference's positions, one per
  *             prediction token (advance_rows, the same step as every LCS count); the LCS of
  *             the prefix is the number of cleared bits of its row.  Rows are stored a block
@@ -53,51 +54,20 @@ static int prefix_lcs(Workspace *ws, const int32_t *pred, int64_t m, const int32
 /* out[k * stride] = clipped n-gram hits of pred[0..k + 1) against ref, for k < m. */
 static int prefix_ngrams(Workspace *ws, const int32_t *pred, int64_t m, const int32_t *ref,
                          int64_t lr, int64_t n, int64_t *out, int64_t stride) {
-    int64_t nr = lr - n + 1, hits = 0, size = 16;
+    int64_t nr = lr - n + 1, hits = 0;
     if (nr <= 0 || m < n) {
         for (int64_t k = 0; k < m; k++) out[k * stride] = 0;
         return 1;
     }
-    while (size < 2 * nr) size <<= 1;
-    if (!GROW(ws, slots, slots_cap, size) || !GROW(ws, slot_count, slot_count_cap, size))
-        return 0;
-    int64_t *slots = ws->slots;
+    uint64_t mask = ngram_table(ws, ref, nr, n); /* the reference's n-grams (kernels.h) */
+    if (mask == 0) return 0;
     int32_t *slot_count = ws->slot_count;
-    uint64_t mask = (uint64_t)size - 1;
-    for (int64_t s = 0; s < size; s++) slots[s] = -1;
-    /* the reference's n-grams: a slot keeps the first position (compared by content) and how
-     * many copies are still unmatched */
-    for (int64_t k = 0; k < nr; k++) {
-        uint64_t s = ngram_hash(ref + k, n) & mask;
-        for (;;) {
-            int64_t at = slots[s];
-            if (at < 0) {
-                slots[s] = k;
-                slot_count[s] = 1;
-                break;
-            }
-            if (same_ngram(ref + at, ref + k, n)) {
-                slot_count[s]++;
-                break;
-            }
-            s = (s + 1) & mask;
-        }
-    }
     for (int64_t k = 0; k < m; k++) {
         if (k >= n - 1) {
-            const int32_t *gram = pred + k - n + 1;
-            uint64_t s = ngram_hash(gram, n) & mask;
-            for (;;) {
-                int64_t at = slots[s];
-                if (at < 0) break;
-                if (same_ngram(ref + at, gram, n)) {
-                    if (slot_count[s] > 0) {
-                        hits++;
-                        slot_count[s]--;
-                    }
-                    break;
-                }
-                s = (s + 1) & mask;
+            int64_t s = ngram_slot(ws, mask, ref, pred + k - n + 1, n);
+            if (s >= 0 && slot_count[s] > 0) {
+                hits++;
+                slot_count[s]--;
             }
         }
         out[k * stride] = hits;

@@ -82,6 +82,13 @@ static inline int wlcs_tick(WlcsScratch *s, int64_t cost) {
     return 1;
 }
 
+/* A branch the compiler is to lay out as not taken. */
+#if defined(__GNUC__)
+#define WLCS_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define WLCS_UNLIKELY(c) (c)
+#endif
+
 /* One row i of the table from the row above (pc, pl) into (cc, cl) for token `x`; moves, when
  * not NULL, gets each cell's move (1 diagonal, 2 up, 3 left). */
 static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double *f,
@@ -90,21 +97,24 @@ static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double
     cc[0] = 0.0;
     cl[0] = 0;
     if (moves) {
+        /* The up/left choice without a branch (it is unpredictable), the match with one (a
+         * few cells in a hundred): a move is 1 diagonal, else 2 + (up < left). */
+        double left = 0.0;
         for (int64_t j = 1; j <= n; j++) {
-            if (x == y[j - 1]) {
+            double up = pc[j];
+            int less = up < left;
+            double value = less ? left : up; /* up >= left ? up : left */
+            uint8_t move = (uint8_t)(2 + less);
+            int64_t run = 0;
+            if (WLCS_UNLIKELY(x == y[j - 1])) {
                 int64_t k = pl[j - 1];
-                cc[j] = pc[j - 1] + f[k + 1] - f[k];
-                cl[j] = k + 1;
-                moves[j] = 1;
-            } else if (pc[j] >= cc[j - 1]) {
-                cc[j] = pc[j];
-                cl[j] = 0;
-                moves[j] = 2;
-            } else {
-                cc[j] = cc[j - 1];
-                cl[j] = 0;
-                moves[j] = 3;
+                value = pc[j - 1] + f[k + 1] - f[k];
+                run = k + 1;
+                move = 1;
             }
+            cc[j] = left = value;
+            cl[j] = run;
+            moves[j] = move;
         }
         return;
     }
@@ -139,17 +149,16 @@ static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double
 /* Texts with ids below this get the per-pair vocabulary restriction (two stamp tables of
  * 4 bytes an id per thread); past it the whole texts run. */
 #define WLCS_RESTRICT_VOCAB ((int64_t)1 << 24)
-#if defined(__GNUC__)
-#define WLCS_UNLIKELY(c) __builtin_expect(!!(c), 0)
-#else
-#define WLCS_UNLIKELY(c) (c)
-#endif
 
 /* WLCS_STRIP rows of the table at once: rows x[0..WLCS_STRIP) from the row above (pc, pl),
  * the last of them into (cc, cl).  Each cell's operations are wlcs_row's, in the same order;
  * only the order of the cells changes: step t computes cell j = t - r of strip row r, so the
  * rows' chains of maxima (the left neighbour of each cell) run side by side instead of one
  * after another.  Row r - 1 hands row r its cells j (up) and j - 1 (diagonal) in registers.
+ * The strip's run lengths are not kept: a match (a few in a hundred cells) reads its k back
+ * along the diagonal, through at most WLCS_STRIP - 1 rows of x, then the row above (pl); only
+ * the last row's runs are written (cl), for the next strip.  (Keeping four rows of runs in
+ * registers spilled them to the stack: 15-30% slower.)
  * y is padded with WLCS_NO_TOKEN for WLCS_PAD ids each side, pc and pl hold finite values
  * (zeros) for WLCS_PAD cells past n, and cc and cl have room for WLCS_PAD cells before 0: the
  * cells outside 1..n are computed without tests (they match nothing, so the ones before 0 are
@@ -157,36 +166,40 @@ static inline void wlcs_row(int32_t x, const int32_t *y, int64_t n, const double
 static inline void wlcs_strip(const int32_t *x, const int32_t *y, int64_t n, const double *f,
                               const double *pc, const int64_t *pl, double *cc, int64_t *cl) {
     double cur_c[WLCS_STRIP], prev_c[WLCS_STRIP];
-    int64_t cur_l[WLCS_STRIP], prev_l[WLCS_STRIP];
     int32_t tok[WLCS_STRIP];
     for (int r = 0; r < WLCS_STRIP; r++) {
         cur_c[r] = prev_c[r] = 0.0;
-        cur_l[r] = prev_l[r] = 0;
         tok[r] = x[r];
     }
     for (int64_t t = 1; t < n + WLCS_STRIP; t++) {
+        int64_t run = 0;
         for (int r = WLCS_STRIP - 1; r >= 0; r--) {
             int64_t j = t - r;
             double up = r ? cur_c[r - 1] : pc[j];
-            double dc = r ? prev_c[r - 1] : pc[j - 1];
-            int64_t k = r ? prev_l[r - 1] : pl[j - 1];
             double left = cur_c[r];
             double value = left > up ? left : up; /* up >= left ? up : left, as maxsd */
-            int64_t run = 0;
             /* A branch, predicted not taken: the chain of maxima is then one maxsd a cell
              * (masks instead of the branch were measured 2x slower). */
             if (WLCS_UNLIKELY(tok[r] == y[j - 1])) {
+                /* k: the run of matches ending at the diagonal cell, read back along the
+                 * diagonal through the strip's rows above, then the row above the strip */
+                int64_t k = 0, q = r, jj = j - 1;
+                while (q > 0 && tok[q - 1] == y[jj - 1]) {
+                    k++;
+                    q--;
+                    jj--;
+                }
+                if (q == 0) k += pl[jj];
+                double dc = r ? prev_c[r - 1] : pc[j - 1];
                 value = dc + f[k + 1] - f[k];
-                run = k + 1;
+                if (r == WLCS_STRIP - 1) run = k + 1;
             }
             prev_c[r] = cur_c[r];
-            prev_l[r] = cur_l[r];
             cur_c[r] = value;
-            cur_l[r] = run;
         }
         int64_t j = t - (WLCS_STRIP - 1);
         cc[j] = cur_c[WLCS_STRIP - 1];
-        cl[j] = cur_l[WLCS_STRIP - 1];
+        cl[j] = run;
     }
 }
 
@@ -201,11 +214,16 @@ static inline void wlcs_strip(const int32_t *x, const int32_t *y, int64_t n, con
 static int64_t wlcs_restrict(const int32_t *x, int64_t m, const uint32_t *other, uint32_t stamp,
                              int32_t gap, int32_t *xs) {
     int64_t len = 0;
+    uint32_t open = 0; /* the last token written is one of x (a gap follows it if one comes) */
     for (int64_t i = 0; i < m; i++) {
-        if (other[x[i]] == stamp)
-            xs[len++] = x[i];
-        else if (len > 0 && xs[len - 1] != gap)
-            xs[len++] = gap;
+        /* without branches (a token's being in both texts is unpredictable): each token or
+         * gap is written at xs[len], and kept when a token, or a gap after a token */
+        uint32_t token = (uint32_t)x[i];
+        uint32_t keep = other[token] == stamp;
+        /* token when kept, else gap: a mask, as the compiler made a branch of `?:` */
+        xs[len] = (int32_t)((uint32_t)gap ^ ((token ^ (uint32_t)gap) & (0u - keep)));
+        len += keep | open;
+        open = keep;
     }
     return len;
 }
@@ -329,10 +347,11 @@ static int wlcs_mark(WlcsScratch *s, const int32_t *x, int64_t m, const int32_t 
 
 /* The script's summary-level ROUGE-W of one pair: model sentences ms[0..n_ms) (offsets into
  * sent_tokens), peer sentences ps[0..n_ps); the whole texts `model` and `peer` give the
- * unigram counts that clip.  Sets *hit and *base; 0 on failure. */
+ * unigram counts that clip; f holds f(0..longest sentence), the table's f(k) = pow(k, w) that
+ * each run and sentence length reads (no pow a run).  Sets *hit and *base; 0 on failure. */
 static int wlcs_summary(WlcsScratch *s, const int32_t *st, const int64_t *ss, int64_t m0,
                         int64_t m1, int64_t p0, int64_t p1, const int32_t *model, int64_t lm,
-                        const int32_t *peer, int64_t lp, double w, const double *f,
+                        const int32_t *peer, int64_t lp, const double *f,
                         double *hit, double *base) {
     int32_t *mc = s->model_count, *pcount = s->peer_count;
     for (int64_t k = 0; k < lm; k++) mc[model[k]]++;
@@ -342,7 +361,7 @@ static int wlcs_summary(WlcsScratch *s, const int32_t *st, const int64_t *ss, in
     for (int64_t sm = m0; sm < m1 && ok; sm++) {
         const int32_t *x = st + ss[sm];
         int64_t size = ss[sm + 1] - ss[sm];
-        b += pow((double)size, w);
+        b += f[size];
         if (size == 0) continue;
         if (!WGROW(s, mask, mask_cap, size)) {
             ok = 0;
@@ -360,7 +379,7 @@ static int wlcs_summary(WlcsScratch *s, const int32_t *st, const int64_t *ss, in
             if (s->mask[j] == 1 && mc[token] > 0 && pcount[token] > 0) {
                 run++;
                 if ((j + 1 < size && s->mask[j + 1] == 0) || j + 1 == size) {
-                    h += pow((double)run, w);
+                    h += f[run];
                     run = 0;
                 }
                 mc[token]--;
@@ -429,7 +448,7 @@ static void wlcs_shard(void *arg) {
                 job->out[k] = wlcs_value(&s, at, la, bt, lb, job->f);
             } else if (!wlcs_summary(&s, job->sent_tokens, job->sent_start, job->doc_sent[b],
                                      job->doc_sent[b + 1], job->doc_sent[a],
-                                     job->doc_sent[a + 1], bt, lb, at, la, job->weight, job->f,
+                                     job->doc_sent[a + 1], bt, lb, at, la, job->f,
                                      &job->out[2 * k], &job->out[2 * k + 1])) {
                 if (!s.failed) s.failed = RUN_NO_MEMORY;
             }
