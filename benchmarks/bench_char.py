@@ -47,7 +47,13 @@ def _best(fn, repeats: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.repeats = 1
+    size = 20 if args.smoke else 2000
     from rouge_score_rs import rouge_scorer as rs_scorer
     from rouge_score_rs import tokenizers as rs_tokenizers
 
@@ -57,7 +63,7 @@ def main() -> None:
     print("| texts | native | Python engine | rs score_batch (CharacterTokenizer) | native vs rs |")
     print("|---|---|---|---|---|")
     for code in ("zh", "ja", "ko"):
-        preds, refs = _pairs(code)
+        preds, refs = _pairs(code, size)
         scorer = Rouge(TYPES, tokenizer="char")
         times = {}
         for engine in ("native", "python"):

@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--tokens", type=int, default=4500)
     parser.add_argument("--tiny", action="store_true", help="a smoke run on tiny inputs")
+    parser.add_argument(
+        "--smoke", action="store_true", dest="tiny", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args(argv)
     tokens = 50 if args.tiny else args.tokens
     repeats = 1 if args.tiny else args.repeats

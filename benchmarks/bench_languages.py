@@ -58,10 +58,16 @@ CASES = [
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args()
+    size = 20 if args.smoke else 400
+    if args.smoke:
+        args.repeats = 1
     print(f"{'tokenizer':<12}{'texts':<7}{'tokens':>9}{'µs / 1k tokens':>16}{'first load (s)':>16}")
     for name, code in CASES:
-        texts = _texts(code)
+        texts = _texts(code, size)
         start = time.perf_counter()
         try:
             tokenize = resolve_tokenizer(name, language=code).split
@@ -78,10 +84,10 @@ def main() -> None:
             best = min(best, time.perf_counter() - start)
         per_1k = best / n_tokens * 1e9
         print(f"{name:<12}{code:<7}{n_tokens:>9}{per_1k:>16.0f}{load:>16.2f}")
-    print("\nWhole call, four default types, 400 pairs per language (default tokenizer):")
+    print(f"\nWhole call, four default types, {size} pairs per language (default tokenizer):")
     for code in ("en", "ko", "zh", "ja", "th"):
-        texts = _texts(code)
-        preds, refs = texts[:200], texts[200:]
+        texts = _texts(code, size)
+        preds, refs = texts[: size // 2], texts[size // 2 :]
         score(preds[:5], refs[:5], language=code)  # warm-up
         start = time.perf_counter()
         score(preds, refs, language=code)

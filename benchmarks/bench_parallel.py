@@ -55,7 +55,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--pairs", type=int, default=10000)
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.pairs, args.repeats = 60, 1
     preds, refs = load(args.pairs)
     print(f"{len(preds)} pairs, four default types, stemming on, best of {args.repeats}")
     print(f"load average at start: {os.getloadavg()[0]:.2f}")

@@ -28,15 +28,22 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args()
     preds, refs = load_pairs("en_cnndm_realsumm")
+    if args.smoke:
+        preds, refs, args.repeats = preds[:5], refs[:5], 1
     suites = {
         "REALSumm": (preds, [r[0] for r in refs]),
         "REALSumm, one line (Punkt)": (
             [p.replace("\n", " ") for p in preds],
             [r[0].replace("\n", " ") for r in refs],
         ),
-        "200 x 2,000 tokens": concatenated_pairs(2000, 200),
+        "200 x 2,000 tokens": concatenated_pairs(2000, 200)
+        if not args.smoke
+        else concatenated_pairs(50, 5),
     }
     print(f"load average {os.getloadavg()[0]:.2f}")
     for name, (p, r) in suites.items():

@@ -198,3 +198,29 @@ def test_bench_stream_smoke():
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.count("peak RSS") == 3, run.stdout
+
+
+# Each benchmark's ``--smoke`` run (a few pairs, one repeat) and a line its output must show.
+SMOKE = {
+    "bench_char.py": "| ko, 20 pairs |",
+    "bench_kinds.py": "compat='rouge155' rougeW",
+    "bench_languages.py": "Whole call, four default types, 20 pairs per language",
+    "bench_metric.py": "stemming on : library",
+    "bench_nfkc.py": "C NFKC, 2 threads against 1",
+    "bench_parallel.py": "identical: True",
+    "bench_realsumm.py": "5 pairs from en_cnndm_realsumm; best of 1",
+    "bench_threads.py": "ROUGE_LCS_NUM_THREADS=2",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SMOKE))
+def test_benchmark_smoke(name):
+    """The benchmark end to end on tiny input, offline: it exits 0 and prints its result."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / name), "--smoke"],
+        env=env, cwd=REPO / "benchmarks", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert SMOKE[name] in run.stdout, run.stdout[-2000:]
