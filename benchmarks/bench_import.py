@@ -95,7 +95,12 @@ def main() -> None:
     parser.add_argument(
         "--metric", action="store_true", help="also time importing rouge_lcs_metric.py (evaluate)"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.repeats = 1
     # An installed wheel has its bytecode compiled (pip does it); a source checkout run with
     # PYTHONDONTWRITEBYTECODE=1 would recompile every changed module in every child instead.
     package = importlib.util.find_spec("rouge_lcs")

@@ -84,13 +84,14 @@ def _load() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
-def bench_reward(repeats: int) -> None:
+def bench_reward(repeats: int, size: int | None = None) -> None:
     from rouge_score import rouge_scorer, scoring
     from rouge_score_rs import rouge_scorer as rs_scorer
 
     from rouge_lcs.rewards import rouge_reward
 
     completions, references = _groups()
+    completions, references = completions[:size], references[:size]
     n = len(completions)
     print(f"\n## Reward: {n} completions in groups of {GROUP}, rougeL F, one thread\n")
     reward = rouge_reward("rougeL", tokenizer="rouge_score")
@@ -159,14 +160,14 @@ def bench_reward(repeats: int) -> None:
     )
 
 
-def bench_torchmetrics(repeats: int) -> None:
+def bench_torchmetrics(repeats: int, size: int | None = None) -> None:
     from corpora import load_pairs
     from torchmetrics.text.rouge import ROUGEScore as TorchmetricsROUGE
 
     from rouge_lcs.torchmetrics import ROUGEScore
 
     preds, refs = load_pairs("en_cnndm_realsumm")
-    targets = [r[0] for r in refs]
+    preds, targets = preds[:size], [r[0] for r in refs[:size]]
     keys = ("rouge1", "rouge2", "rougeL")
     print(f"\n## torchmetrics: {len(preds)} REALSumm pairs, {', '.join(keys)}, batches of 64\n")
 
@@ -189,11 +190,17 @@ def bench_torchmetrics(repeats: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args()
+    size = 24 if args.smoke else None
+    if args.smoke:
+        args.repeats = 1
     print(f"{time.strftime('%Y-%m-%d')}, Python {sys.version.split()[0]}")
     print(f"load before: {_load()}")
-    bench_reward(args.repeats)
-    bench_torchmetrics(args.repeats)
+    bench_reward(args.repeats, size)
+    bench_torchmetrics(args.repeats, size)
     print(f"\nload after: {_load()}")
 
 

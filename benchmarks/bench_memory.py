@@ -6,6 +6,7 @@ under pyrouge's default flags (issue 24), and of many threads over a large vocab
     .venv/bin/python benchmarks/bench_memory.py skip             # ROUGE-S*/SU*: 10,000, 20,000
     .venv/bin/python benchmarks/bench_memory.py skip 5000        # other sizes
     .venv/bin/python benchmarks/bench_memory.py threads          # counting scratch vs threads
+    .venv/bin/python benchmarks/bench_memory.py --smoke          # tiny inputs: for the tests
 
 For each n, a fresh subprocess scores ``rouge([w(n)], [w(n)])`` with the four default types,
 where ``w = lambda n: " ".join(f"w{r.randrange(5000)}" for _ in range(n))`` and
@@ -114,7 +115,7 @@ def child_skip(n: int, same: bool) -> dict[str, object]:
     import resource
     import time
 
-    from rouge_lcs.engine.backend import backend
+    from rouge_lcs.engine.backend import implementation
     from rouge_lcs.rouge155 import score
 
     r = random.Random(0)
@@ -131,7 +132,7 @@ def child_skip(n: int, same: bool) -> dict[str, object]:
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {
-        "engine": backend().name,
+        "engine": implementation(),
         "seconds": seconds,
         "rss_before_mb": before,
         "peak_rss_mb": peak,
@@ -236,6 +237,8 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--skip-child"]:
         print(json.dumps(child_skip(int(argv[1]), argv[2:] == ["same"])))
         return 0
+    if argv[:1] == ["--smoke"]:  # tiny inputs, one repeat: for the tests
+        return max(main(["2000"]), main_skip([200]))
     if argv[:1] == ["skip"]:
         return main_skip([int(a) for a in argv[1:]])
     sizes = [int(a) for a in argv] or [100_000, 200_000]
