@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_scale.py            # everything (~15 minutes)
     .venv/bin/python benchmarks/bench_scale.py realsumm   # one suite: realsumm, long, huge
     .venv/bin/python benchmarks/bench_scale.py --repeats 1 long   # faster, noisier
+    .venv/bin/python benchmarks/bench_scale.py --smoke   # tiny inputs, one repeat: for the tests
 
 Every measurement runs in a fresh subprocess (so peak RSS is that run's own), one after the
 other in one invocation, best of ``--repeats`` (3) runs; read the ratios, not the absolute
@@ -47,6 +48,9 @@ def data(suite: str) -> tuple[list[str], list[str]]:
     if suite == "realsumm":
         preds, refs = load_pairs("en_cnndm_realsumm")
         return preds, [r[0] for r in refs]
+    if suite == "tiny":  # --smoke
+        preds, refs = load_pairs("en_cnndm_realsumm")
+        return preds[:10], [r[0] for r in refs[:10]]
     if suite == "long":
         return concatenated_pairs(2000, 200)
     if suite == "huge":
@@ -197,11 +201,24 @@ def suite_huge() -> None:
     print(_row("rouge_score", rs, ours))
 
 
+def suite_tiny() -> None:
+    """Every implementation once on 10 REALSumm pairs (``--smoke``: that each still runs)."""
+    print("\n## REALSumm, 10 pairs, four types, stemming on\n")
+    print(HEADER)
+    rs = measure("rouge_score", "tiny", True)
+    for impl in ("rouge_score", "torchmetrics", "rouge_lcs", "floor"):
+        print(_row(impl, rs if impl == "rouge_score" else measure(impl, "tiny", True), rs))
+
+
 SUITES = {"realsumm": suite_realsumm, "long": suite_long, "huge": suite_huge}
 
 
 def main(argv: list[str]) -> None:
     global REPEATS
+    if argv[:1] == ["--smoke"]:
+        REPEATS = 1
+        suite_tiny()
+        return
     if argv[:1] == ["--repeats"]:
         REPEATS, argv = int(argv[1]), argv[2:]
     if argv[:1] == ["--worker"]:

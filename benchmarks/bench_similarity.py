@@ -123,8 +123,8 @@ def alpaca_reference(texts: list[str]) -> tuple[list[int], list[list[float]]]:
     return kept, top10
 
 
-def suite_alpaca() -> None:
-    texts = english_texts(300)
+def suite_alpaca(count: int = 300) -> None:
+    texts = english_texts(count)
     ref_t, (kept, top10) = timed(lambda: alpaca_reference(texts))
     ours_t, result = timed(
         lambda: dedup(texts, threshold=0.7, neighbors=10, tokenizer="rouge_score")
@@ -140,7 +140,7 @@ def suite_alpaca() -> None:
     )
     lengths_ok = all(len(w) == len(g) for w, g in zip(top10, result.neighbors or []))
     print(
-        f"alpaca 300 texts: reference Pool loop {ref_t:8.3f} s; dedup {ours_t:8.4f} s "
+        f"alpaca {count} texts: reference Pool loop {ref_t:8.3f} s; dedup {ours_t:8.4f} s "
         f"-> {ref_t / ours_t:7.0f}x"
     )
     print(
@@ -199,12 +199,12 @@ def suite_greedy(count: int = 20000) -> None:
         )
 
 
-def suite_cdist() -> None:
+def suite_cdist(rows: int = 1000, columns: int = 10000, sampled: int = 200_000) -> None:
     from rouge_score_rs import rouge_scorer as rs_scorer
     from rouge_score_rs import tokenizers as rs_tokenizers
 
-    texts = short_texts(11000)
-    queries, choices = texts[:1000], texts[1000:11000]
+    texts = short_texts(rows + columns)
+    queries, choices = texts[:rows], texts[rows : rows + columns]
     pairs = len(queries) * len(choices)
     tokens = np.mean([len(t.split()) for t in texts])
     for workers in (1, 2):
@@ -213,25 +213,25 @@ def suite_cdist() -> None:
                 lambda w=workers, c=cutoff: cdist(queries, choices, workers=w, score_cutoff=c)
             )
             print(
-                f"cdist 1,000 x 10,000 workers={workers} cutoff={cutoff}: {t:7.3f} s, "
+                f"cdist {rows:,} x {columns:,} workers={workers} cutoff={cutoff}: {t:7.3f} s, "
                 f"{pairs / t / workers / 1e6:6.1f} M pairs/s/thread, "
                 f"{t * workers / pairs * 1e9:5.1f} ns/pair"
             )
     rs = rs_scorer.RougeScorer(["rougeL"], tokenizer=rs_tokenizers.UnicodeTokenizer())
     rng = random.Random(0)
-    sample = [(rng.randrange(1000), rng.randrange(10000)) for _ in range(200_000)]
+    sample = [(rng.randrange(rows), rng.randrange(columns)) for _ in range(sampled)]
     t, _ = timed(
         lambda: rs.score_batch([choices[j] for _, j in sample], [queries[i] for i, _ in sample])
     )
     print(
         f"  rouge-score-rs score_batch (1 thread): {len(sample) / t / 1e6:6.2f} M pairs/s "
-        f"(sample of 200,000); mean {tokens:.1f} words a text"
+        f"(sample of {sampled:,}); mean {tokens:.1f} words a text"
     )
 
 
-def suite_scale() -> None:
+def suite_scale(counts: tuple[int, ...] = (10_000, 20_000, 50_000, 100_000)) -> None:
     previous = None
-    for count in (10_000, 20_000, 50_000, 100_000):
+    for count in counts:
         texts = short_texts(count)
         t, result = timed(lambda texts=texts: dedup(texts, threshold=0.7))
         growth = ""
@@ -285,6 +285,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suites", default="alpaca,greedy,cdist,scale,long")
     parser.add_argument("--words", type=int, default=200_000, help="the long suite's query")
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args()
     print(time.strftime("%Y-%m-%d %H:%M"), "|", load())
     from rouge_lcs.engine import native
@@ -297,6 +300,14 @@ def main() -> int:
         "scale": suite_scale,
         "long": partial(suite_long, args.words),
     }
+    if args.smoke:
+        suites = {
+            "alpaca": partial(suite_alpaca, 10),
+            "greedy": partial(suite_greedy, 300),
+            "cdist": partial(suite_cdist, 20, 200, 1000),
+            "scale": partial(suite_scale, (200, 400)),
+            "long": partial(suite_long, 2000),
+        }
     for name in args.suites.split(","):
         suites[name]()
         sys.stdout.flush()

@@ -111,7 +111,13 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--candidates", type=int, default=64)
     parser.add_argument("--brute", type=int, default=5, help="sources timed for rouge_score")
     parser.add_argument("--state-lengths", default="100,1000,10000")
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny inputs, one repeat: for the tests"
+    )
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.repeats, args.completions, args.tokens = 1, 8, 64
+        args.sources, args.candidates, args.brute, args.state_lengths = 3, 8, 2, "100"
 
     from rouge_lcs import RougeState
     from rouge_lcs.rewards import rouge_reward, token_rewards
