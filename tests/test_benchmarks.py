@@ -23,6 +23,22 @@ def _has_help(name: str) -> bool:
     return "argparse.ArgumentParser" in source and "parse_args(" in source
 
 
+def _bench(name: str, *args: str, timeout: int = 120, cwd: Path = REPO) -> str:
+    """Run ``benchmarks/<name>`` offline against this tree; fail on a non-zero exit (with its
+    output); return its stdout."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")]),
+        "HF_HUB_OFFLINE": "1",
+    }
+    run = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / name), *args],
+        env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-1000:] + run.stderr[-2000:]
+    return run.stdout
+
+
 def test_every_benchmark_is_listed():
     assert len(BENCHMARKS) >= 15, BENCHMARKS
 
@@ -50,40 +66,20 @@ def test_bench_arrow_smoke():
     """bench_arrow.py end to end on tiny input: it writes Parquet, scores both paths and
     checks that their numbers are identical (it asserts so)."""
     pytest.importorskip("pyarrow", reason="pyarrow is not installed (the test extra has it)")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
-    run = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_arrow.py"), "--smoke"],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout.count("identical numbers") == 2, run.stdout
+    out = _bench("bench_arrow.py", "--smoke", timeout=300)
+    assert out.count("identical numbers") == 2, out
 
 
 def test_templated_dedup_benchmark_runs_on_a_tiny_input():
     # The three contestants on 200 templated texts: the same kept set (the run asserts it).
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
-    run = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_templated.py"), "--count", "200",
-         "--repeats", "1"],
-        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout.count("same kept set") == 3, run.stdout
+    out = _bench("bench_templated.py", "--count", "200", "--repeats", "1")
+    assert out.count("same kept set") == 3, out
 
 
 def test_bench_audit_smoke():
     """benchmarks/bench_audit.py on 20 pairs: the distinct pairs it builds and one audit."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    run = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_audit.py"), "--smoke"],
-        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert "20 pairs (20 distinct)" in run.stdout, run.stdout
+    out = _bench("bench_audit.py", "--smoke")
+    assert "20 pairs (20 distinct)" in out, out
 
 
 @pytest.mark.slow
@@ -100,26 +96,10 @@ def test_cluster_benchmark_runs_on_tiny_input(engine, module):
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "bench_cluster.py"),
-            "--rows",
-            "300",
-            "--partitions",
-            "2",
-            "--engine",
-            engine,
-        ],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    out = _bench(
+        "bench_cluster.py", "--rows", "300", "--partitions", "2", "--engine", engine, timeout=300
     )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert f"{engine}: 300 rows" in run.stdout and "ratio" in run.stdout, run.stdout
+    assert f"{engine}: 300 rows" in out and "ratio" in out, out
 
 
 _ROW = re.compile(r"^\| (?P<label>[^|]+?) \| (?P<off>[\d.]+)× \| (?P<on>[\d.]+×|—) \|", re.M)
@@ -187,17 +167,8 @@ def test_bench_stream_smoke():
     """bench_stream.py end to end on tiny input: it writes two Parquet files, streams each
     through ``rouge-lcs score --data -o`` in a fresh interpreter and reads both peaks."""
     pytest.importorskip("pyarrow", reason="pyarrow is not installed (the test extra has it)")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks")])}
-    run = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_stream.py"), "--smoke"],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout.count("peak RSS") == 3, run.stdout
+    out = _bench("bench_stream.py", "--smoke", timeout=300)
+    assert out.count("peak RSS") == 3, out
 
 
 # Each benchmark's ``--smoke`` run (a few pairs, one repeat) and a line its output must show.
@@ -250,11 +221,6 @@ def test_benchmark_smoke(name):
             if os.environ.get("CI"):
                 pytest.fail(message)
             pytest.skip(message)
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
-    run = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / name), "--smoke"],
-        env=env, cwd=REPO / "benchmarks", capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stdout[-1000:] + run.stderr[-2000:]
-    assert SMOKE[name] in run.stdout, run.stdout[-2000:]
-    assert not re.search(r": False\b|\bFalse$", run.stdout, re.M), run.stdout
+    out = _bench(name, "--smoke", cwd=REPO / "benchmarks")
+    assert SMOKE[name] in out, out[-2000:]
+    assert not re.search(r": False\b|\bFalse$", out, re.M), out
