@@ -364,6 +364,28 @@ static int offsets_to_tokens(Encoder *e, int threads, int64_t *off, Py_ssize_t n
     return 1;
 }
 
+/* encode()'s and encode_arrow()'s answer: (ids, offsets), the ids copied from the buffer. */
+static PyObject *encoder_result(const Encoder *e, PyObject *offsets) {
+    PyObject *ids = PyBytes_FromStringAndSize((const char *)e->out,
+                                              (Py_ssize_t)(e->out_len * sizeof(int32_t)));
+    if (ids == NULL) return NULL;
+    PyObject *result = PyTuple_Pack(2, ids, offsets);
+    Py_DECREF(ids);
+    return result;
+}
+
+/* The end of every call that encoder_enter began, whatever its outcome. */
+static void encoder_leave(Encoder *e, PyObject *seq) {
+    Py_DECREF(seq);
+    e->busy = 0;
+    /* the output buffer is per call: do not keep a huge one alive */
+    if (e->out_cap > ((int64_t)1 << 20)) {
+        free(e->out);
+        e->out = NULL;
+        e->out_cap = 0;
+    }
+}
+
 static PyObject *encoder_encode(Encoder *e, PyObject *args) {
     PyObject *texts;
     int threads = 1;
@@ -385,22 +407,11 @@ static PyObject *encoder_encode(Encoder *e, PyObject *args) {
         off[k + 1] = collect ? e->n_pieces : e->out_len;
     }
     if (collect && !offsets_to_tokens(e, threads, off, n + 1)) goto done;
-    PyObject *ids = PyBytes_FromStringAndSize((const char *)e->out,
-                                              (Py_ssize_t)(e->out_len * sizeof(int32_t)));
-    if (ids == NULL) goto done;
-    result = PyTuple_Pack(2, ids, offsets);
-    Py_DECREF(ids);
+    result = encoder_result(e, offsets);
 done:
     if (collect) collect_end(e);
     Py_XDECREF(offsets);
-    Py_DECREF(seq);
-    e->busy = 0;
-    /* the output buffer is per call: do not keep a huge one alive */
-    if (e->out_cap > ((int64_t)1 << 20)) {
-        free(e->out);
-        e->out = NULL;
-        e->out_cap = 0;
-    }
+    encoder_leave(e, seq);
     return result;
 }
 
@@ -621,11 +632,7 @@ static PyObject *encoder_encode_arrow(Encoder *e, PyObject *args) {
         }
     }
     if (collect && !offsets_to_tokens(e, threads, off, n + 1)) goto done;
-    PyObject *ids = PyBytes_FromStringAndSize((const char *)e->out,
-                                              (Py_ssize_t)(e->out_len * sizeof(int32_t)));
-    if (ids == NULL) goto done;
-    result = PyTuple_Pack(2, ids, offsets);
-    Py_DECREF(ids);
+    result = encoder_result(e, offsets);
 done:
     if (collecting) collect_end(e);
     for (Py_ssize_t c = 0; c < parsed; c++) {
@@ -637,13 +644,7 @@ done:
     free(chars);
     free(arena);
     Py_XDECREF(offsets);
-    Py_DECREF(seq);
-    e->busy = 0;
-    if (e->out_cap > ((int64_t)1 << 20)) {
-        free(e->out);
-        e->out = NULL;
-        e->out_cap = 0;
-    }
+    encoder_leave(e, seq);
     return result;
 }
 
@@ -818,8 +819,7 @@ done:
     Py_XDECREF((PyObject *)model);
     Py_XDECREF(exact);
     Py_XDECREF(docs);
-    Py_DECREF(seq);
-    e->busy = 0;
+    encoder_leave(e, seq);
     return result;
 }
 
