@@ -62,16 +62,6 @@ def test_relative_links_and_anchors_resolve(page):
     assert not dead, dead
 
 
-def test_readme_signature_example_is_what_the_call_prints():
-    from rouge_lcs import rouge
-
-    readme = (ROOT / "README.md").read_text("utf-8")
-    shown = re.search(r"'signature': '([^']+)'", readme)
-    assert shown is not None
-    got = rouge(["a b"], ["a b"], confidence_level=0.95, return_signature=True)["signature"]
-    assert shown.group(1) == got
-
-
 #: Where a path of a test file may be named for a reader: the docs, the package's comments, the
 #: benchmarks, the build and CI files.
 NAMING_TESTS = ["README.md", "docs", "rouge_lcs", "benchmarks", "scripts", ".ci", "pyproject.toml"]
