@@ -15,11 +15,11 @@ after it fails here, and so does a ``# →`` line that nothing prints.
   test runs are listed in :data:`DELEGATED` with that test (which must exist); a block that is
   neither run, nor listed, fails :func:`test_every_block_is_run_or_listed`.
 
-Pages name the reader's data ``preds`` / ``refs`` (and a few more, :data:`GIVEN`): here they are
-the bundled example set (``rouge_lcs/data/examples.jsonl``, what ``rouge-lcs`` with no argument
-scores). Where a page shows a number it says another package gives, the number was computed with
-that package (rouge_score, torchmetrics, rouge-score-rs) when the page was written; hand-worked
-numbers say so on the page.
+Every example defines the texts it scores (nothing is given to it but the files of
+:data:`FILES`), so a reader can paste it as it is. Where a page shows a number it says another
+package gives, the number was printed by that package (rouge_score, torchmetrics, rouge-score-rs,
+multilingual-rouge, the Perl ROUGE-1.5.5) for the same texts when the page was written;
+hand-worked numbers say so on the page.
 """
 
 from __future__ import annotations
@@ -170,25 +170,8 @@ EXTRAS = {
     "rouge_lcs.trainer": "transformers",
 }
 
-_EXAMPLES = [
-    json.loads(line)
-    for line in (ROOT / "rouge_lcs" / "data" / "examples.jsonl").read_text("utf-8").splitlines()
-]
-
-#: The reader's data the pages name without defining: the bundled example set.
-GIVEN = """\
-import json as _json
-from pathlib import Path as _Path
-
-_rows = [_json.loads(line) for line in _Path("examples.jsonl").read_text("utf-8").splitlines()]
-preds = predictions = [row["prediction"] for row in _rows]
-refs = [row["references"][0] for row in _rows]
-references = [row["references"] for row in _rows]
-"""
-
 #: The files the pages' commands and examples read, written into the folder they run in.
 FILES: dict[str, str] = {
-    "examples.jsonl": "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in _EXAMPLES),
     # docs/cli.md's (and README's) files, as the page describes them
     "preds.txt": "the cat sat on the mat\na dog ran in the park\n",
     "refs.txt": "the cat sat on a rug\nthe dog ran in a park\n",
@@ -429,10 +412,10 @@ def test_the_page_runs_and_prints_what_it_says(page: str, tmp_path: Path) -> Non
         NO_COLOR="1",
         COLUMNS="100",
     )
-    payload = [("python", f"{page}:given", GIVEN, [])] + steps
+
     done = subprocess.run(
         [sys.executable, "-c", _DRIVER],
-        input=json.dumps([(kind, name, code) for kind, name, code, _ in payload]),
+        input=json.dumps([(kind, name, code) for kind, name, code, _ in steps]),
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -441,13 +424,13 @@ def test_the_page_runs_and_prints_what_it_says(page: str, tmp_path: Path) -> Non
     )
     assert "\0RESULTS\0" in done.stdout, done.stderr[-4000:]
     results = json.loads(done.stdout.split("\0RESULTS\0", 1)[1])
-    for (_, name, code, expected), result in zip(payload, results):
+    for (_, name, code, expected), result in zip(steps, results):
         assert result["error"] is None, f"{name} failed:\n{code}\n{result['error']}"
         printed = result["stdout"].splitlines()
         assert _matches(printed, expected), (
             f"{name} printed:\n" + "\n".join(printed) + "\n\nthe page says:\n" + "\n".join(expected)
         )
-    assert len(results) == len(payload)
+    assert len(results) == len(steps)
 
 
 def test_the_convention_can_fail() -> None:
