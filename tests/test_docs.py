@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 _LINK = re.compile(r"\]\(([^)\s]+)\)|(?:src|href)=\"([^\"]+)\"")
 _FENCE = re.compile(r"^```.*?^```", flags=re.M | re.S)
 
@@ -44,7 +44,7 @@ def test_slug_matches_githubs_rule():
     assert slug("Arguments of `compute()`") == "arguments-of-compute"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_relative_links_and_anchors_resolve(page):
     dead = []
     for link in links(page):
