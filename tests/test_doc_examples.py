@@ -102,10 +102,11 @@ DELEGATED: dict[tuple[str, str, str], str] = {
     ("docs/distributed/ray.md", "python", "import ray.data"): (
         "tests/integrations/test_ray.py::test_the_docs_example_runs"
     ),
-    # the page shows examples/trainer_example.py verbatim; that test runs the file (its printed
-    # metrics hold run times, so only their keys are checked there)
+    # the page shows examples/trainer_example.py verbatim (test_the_trainer_page_shows_the_
+    # example_verbatim); this test runs the file (its printed metrics hold run times and
+    # random-weight scores, so their keys are checked there)
     ("docs/trainer.md", "python", "import tempfile"): (
-        "tests/integrations/test_trainer.py::test_the_trainer_page_shows_the_example_verbatim"
+        "tests/integrations/test_trainer.py::test_readme_trainer_example_runs"
     ),
 }
 
@@ -440,3 +441,7 @@ def test_the_convention_can_fail() -> None:
     assert not _matches([], ["0.5"])
     assert _matches(["took 1.2 s"], ["took … s"])
     assert _expected(textwrap.dedent("print(1)  # → 1\nprint(2)\n# → 2\n")) == ["1", "2"]
+    # a block in a language nothing runs, on no list, is "unlisted" (and fails the test above)
+    assert how(Block("README.md", 1, "yaml", "metric_list: []\n")) == "unlisted"
+    assert how(Block("README.md", 1, "bash", "curl https://example.org\n")) == "unlisted"
+    assert how(Block("README.md", 1, "bash", "rouge-lcs score -p a -r b\n")) == "bash"
