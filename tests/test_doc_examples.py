@@ -140,6 +140,10 @@ NOT_RUN: dict[tuple[str, str, str], str] = {
     ("docs/training_loops.md", "yaml", "process_results: !function utils.process_results"): (
         _LM_EVAL_TASK
     ),
+    ("docs/moving/evaluate.md", "python", "import evaluate  # the stock metric"): (
+        "loads the stock metric from the Hub (network); the next block prints its numbers"
+        " with compat='rouge_score', which equal rouge_score's (tests/test_compat.py)"
+    ),
     ("docs/space.md", "python", "from gradio_client import Client, handle_file"): (
         "calls a running app (python app.py); tests/space/test_app_browser.py calls the same"
         " endpoints with gradio_client"
