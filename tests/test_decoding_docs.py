@@ -1,5 +1,6 @@
 """docs/decoding.md's code blocks, run in order in one namespace, with their printed output
-checked against the ``# …`` lines after each ``print``.  The printed numbers of the page were
+checked against the ``# → …`` lines after each ``print`` (the convention of every page:
+tests/test_doc_examples.py).  The printed numbers of the page were
 worked out by hand (the ROUGE-1 increments of "the cat sat on the mat" against "the cat sat
 down"; the four-candidate MBR means); ``tokenizer`` is a byte-level BPE trained here and
 ``model`` a two-layer GPT-2 built from a config (random weights: only shapes are printed)."""
@@ -23,8 +24,8 @@ def _blocks() -> list[tuple[str, list[str]]]:
         for line in code.splitlines():
             if line.startswith("print(") or line.startswith("print ("):
                 after_print = True
-            elif after_print and line.startswith("# "):
-                expected.append(line[2:])
+            elif after_print and line.startswith("# → "):
+                expected.append(line[len("# → ") :])
             else:
                 after_print = False
         out.append((code, expected))
