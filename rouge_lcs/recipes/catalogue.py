@@ -296,6 +296,7 @@ def _other_recipes() -> list[Recipe]:
             aggregate="f_of_means",
         )
     )
+    out.extend(_sumeval_recipes())
     for stem in (False, True):
         s = "stem" if stem else "nostem"
         out.append(
@@ -314,6 +315,41 @@ def _other_recipes() -> list[Recipe]:
                 group=f"lcs_{s}",
             )
         )
+    return out
+
+
+SUMEVAL = "https://github.com/chakki-works/sumeval/blob/master/sumeval/metrics/rouge.py"
+
+
+def _sumeval_recipes() -> list[Recipe]:
+    out = []
+    for stopwords, stem in ((True, False), (True, True), (False, False), (False, True)):
+        key = (
+            "defaults"
+            if stopwords and not stem
+            else "-".join(
+                (["keep-stopwords"] if not stopwords else []) + (["stem"] if stem else [])
+            )
+        )
+        note = (
+            "stop words (ROUGE-1.5.5's SMART list) removed by default; ROUGE-L a plain LCS "
+            "(no sentences); counts pooled over references; no rougeLsum"
+        )
+        if stem:
+            note += (
+                "; stemming=True stems the references only, by WordNet exceptions alone "
+                "('axes' becomes 'ax axis', which nothing matches)"
+            )
+        options: dict[str, object] = {
+            "use_stemmer": stem,
+            "stopwords": "removed" if stopwords else "kept",
+            "tokenizer": "ASCII letter and digit runs, lowercased",
+            "sentence_split": "none (ROUGE-L on the whole text)",
+            "aggregate": "mean (sumeval r prints statistics.mean)",
+            "multi_ref": "counts pooled over references",
+        }
+        group = f"sumeval_{'stop' if stopwords else 'keep'}_{'stem' if stem else 'nostem'}"
+        out.append(Recipe(f"sumeval/{key}", "sumeval", "0.2.2", options, note, SUMEVAL, group))
     return out
 
 

@@ -289,8 +289,19 @@ def _true_numbers(preds, refs):
         out[f"multilingual-rouge/{'porter' if stem else 'nostem'}/mean"] = {
             t: _mean([row[t].fmeasure for row in rows]) for t in TYPES
         }
-    from test_recipe_packages import _ROUGE_METRIC_SCRIPT, run_in_target
+    from test_recipe_packages import _ROUGE_METRIC_SCRIPT, _SUMEVAL_SCRIPT, run_in_target
 
+    got = run_in_target("sumeval-0.2.2", _SUMEVAL_SCRIPT, [preds, refs])
+    for stopwords, stem, key in (
+        (True, False, "defaults"),
+        (True, True, "stem"),
+        (False, False, "keep-stopwords"),
+        (False, True, "keep-stopwords-stem"),
+    ):
+        rows = got[f"{stopwords}/{stem}"]
+        out[f"sumeval/{key}"] = {
+            t: _mean([row[k] for row in rows]) for k, t in enumerate(TYPES[:3])
+        }
     _, corpus = run_in_target("rouge-metric-1.0.1", _ROUGE_METRIC_SCRIPT, [preds, refs])
     out["rouge-metric/PyRouge"] = {
         t: corpus[k]["f"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -132,3 +133,67 @@ def test_rouge_metric_recipe_equals_pyrouge(sets):
                 )
             numbers = _numbers(preds, refs)["rouge-metric/PyRouge"]
             assert numbers.values[t] == pytest.approx(corpus[k]["f"], abs=1e-9), (name, t)
+
+
+# ---- sumeval ---------------------------------------------------------------------------
+
+_SUMEVAL_SCRIPT = """
+import json, sys
+from sumeval.metrics.rouge import RougeCalculator
+from sumeval.metrics.lang import get_lang
+preds, refs = json.load(sys.stdin)
+out = {}
+for stopwords in (True, False):
+    for stem in (False, True):
+        calc = RougeCalculator(stopwords=stopwords, stemming=stem, lang="en")
+        out[f"{stopwords}/{stem}"] = [
+            [calc.rouge_1(p, rs), calc.rouge_2(p, rs), calc.rouge_l(p, rs)]
+            for p, rs in zip(preds, refs)
+        ]
+lang = get_lang("en")
+lang.load_stopwords()
+lang.load_stemming_dict()
+out["stopwords"] = sorted(lang._stopwords)
+out["stemming"] = lang._stemming
+json.dump(out, sys.stdout)
+"""
+
+SUMEVAL_EXTRA = [
+    # a Kelvin sign and a dotted I lowercase to ASCII (rouge_score keeps them; sumeval drops
+    # them), hyphens, "$5", stop words only, 3-letter table words, several base forms
+    ("\u212aelvin \u0130stanbul co-op $5 x-ray", "kelvin istanbul co op 5 x ray"),
+    ("the of and", "the of and"),
+    ("gas his sit irs", "gases his sat irs axes bases"),
+    ("", "an empty summary"),
+]
+
+
+def test_sumeval_recipes_equal_sumeval(sets):
+    """sumeval 0.2.2's RougeCalculator itself (its own folder), every combination of
+    stopwords and stemming: each example's ROUGE-1, -2, -L F to 1e-9 (all references), the
+    recipe's number their mean; its stop list and its stemming table, read from the package,
+    are the ones used here for every word its tokenizer can produce."""
+    from rouge_lcs.recipes import sumeval
+    from rouge_lcs.rouge155.tokenize import stopwords as smart
+
+    extra = ("extra", [p for p, _ in SUMEVAL_EXTRA], [[r] for _, r in SUMEVAL_EXTRA])
+    for name, preds, refs in [*sets, extra]:
+        got = run_in_target("sumeval-0.2.2", _SUMEVAL_SCRIPT, [preds, refs])
+        numbers = _numbers(preds, refs)
+        groups = Groups(check_texts(preds, refs))
+        for stopwords in (True, False):
+            for stem in (False, True):
+                rows = got[f"{stopwords}/{stem}"]
+                group = f"sumeval_{'stop' if stopwords else 'keep'}_{'stem' if stem else 'nostem'}"
+                ours = groups.columns(group)["fmeasure"]
+                key = [r.key for r in recipes() if r.group == group][0]
+                for k, t in enumerate(TYPES[:3]):
+                    expected = [row[k] for row in rows]
+                    np.testing.assert_allclose(
+                        ours[t], expected, rtol=0, atol=1e-9, err_msg=f"{name} {group} {t}"
+                    )
+                    assert numbers[key].values[t] == pytest.approx(_mean(expected), abs=1e-12)
+    assert set(got["stopwords"]) == smart()
+    # the words its tokenizer can produce: lowercase ASCII letters and digits, 3 or more
+    reachable = {w: b for w, b in got["stemming"].items() if re.fullmatch("[a-z0-9]{3,}", w)}
+    assert {w: sumeval.stem_table().get(w, w) for w in reachable} == reachable
