@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rouge_lcs.base.validation import TextBatch
-from rouge_lcs.recipes import pltrdy, sumeval, xlsum
+from rouge_lcs.recipes import pltrdy, py_rouge, sumeval, xlsum
 from rouge_lcs.recipes.catalogue import Recipe
 from rouge_lcs.rouge155.api import score as rouge155_score
 from rouge_lcs.scores.results import MEASURES
@@ -242,6 +242,13 @@ class Groups:
             # pooled over references, no rougeLsum
             texts = sumeval.texts(*self.texts("as given"), stopwords="_stop_" in name, stem=stem)
             return _engine_group(texts, TYPES[:3], tokenizer="whitespace", multi_ref="pooled")
+        if name.startswith("py_rouge:"):
+            # py-rouge: its truncation, words and stems; the script's hits, its own counts
+            limit = py_rouge.LIMITS[name.partition(":")[2]]
+            cols = py_rouge.columns(*self.texts("as given"), limit)
+            for measure in MEASURES:
+                cols[measure]["rougeLsum"] = cols[measure]["rougeL"]  # summary level
+            return cols
         if name.startswith("lcs_"):
             return _engine_group(self.texts("as given"), TYPES, use_stemmer=stem)
         raise KeyError(name)  # pragma: no cover - the catalogue names only these

