@@ -221,7 +221,7 @@ def _perl_recipes(multi_ref: bool) -> list[Recipe]:
                     source=FILES2ROUGE if package == "files2rouge" else PYROUGE,
                     group=group,
                     measure=recipe_measure,
-                    extra={"flags": flags, "split": split},
+                    extra={"flags": f"-n 2 {args}".strip(), "split": split},
                 )
             )
     return out
