@@ -31,8 +31,7 @@ from corpora import load_pairs
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import rouge155_oracle as oracle  # noqa: E402
 
-from rouge_lcs.rouge155 import score  # noqa: E402
-from rouge_lcs.rouge155.pyrouge import parse_args  # noqa: E402
+from rouge_lcs.rouge155 import score_flags  # noqa: E402
 from rouge_lcs.rouge155.stem import morph_stem, porter  # noqa: E402
 
 CORPORA = ["en_headlines_rougemetric", "en_cnndm_realsumm"]
@@ -40,22 +39,7 @@ FLAGS = ["-n 2", "-n 2 -m", "-n 4 -m -s -2 4 -u -f B"]
 
 
 def ours(preds, refs, flags: list[str]) -> str:
-    opts, _ = parse_args(flags)
-    return score(
-        preds,
-        refs,
-        n=opts.n,
-        rouge_l=opts.rouge_l,
-        stem=opts.stem,
-        stopwords=opts.stopwords,
-        length_limit=opts.length_limit,
-        byte_limit=opts.byte_limit,
-        multi_ref=opts.multi_ref,
-        alpha=opts.alpha,
-        weight=opts.weight,
-        skip=opts.skip,
-        unigrams=opts.unigrams,
-    ).text()
+    return score_flags(preds, refs, flags).text()
 
 
 def perl(

@@ -221,7 +221,7 @@ def _perl_recipes(multi_ref: bool) -> list[Recipe]:
                     source=FILES2ROUGE if package == "files2rouge" else PYROUGE,
                     group=group,
                     measure=recipe_measure,
-                    extra={"flags": flags, "split": split},
+                    extra={"flags": f"-n 2 {args}".strip(), "split": split},
                 )
             )
     return out
@@ -296,6 +296,8 @@ def _other_recipes() -> list[Recipe]:
             aggregate="f_of_means",
         )
     )
+    out.extend(_sumeval_recipes())
+    out.extend(_py_rouge_recipes())
     for stem in (False, True):
         s = "stem" if stem else "nostem"
         out.append(
@@ -314,6 +316,72 @@ def _other_recipes() -> list[Recipe]:
                 group=f"lcs_{s}",
             )
         )
+    return out
+
+
+SUMEVAL = "https://github.com/chakki-works/sumeval/blob/master/sumeval/metrics/rouge.py"
+
+
+def _sumeval_recipes() -> list[Recipe]:
+    out = []
+    for stopwords, stem in ((True, False), (True, True), (False, False), (False, True)):
+        key = (
+            "defaults"
+            if stopwords and not stem
+            else "-".join(
+                (["keep-stopwords"] if not stopwords else []) + (["stem"] if stem else [])
+            )
+        )
+        note = (
+            "stop words (ROUGE-1.5.5's SMART list) removed by default; ROUGE-L a plain LCS "
+            "(no sentences); counts pooled over references; no rougeLsum"
+        )
+        if stem:
+            note += (
+                "; stemming=True stems the references only, by WordNet exceptions alone "
+                "('axes' becomes 'ax axis', which nothing matches)"
+            )
+        options: dict[str, object] = {
+            "use_stemmer": stem,
+            "stopwords": "removed" if stopwords else "kept",
+            "tokenizer": "ASCII letter and digit runs, lowercased",
+            "sentence_split": "none (ROUGE-L on the whole text)",
+            "aggregate": "mean (sumeval r prints statistics.mean)",
+            "multi_ref": "counts pooled over references",
+        }
+        group = f"sumeval_{'stop' if stopwords else 'keep'}_{'stem' if stem else 'nostem'}"
+        out.append(Recipe(f"sumeval/{key}", "sumeval", "0.2.2", options, note, SUMEVAL, group))
+    return out
+
+
+PY_ROUGE = "https://github.com/Diego999/py-rouge/blob/master/rouge/rouge.py"
+
+
+def _py_rouge_recipes() -> list[Recipe]:
+    out = []
+    for limit, key, call in (
+        ("665 bytes", "defaults", "Rouge(metrics=['rouge-n', 'rouge-l'], max_n=2)"),
+        ("100 words", "100-words", "its README: length_limit=100, length_limit_type='words'"),
+        ("none", "no-limit", "limit_length=False"),
+    ):
+        options: dict[str, object] = {
+            "use_stemmer": True,
+            "call": call,
+            "length_limit": limit,
+            "tokenizer": "lowercase, ASCII letters and digits, nltk.word_tokenize",
+            "stemmer": "its WordNet table, else NLTK's Porter ORIGINAL_ALGORITHM",
+            "sentence_split": "newlines (ROUGE-L summary level; rougeLsum = rougeL)",
+            "aggregate": "mean (apply_avg=True)",
+            "multi_ref": "counts pooled over references",
+        }
+        note = (
+            "truncates to 665 characters by default (length_limit_type='bytes' counts "
+            "characters); an n-gram count len - n + 1 can be negative; its ROUGE-L decrements "
+            "the reference's count at the key ref_token_id (harmless); needs pkg_resources "
+            "and NLTK's punkt download at run time"
+        )
+        group = f"py_rouge:{limit}"
+        out.append(Recipe(f"py-rouge/{key}", "py-rouge", "1.1", options, note, PY_ROUGE, group))
     return out
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from rouge_lcs.base.validation import TextBatch
-from rouge_lcs.recipes import pltrdy, xlsum
+from rouge_lcs.recipes import pltrdy, py_rouge, sumeval, xlsum
 from rouge_lcs.recipes.catalogue import Recipe
-from rouge_lcs.rouge155.api import score as rouge155_score
+from rouge_lcs.rouge155.flags import score_flags
 from rouge_lcs.scores.results import MEASURES
 from rouge_lcs.scores.scorer import function_scorer
 from rouge_lcs.text.sentences import nltk_split
@@ -80,9 +80,10 @@ def _files2rouge_lines(text: str) -> str:
     return "\n".join(" ".join(text.split("\n")).split(" . "))
 
 
-def _perl_group(texts: Texts, flags: dict[object, object]) -> dict[str, dict[str, float]]:
-    """The script's printed averages (R, P, F per type) for one flag set."""
-    report = rouge155_score(*texts, n=2, **flags)  # type: ignore[arg-type]
+def _perl_group(texts: Texts, flags: str) -> dict[str, dict[str, float]]:
+    """The script's printed averages (R, P, F per type) for one flag set (``-n 2`` and the
+    recipe's flags: R1, R2, RL do not depend on ``-n 4``, ``-2``, ``-U``, ``-w``)."""
+    report = score_flags(*texts, flags)
     printed = report.to_dict()
     out: dict[str, dict[str, float]] = {}
     for measure, suffix in (
@@ -189,8 +190,7 @@ class Groups:
     def printed(self, recipe: Recipe) -> dict[str, dict[str, float]]:
         """The script's printed averages for a Perl recipe's flags and sentences."""
         if recipe.group not in self._printed:
-            flags = recipe.extra["flags"]
-            assert isinstance(flags, dict)
+            flags = str(recipe.extra["flags"])
             texts = self.texts(str(recipe.extra["split"]))
             self._printed[recipe.group] = _perl_group(texts, flags)
         return self._printed[recipe.group]
@@ -236,6 +236,18 @@ class Groups:
             )  # fmt: skip
             for measure in MEASURES:
                 cols[measure]["rougeL"] = cols[measure].pop("rougeLsum")
+            return cols
+        if name.startswith("sumeval_"):
+            # sumeval: its words (stop words out, references stemmed by its table), counts
+            # pooled over references, no rougeLsum
+            texts = sumeval.texts(*self.texts("as given"), stopwords="_stop_" in name, stem=stem)
+            return _engine_group(texts, TYPES[:3], tokenizer="whitespace", multi_ref="pooled")
+        if name.startswith("py_rouge:"):
+            # py-rouge: its truncation, words and stems; the script's hits, its own counts
+            limit = py_rouge.LIMITS[name.partition(":")[2]]
+            cols = py_rouge.columns(*self.texts("as given"), limit)
+            for measure in MEASURES:
+                cols[measure]["rougeLsum"] = cols[measure]["rougeL"]  # summary level
             return cols
         if name.startswith("lcs_"):
             return _engine_group(self.texts("as given"), TYPES, use_stemmer=stem)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rouge_lcs.engine.lcs import Candidate, lcs_pairs
+
 __all__ = ["sentences", "words", "pair_scores", "EmptyText"]
 
 
@@ -45,31 +47,12 @@ def _ngram_set(tokens: list[str], n: int) -> set[tuple[str, ...]]:
 def _traceback_words(x: list[str], y: list[str]) -> set[str]:
     """The words of the package's LCS traceback of ``x`` (reference) and ``y`` (prediction):
     on a match step diagonally, else up when ``table[i-1][j] > table[i][j-1]``, else left.
-    (The package recurses, so a sentence pair of ~1,000 words raises RecursionError there.)"""
-    m = len(y)
-    table = [[0] * (m + 1)]
-    for xi in x:
-        prev = table[-1]
-        row = [0] * (m + 1)
-        for j in range(1, m + 1):
-            if xi == y[j - 1]:
-                row[j] = prev[j - 1] + 1
-            else:
-                up, left = prev[j], row[j - 1]
-                row[j] = up if up > left else left
-        table.append(row)
-    found: set[str] = set()
-    i, j = len(x), m
-    while i > 0 and j > 0:
-        if x[i - 1] == y[j - 1]:
-            found.add(x[i - 1])
-            i -= 1
-            j -= 1
-        elif table[i - 1][j] > table[i][j - 1]:
-            i -= 1
-        else:
-            j -= 1
-    return found
+    (The package recurses, so a sentence pair of ~1,000 words raises RecursionError there.)
+
+    That is rouge_score's walk on the transposed table (it moves up unless left is strictly
+    longer), so :func:`rouge_lcs.engine.lcs.lcs_pairs` of ``(y, x)`` walks the same cells,
+    without a Python loop over the table."""
+    return {x[j] for _, j in lcs_pairs(y, Candidate(x))}  # type: ignore[arg-type]
 
 
 def _prf(hits: int, pred_count: int, ref_count: int) -> tuple[float, float, float]:

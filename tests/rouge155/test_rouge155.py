@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parents[1]))
 import rouge155_oracle as oracle  # noqa: E402
 
-from rouge_lcs.rouge155 import score  # noqa: E402
-from rouge_lcs.rouge155.pyrouge import Rouge155, parse_args  # noqa: E402
+from rouge_lcs.rouge155 import score_flags  # noqa: E402
+from rouge_lcs.rouge155.pyrouge import Rouge155  # noqa: E402
 from rouge_lcs.rouge155.stem import morph_stem  # noqa: E402
 from rouge_lcs.rouge155.tokenize import lines_of, raw_tokens  # noqa: E402
 
@@ -42,22 +42,7 @@ def _need_oracle() -> None:
 
 
 def _ours(preds, refs, flags: list[str]) -> str:
-    opts, _ = parse_args(flags)
-    return score(
-        preds,
-        refs,
-        n=opts.n,
-        rouge_l=opts.rouge_l,
-        stem=opts.stem,
-        stopwords=opts.stopwords,
-        length_limit=opts.length_limit,
-        byte_limit=opts.byte_limit,
-        multi_ref=opts.multi_ref,
-        alpha=opts.alpha,
-        weight=opts.weight,
-        skip=opts.skip,
-        unigrams=opts.unigrams,
-    ).text()
+    return score_flags(preds, refs, flags).text()
 
 
 def _perl(preds, refs, flags: list[str]) -> str:
@@ -410,3 +395,16 @@ def test_pyrouge_class_equals_the_script_with_pyrouge_defaults(corpora, tmp_path
         "rouge_4_f_score_cb",
     } <= set(d)
     assert d == Rouge155.output_to_dict(perl)
+
+
+def test_score_flags_reads_the_flags_as_typed() -> None:
+    """A string and a list are the same flags; a flag the script does not have is named."""
+    preds, refs = ["police killed the gunman"], [["the gunman killed the policeman", "a b"]]
+    as_text = score_flags(preds, refs, "-n 2 -m -f B -c 90 -r 50").text()
+    assert (
+        as_text
+        == score_flags(preds, refs, ["-n", "2", "-m", "-f", "B", "-c", "90", "-r", "50"]).text()
+    )
+    assert "90%-conf.int." in as_text and "ROUGE-2" in as_text
+    with pytest.raises(ValueError, match="-q"):
+        score_flags(preds, refs, "-n 2 -q")

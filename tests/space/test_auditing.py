@@ -115,11 +115,14 @@ def test_files_refused_with_their_names(tmp_path):
 
 
 def test_a_slow_audit_is_killed_at_the_budget(monkeypatch):
-    """One long sentence pair keeps pltrdy's pure-Python LCS busy for seconds: past the budget
-    the child is killed and the visitor told why, within about the budget."""
+    """400 short sentences a side keep pltrdy's recipe busy for seconds (an LCS walk for each
+    of 160,000 sentence pairs a row, ~0.7 s): past the budget the child is killed and the
+    visitor told why, within about the budget."""
     monkeypatch.setattr(limits, "TIME_BUDGET_S", 1.0)
-    prediction = " ".join(f"w{(k * 7) % 50}" for k in range(1600))
-    reference = " ".join(f"w{(k * 11) % 50}" for k in range(1600))  # the same words, reordered
+    words = [f"w{(k * 7) % 50}" for k in range(1600)]
+    others = [f"w{(k * 11) % 50}" for k in range(1600)]  # the same words, reordered
+    prediction = ". ".join(" ".join(words[i : i + 4]) for i in range(0, 1600, 4))
+    reference = ". ".join(" ".join(others[i : i + 4]) for i in range(0, 1600, 4))
     rows = "".join(f"{prediction}\t{reference}\n" for _ in range(20))
     started = time.monotonic()
     with pytest.raises(UserError, match=r"Reproduce: stopped after 1 s, this demo's limit"):
