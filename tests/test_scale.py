@@ -108,6 +108,35 @@ def test_forked_shards_from_a_shared_counter(pairs):
 
 
 @pytest.mark.slow
+def test_results_larger_than_the_widened_pipe_come_back_whole():
+    # A child's results go through a pipe widened to 1 MB (one write, no turns); 24,000
+    # pairs of 11 types send ~3 MB from the child, which must still arrive whole, in order.
+    import fcntl
+    import os
+
+    from rouge_lcs.engine import parallel
+
+    read, write = os.pipe()
+    try:
+        parallel._widen(write)
+        limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+        if hasattr(fcntl, "F_GETPIPE_SZ") and limit >= 1 << 20:
+            assert fcntl.fcntl(write, fcntl.F_GETPIPE_SZ) == 1 << 20
+    finally:
+        os.close(read)
+        os.close(write)
+    words = ["the", "cat", "sat", "on", "a", "mat", "by", "the", "door"]
+    preds = [" ".join(words[k % 7 : k % 7 + 3]) + f" w{k}" for k in range(24_000)]
+    refs = [" ".join(words[k % 5 : k % 5 + 4]) + f" w{k // 2}" for k in range(24_000)]
+    types = [f"rouge{n}" for n in range(1, 10)] + ["rougeL", "rougeLsum"]
+    tokenizer = lambda text: text.split()  # noqa: E731 - a Python tokenizer: processes
+    one = score(preds, refs, types, tokenizer=tokenizer)
+    two = score(preds, refs, types, tokenizer=tokenizer, num_proc=2)
+    assert np.array_equal(one.fmeasure, two.fmeasure)
+    assert np.array_equal(one.recall, two.recall)
+
+
+@pytest.mark.slow
 def test_an_error_in_a_forked_shard_reaches_the_caller(pairs):
     # Whichever process draws the bad shard, its exception is raised here and no child is
     # left behind (the others are stopped and reaped).

@@ -95,6 +95,7 @@ def _fork_drain(key: int) -> tuple[int, int]:
     import pickle
 
     read, write = os.pipe()
+    _widen(write)
     pid = os.fork()
     if pid == 0:  # the child: never returns, never runs the parent's atexit or flushes
         status = 1
@@ -114,6 +115,20 @@ def _fork_drain(key: int) -> tuple[int, int]:
             os._exit(status)
     os.close(write)
     return pid, read
+
+
+def _widen(pipe: int, size: int = 1 << 20) -> None:
+    """Let ``pipe`` hold ``size`` bytes (Linux's unprivileged maximum by default) where the
+    platform allows it: a child's results (~0.5 MB for 5,000 pairs of four types) then go in
+    one write, where a 64 kB pipe made the child and this process take turns, a switch each
+    64 kB (12-18 ms of this process's wall time, at ~1 ms of its CPU, on a busy machine)."""
+    import fcntl  # here: only a forked num_proc needs it
+    from contextlib import suppress
+
+    if not hasattr(fcntl, "F_SETPIPE_SZ"):  # Linux's (Python 3.10+); elsewhere pipes stay
+        return
+    with suppress(OSError):  # a lower limit (/proc/sys/fs/pipe-max-size): the default works
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, size)
 
 
 def _fork_frozen(key: int, n: int) -> list[tuple[int, int]]:

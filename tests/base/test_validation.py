@@ -94,3 +94,22 @@ def test_one_reference_each_is_kept_flat_and_scores_the_same():
     assert flat.n_refs.tolist() == unknown.n_refs.tolist() == [1, 1, 1, 1]
     # hand-worked: "the cat sat" vs "the cat sat down": ROUGE-1 hits 3 of 3 and 4
     assert flat.counts[0, 0].tolist() == [3, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references", "message"),
+    [
+        # past the first block of texts that are encoded together, in a reference list
+        (["ok é"] * 3000, ["x"] * 2999 + [["y", "z \udfff"]], r"references\[2999\]\[1\]"),
+        # the two halves of a surrogate pair in two texts: each half alone is refused
+        (["ä \ud83d", "b"], ["\ude00 c", "d"], r"predictions\[0\]: .*U\+D83D at character 2"),
+        (["a", "b"], ["c \ud800", "d"], r"references\[0\]\[0\]: .*U\+D800"),
+    ],
+)
+def test_text_evaluate_cannot_store_is_named(predictions, references, message):
+    from rouge_lcs.base.validation import check_utf8
+
+    with pytest.raises(ValueError, match=message):
+        check_utf8(check_texts(predictions, references))
+    batch = check_texts(["ok é 한국어"] * 3000, [["x", "y 😀"]] * 3000)
+    assert check_utf8(batch) is batch
