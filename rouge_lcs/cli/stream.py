@@ -15,26 +15,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
 
+from rouge_lcs.cli.columns import BATCH_ROWS, pyarrow_modules
 from rouge_lcs.cli.io import InputError
 from rouge_lcs.distributed import PartialSums, exact_sum
 from rouge_lcs.scores.results import Score, score_columns
 from rouge_lcs.scores.scorer import Rouge
 
-#: Rows read, scored and written at once: bounds the memory of a run.
-BATCH_ROWS = 16384
-
-
-def _pyarrow() -> tuple[Any, Any]:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        from rouge_lcs.base.install import install_command
-
-        raise InputError(f"--data FILE.parquet needs pyarrow: {install_command('arrow')}") from None
-    return pa, pq
+__all__ = ["BATCH_ROWS", "stream_scores"]
 
 
 def _reference_column(names: list[str], path: str) -> str:
@@ -49,7 +37,7 @@ def stream_scores(
 ) -> tuple[dict[str, Score], int, set[int]]:
     """Score a Parquet file of pairs batch by batch; returns the exact means, the number of
     examples and the reference counts seen.  ``output``: write per-example scores there."""
-    pa, pq = _pyarrow()
+    pa, pq = pyarrow_modules("--data FILE.parquet")
     pool = pa.default_memory_pool()
     try:
         source = pq.ParquetFile(path, pre_buffer=False)
