@@ -471,13 +471,21 @@ def _match_lists(pa: Any, pool: Any, rows: list[list[tuple[int, float]]], index:
     return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), structs)
 
 
-def _arrow_texts(args: argparse.Namespace, path: str, flag: str) -> tuple[Any, Any]:
-    """A file's texts as an Arrow column (Parquet: its --column, read by record batches) and
-    its records as Arrow tables, one per batch (a callable: read again when written)."""
+def _column_of(args: argparse.Namespace, path: str, flag: str) -> Any:
+    """A file's texts as an Arrow column: a Parquet file's --column, read by record batches;
+    any other file's texts as ``_read`` reads them."""
     pa, _ = pyarrow_modules(f"{flag} with Parquet")
     if is_parquet(path):
-        column = read_column(path, args.field, flag)
-        return column.texts, lambda: (
+        return read_column(path, args.field, flag).texts
+    return pa.chunked_array([pa.array(_read(path, args.field)[0], pa.large_string())])
+
+
+def _arrow_texts(args: argparse.Namespace, path: str, flag: str) -> tuple[Any, Any]:
+    """A file's texts as an Arrow column and its records as Arrow tables, one per batch (a
+    callable: a Parquet file is read again when the kept rows are written)."""
+    pa, _ = pyarrow_modules(f"{flag} with Parquet")
+    if is_parquet(path):
+        return _column_of(args, path, flag), lambda: (
             pa.Table.from_batches([b]) for b in record_batches(path, flag)
         )
     items, records = _read(path, args.field)
@@ -499,7 +507,7 @@ def _dedup_arrow(
     pa, _ = pyarrow_modules("dedup with Parquet")
     texts, tables = _arrow_texts(args, source, "--data")
     if args.seeds:
-        seeds: Any = _arrow_texts(args, args.seeds, "--seeds")[0]
+        seeds: Any = _column_of(args, args.seeds, "--seeds")
     else:
         seeds = pa.chunked_array([], pa.large_string())
     if kind == "txt":
@@ -566,12 +574,12 @@ def _similar_arrow(args: argparse.Namespace, queries: str, corpus: str, kind: st
     """``similar`` with a Parquet input or output: queries by record batches, matched in one
     call per batch, written as tables."""
     pa, _ = pyarrow_modules("similar with Parquet")
-    texts = _arrow_texts(args, corpus, "--corpus")[0]
+    texts = _column_of(args, corpus, "--corpus")
     if is_parquet(queries):
         total = open_parquet(queries, "--data").metadata.num_rows
         batches: Any = text_batches(queries, args.field, "--data")
     else:
-        items = _arrow_texts(args, queries, "--data")[0].combine_chunks()
+        items = _column_of(args, queries, "--data").combine_chunks()
         total = len(items)
         batches = ((k, items.slice(k, BATCH_ROWS)) for k in range(0, total, BATCH_ROWS))
     output = _Output(args.output, "-o", binary=kind == "parquet")

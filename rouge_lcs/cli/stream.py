@@ -5,8 +5,13 @@ scored as they are (no ``str`` per row) and its scores written to ``--output`` a
 that memory stays that of one batch whatever the file's size (``benchmarks/bench_stream.py``
 measures the peak).  pyarrow's default ``pre_buffer`` keeps the column chunks read so far in
 its memory pool (reading alone, a 52 MB file held 66 MB there, without it 16 MB), so the file is
-opened without it, and the pool returns its freed pages after each batch; the scorer's
-vocabulary is bounded by its own limit (``STORE_LIMIT`` tokens).  The means are exact: each
+opened without it, and the pool returns its freed pages after each batch.  Each batch is
+scored with a fresh vocabulary (a scorer of the same settings per batch): a scorer keeps its
+vocabulary for its next call, up to ``STORE_LIMIT`` (200,000) tokens, which grew the peak with
+the file until the limit was reached in a probe run in the same process (20,000 rows: 207 MB;
+400,000: 244 MB; 1,200,000: 258 MB; with a vocabulary per batch 198, 234 and 235 MB), and no
+slower (a batch of 16,384 rows repeats its own common words); benchmarks/bench_stream.py
+measures the command's own peak.  The means are exact: each
 batch adds its exact column sums (:class:`rouge_lcs.distributed.PartialSums`), rounded once
 at the end, so they equal ``rouge()``'s on the whole file.
 """
@@ -66,7 +71,9 @@ def stream_scores(
                 continue
             preds, refs = batch.column("prediction"), batch.column(ref_name)
             try:
-                scores = scorer.score(preds, refs)
+                scores = Rouge.from_settings(
+                    scorer.settings, num_proc=scorer.num_proc, num_threads=scorer.num_threads
+                ).score(preds, refs)
             except ValueError as error:  # rows named within the batch: name them in the file
                 raise InputError(
                     f"{path}: {error} (in the batch of rows {done} to {done + n - 1})"
