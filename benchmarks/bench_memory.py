@@ -6,6 +6,7 @@ under pyrouge's default flags (issue 24), and of many threads over a large vocab
     .venv/bin/python benchmarks/bench_memory.py skip             # ROUGE-S*/SU*: 10,000, 20,000
     .venv/bin/python benchmarks/bench_memory.py skip 5000        # other sizes
     .venv/bin/python benchmarks/bench_memory.py threads          # counting scratch vs threads
+    .venv/bin/python benchmarks/bench_memory.py stream           # Parquet streamed: 3 sizes
     .venv/bin/python benchmarks/bench_memory.py --smoke          # tiny inputs: for the tests
 
 For each n, a fresh subprocess scores ``rouge([w(n)], [w(n)])`` with the four default types,
@@ -17,6 +18,9 @@ too).  The numbers are then checked against ones computed independently of the l
 - ROUGE-1 and ROUGE-2 from ``collections.Counter`` clipping of the whitespace tokens;
 - ROUGE-L from rapidfuzz's LCS length of the whitespace tokens;
 - ROUGE-Lsum equals ROUGE-L: one sentence a side, so the union-LCS hits are the LCS length.
+
+``stream``: the peak RSS of ``rouge-lcs score --data FILE.parquet`` on files of three sizes
+(benchmarks/bench_stream.py, which says how it measures and what it found).
 
 (The tokens ``w123`` are the same under the default Unicode tokenizer and ``str.split``.)
 Before the fix, 100,000 tokens a side peaked at 1.47 GB and 200,000 raised MemoryError.
@@ -231,6 +235,11 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["threads"]:
         return main_threads()
+    if argv[:1] == ["stream"]:
+        sys.path.insert(0, str(HERE))
+        import bench_stream
+
+        return bench_stream.main(argv[1:])
     if argv[:1] == ["--child"]:
         print(json.dumps(child(int(argv[1]))))
         return 0
@@ -238,7 +247,7 @@ def main(argv: list[str]) -> int:
         print(json.dumps(child_skip(int(argv[1]), argv[2:] == ["same"])))
         return 0
     if argv[:1] == ["--smoke"]:  # tiny inputs, one repeat: for the tests
-        return max(main(["2000"]), main_skip([200]))
+        return max(main(["2000"]), main_skip([200]), main(["stream", "--smoke"]))
     if argv[:1] == ["skip"]:
         return main_skip([int(a) for a in argv[1:]])
     sizes = [int(a) for a in argv] or [100_000, 200_000]

@@ -89,6 +89,15 @@ def _texts(value: object, name: str) -> list[str]:
     return [t if type(t) is str else str.__str__(t) for t in items]
 
 
+def _column(value: object, name: str) -> Sequence[str]:
+    """As :func:`_texts`, but an Arrow column of strings stays one: where the texts are only
+    encoded (not handed back), the engine reads its buffers, with no ``str`` per row."""
+    arrow = arrow_texts(value, name)
+    if isinstance(arrow, ArrowTexts):
+        return arrow
+    return _texts(value, name)
+
+
 def _text(value: object, name: str) -> str:
     if not isinstance(value, str):
         raise fail_type(name, "str", value)
@@ -200,7 +209,7 @@ def cdist(
         **options: ``tokenizer``, ``use_stemmer``, ``language``, ``beta``, ``compat`` as in
             :func:`rouge_lcs.score`.
     """
-    query_texts, choice_texts = _texts(queries, "queries"), _texts(choices, "choices")
+    query_texts, choice_texts = _column(queries, "queries"), _column(choices, "choices")
     floor, threads = _cutoff(score_cutoff), _num_threads(workers)
     result_type = _dtype(dtype)
     scoring = _scoring(rouge_type, measure, options, "cdist")
@@ -296,8 +305,8 @@ def dedup(
             loops score each new instruction against, with the instructions kept so far.
         rouge_type, measure, workers, **options: as in :func:`cdist`.
     """
-    items = _texts(texts, "texts")
-    pool = [] if seeds is None else _texts(seeds, "seeds")
+    items = _column(texts, "texts")
+    pool = [] if seeds is None else _column(seeds, "seeds")
     if progress is not None and not isinstance(progress, bool) and not callable(progress):
         raise fail_type("progress", "True, False, None or a callable", progress)
     limit = _fraction(threshold, "threshold")
@@ -305,7 +314,10 @@ def dedup(
     check_bool(prefilter, "prefilter")
     threads = _num_threads(workers)
     scoring = _scoring(rouge_type, measure, options, "dedup")
-    units = scoring.interner.units(pool + items)
+    # encoded one after the other (ids agree across calls): seeds and texts may be a list
+    # and an Arrow column
+    units = scoring.interner.units(pool)
+    units.extend(*scoring.interner.encode(items))
     start = len(pool)
     if progress is True:
         from tqdm import tqdm
@@ -415,6 +427,32 @@ class SimilarityIndex:
         found = self._top(query, k, _cutoff(score_cutoff))
         texts = self._texts  # appended to only: the indices found are there
         return [(texts[i], value, i) for i, value in found]
+
+    def top_matches(
+        self,
+        queries: Sequence[str],
+        *,
+        limit: int | None = 10,
+        score_cutoff: float | None = None,
+    ) -> list[list[tuple[int, float]]]:
+        """For each query, :meth:`extract`'s matches as ``(index, score)``, tokenized in one
+        call: an Arrow column of queries is read from its buffers (no ``str`` per row), and
+        the texts of the matches are the caller's to look up (:attr:`texts`, or its own
+        column of them)."""
+        items = _column(queries, "queries")
+        k = None if limit is None else check_int(limit, "limit")
+        floor = _cutoff(score_cutoff)
+        with self._lock:
+            scoring = self._scoring
+            units = scoring.interner.units(items, grow=False)  # as _top: looked up only
+            choices = self._units.snapshot()
+            self._renumber()
+        cands = np.arange(len(choices), dtype=np.int64)
+        threads = self._num_threads
+        return [
+            top_k(scoring, units, row, choices, cands, k, floor, False, threads)
+            for row in range(len(items))
+        ]
 
 
 def filter_dataset(dataset: Any, column: str, *, threshold: float = 0.7, **kwargs: Any) -> Any:

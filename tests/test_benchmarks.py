@@ -164,11 +164,12 @@ def test_run_quick_writes_a_page_and_readme_that_agree(tmp_path):
 
 
 def test_bench_stream_smoke():
-    """bench_stream.py end to end on tiny input: it writes two Parquet files, streams each
-    through ``rouge-lcs score --data -o`` in a fresh interpreter and reads both peaks."""
+    """bench_stream.py end to end on tiny input: it writes three Parquet files, streams each
+    through ``rouge-lcs score --data -o`` in a fresh interpreter and reads each one's own
+    peak (one line per file, then the ratio)."""
     pytest.importorskip("pyarrow", reason="pyarrow is not installed (the test extra has it)")
     out = _bench("bench_stream.py", "--smoke", timeout=300)
-    assert out.count("peak RSS") == 3, out
+    assert out.count("peak RSS") == 4 and out.count("ru_maxrss") == 3, out
 
 
 # Each benchmark's ``--smoke`` run (a few pairs, one repeat) and a line its output must show.

@@ -14,7 +14,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -238,12 +238,12 @@ def load_table(path: str | Path, text: str | None = None) -> Table:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def json_line(record: Any) -> str:
+def json_line(record: Any, default: Callable[[Any], Any] | None = None) -> str:
     """``record`` as one JSONL line (with its ``\n``), by the reader's rule: text as is (not
     ASCII-escaped), except a lone surrogate, which a record can hold (the reader takes the
     escape ``\ud800``, as JSON allows) and UTF-8 cannot: it is written back as that escape,
-    so every record read round-trips."""
-    line = json.dumps(record, ensure_ascii=False)
+    so every record read round-trips.  ``default``: as ``json.dumps`` takes it."""
+    line = json.dumps(record, ensure_ascii=False, default=default)
     if not line.isascii():
         # A surrogate can only sit inside a JSON string, where its escape means the same.
         line = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", line)

@@ -5,8 +5,13 @@ scored as they are (no ``str`` per row) and its scores written to ``--output`` a
 that memory stays that of one batch whatever the file's size (``benchmarks/bench_stream.py``
 measures the peak).  pyarrow's default ``pre_buffer`` keeps the column chunks read so far in
 its memory pool (reading alone, a 52 MB file held 66 MB there, without it 16 MB), so the file is
-opened without it, and the pool returns its freed pages after each batch; the scorer's
-vocabulary is bounded by its own limit (``STORE_LIMIT`` tokens).  The means are exact: each
+opened without it, and the pool returns its freed pages after each batch.  Each batch is
+scored with a fresh vocabulary (a scorer of the same settings per batch): a scorer keeps its
+vocabulary for its next call, up to ``STORE_LIMIT`` (200,000) tokens, which grew the peak with
+the file until the limit was reached in a probe run in the same process (20,000 rows: 207 MB;
+400,000: 244 MB; 1,200,000: 258 MB; with a vocabulary per batch 198, 234 and 235 MB), and no
+slower (a batch of 16,384 rows repeats its own common words); benchmarks/bench_stream.py
+measures the command's own peak.  The means are exact: each
 batch adds its exact column sums (:class:`rouge_lcs.distributed.PartialSums`), rounded once
 at the end, so they equal ``rouge()``'s on the whole file.
 """
@@ -15,26 +20,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
 
+from rouge_lcs.cli.columns import BATCH_ROWS, pyarrow_modules
 from rouge_lcs.cli.io import InputError
 from rouge_lcs.distributed import PartialSums, exact_sum
 from rouge_lcs.scores.results import Score, score_columns
 from rouge_lcs.scores.scorer import Rouge
 
-#: Rows read, scored and written at once: bounds the memory of a run.
-BATCH_ROWS = 16384
-
-
-def _pyarrow() -> tuple[Any, Any]:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        from rouge_lcs.base.install import install_command
-
-        raise InputError(f"--data FILE.parquet needs pyarrow: {install_command('arrow')}") from None
-    return pa, pq
+__all__ = ["BATCH_ROWS", "stream_scores"]
 
 
 def _reference_column(names: list[str], path: str) -> str:
@@ -49,7 +42,7 @@ def stream_scores(
 ) -> tuple[dict[str, Score], int, set[int]]:
     """Score a Parquet file of pairs batch by batch; returns the exact means, the number of
     examples and the reference counts seen.  ``output``: write per-example scores there."""
-    pa, pq = _pyarrow()
+    pa, pq = pyarrow_modules("--data FILE.parquet")
     pool = pa.default_memory_pool()
     try:
         source = pq.ParquetFile(path, pre_buffer=False)
@@ -78,7 +71,9 @@ def stream_scores(
                 continue
             preds, refs = batch.column("prediction"), batch.column(ref_name)
             try:
-                scores = scorer.score(preds, refs)
+                scores = Rouge.from_settings(
+                    scorer.settings, num_proc=scorer.num_proc, num_threads=scorer.num_threads
+                ).score(preds, refs)
             except ValueError as error:  # rows named within the batch: name them in the file
                 raise InputError(
                     f"{path}: {error} (in the batch of rows {done} to {done + n - 1})"

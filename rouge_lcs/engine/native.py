@@ -361,7 +361,10 @@ class NativeStore:
 
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The texts' token ids (int32, concatenated) and their offsets (int64, one more than
-        the texts); ids stay the same across calls on this store."""
+        the texts); ids stay the same across calls on this store.  Arrow columns
+        (:class:`ArrowTexts`) are read from their buffers, without a ``str`` per row."""
+        if isinstance(texts, ArrowTexts):
+            return _ids(self._encoder.encode_arrow(texts.columns(), self.num_threads))
         return _ids(self._encoder.encode(texts, self.num_threads))
 
     def _concatenates(self, text: str) -> bool:

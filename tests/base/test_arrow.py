@@ -185,6 +185,37 @@ def test_similarity_and_rewards_take_columns():
     assert reward.score(pa.array(texts), texts[::-1]) == reward.score(texts, texts[::-1])
 
 
+@pytest.mark.parametrize("rouge_type", ["rougeL", "rouge2"])
+def test_similarity_reads_columns_without_a_str_per_row(corpora, monkeypatch, rouge_type):
+    """dedup, cdist and SimilarityIndex.top_matches on chunked columns (seeds a column too)
+    equal the list-of-str calls (checked against the Alpaca loop in tests/scores), and on the
+    native engine no text of a column is made a str."""
+    from rouge_lcs.engine.backend import implementation
+
+    texts = [r for row in corpora.rows("en_headlines_rougemetric") for r in row["references"]]
+    texts = texts[:150] + texts[:10] + [t + " again" for t in texts[20:30]]
+    seeds, column = texts[100:130], pa.chunked_array([texts[:70], texts[70:]])
+    options = {"rouge_type": rouge_type, "tokenizer": "rouge_score"}
+    want = similarity.dedup(texts, seeds=seeds, neighbors=3, **options)
+    index = similarity.SimilarityIndex(texts[:100], **options)
+    extracted = [index.extract(q, limit=5, score_cutoff=0.1) for q in texts]
+    if implementation() == "native":
+
+        def no_strings(self):
+            raise AssertionError("a column was made a list of str")
+
+        monkeypatch.setattr(ArrowTexts, "tolist", no_strings)
+    got = similarity.dedup(column, seeds=pa.array(seeds), neighbors=3, **options)
+    assert got == want and len(got.kept) < len(texts)
+    assert np.array_equal(
+        similarity.cdist(column, pa.array(seeds), **options),
+        similarity.cdist(texts, seeds, **options),
+    )
+    found = index.top_matches(column, limit=5, score_cutoff=0.1)
+    assert found == [[(i, v) for _, v, i in row] for row in extracted]
+    assert index.top_matches([], limit=5) == []
+
+
 def test_to_arrow():
     preds, refs = ["the cat sat", "a dog", ""], ["the cat sat down", "a dog", "x"]
     scores = rouge_lcs.score(preds, refs, ["rouge1", "rougeL"])
