@@ -208,6 +208,8 @@ FILES: dict[str, str] = {
     "lines.txt": "Write a poem about the sea.\nwrite a poem about the sea\nList three fruits.\n",
     "queries.txt": "a poem about the sea\nfruits\n",
     "corpus.jsonl": '{"text": "Write a poem about the sea."}\n{"text": "List three fruits."}\n',
+    # docs/cli.md's seed tasks of dedup --seeds
+    "seed_tasks.jsonl": '{"text": "Write a poem about the ocean."}\n',
 }
 
 
@@ -224,9 +226,24 @@ def _write_parquet(path: Path) -> None:
     pq.write_table(pa.table(pairs), path)
 
 
+def _write_texts(path: Path) -> None:
+    # docs/cli.md's Parquet inputs of dedup and similar: a "text" column, one near-duplicate
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    texts = ["Write a poem about the sea.", "Write a short poem about the sea.", "List fruits."]
+    pq.write_table(pa.table({"text": texts}), path)
+
+
 #: Binary files the pages read, made (with the optional package they need) when a page
 #: names them.
-MADE = {"pairs.parquet": _write_parquet}
+MADE = {
+    "pairs.parquet": _write_parquet,
+    **{
+        name: _write_texts
+        for name in ("instructions.parquet", "new.parquet", "queries.parquet", "corpus.parquet")
+    },
+}
 
 
 def _expected(code: str) -> list[str]:
