@@ -196,6 +196,7 @@ def test_refused_before_the_work(tmp_path, capfd):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.parquet"]
 
 
+@pytest.mark.slow  # ~16,900 rows deduplicated: minutes on the reference engine
 def test_the_command_streams_a_file_of_many_batches(tmp_path, corpora, repo):
     """The installed command in a fresh process, at the real batch size."""
     texts = real_texts(corpora, 200)
