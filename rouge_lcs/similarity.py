@@ -404,15 +404,25 @@ class SimilarityIndex:
         self._indexed_vocab = scoring.interner.vocab
 
     def _top(self, query: object, k: int | None, floor: float) -> list[tuple[int, float]]:
-        text = _text(query, "query")
+        return self._tops([_text(query, "query")], k, floor)[0]
+
+    def _tops(
+        self, items: Sequence[str], k: int | None, floor: float
+    ) -> list[list[tuple[int, float]]]:
+        """Each text's ``k`` best ``(index, score)`` over the indexed texts, tokenized in one
+        call."""
         with self._lock:
             scoring = self._scoring
-            # the query's n-grams are looked up, never added (its tokens: see _renumber)
-            units = scoring.interner.units([text], grow=False)
+            # the queries' n-grams are looked up, never added (their tokens: see _renumber)
+            units = scoring.interner.units(items, grow=False)
             choices = self._units.snapshot()
             self._renumber()
         cands = np.arange(len(choices), dtype=np.int64)
-        return top_k(scoring, units, 0, choices, cands, k, floor, False, self._num_threads)
+        threads = self._num_threads
+        return [
+            top_k(scoring, units, row, choices, cands, k, floor, False, threads)
+            for row in range(len(items))
+        ]
 
     def max_score(self, query: str) -> float:
         """The best score of ``query`` against the indexed texts (0.0 when there are none)."""
@@ -441,18 +451,7 @@ class SimilarityIndex:
         column of them)."""
         items = _column(queries, "queries")
         k = None if limit is None else check_int(limit, "limit")
-        floor = _cutoff(score_cutoff)
-        with self._lock:
-            scoring = self._scoring
-            units = scoring.interner.units(items, grow=False)  # as _top: looked up only
-            choices = self._units.snapshot()
-            self._renumber()
-        cands = np.arange(len(choices), dtype=np.int64)
-        threads = self._num_threads
-        return [
-            top_k(scoring, units, row, choices, cands, k, floor, False, threads)
-            for row in range(len(items))
-        ]
+        return self._tops(items, k, _cutoff(score_cutoff))
 
 
 def filter_dataset(dataset: Any, column: str, *, threshold: float = 0.7, **kwargs: Any) -> Any:
