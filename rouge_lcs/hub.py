@@ -24,8 +24,13 @@ def inputs_description(indent: str = "    ") -> str:
 
 def check_batch(predictions: object, references: object) -> TextBatch:
     """Check a batch as ``add_batch`` receives it: one clear error naming the argument; every
-    text a plain ``str`` that encodes as UTF-8 (Arrow stores UTF-8)."""
-    return check_utf8(check_texts(predictions, references))
+    text a plain ``str`` that encodes as UTF-8 (Arrow stores UTF-8).  The references are
+    lists of lists, which evaluate's storage takes (the library's batch makes one-item lists
+    on access)."""
+    batch = check_utf8(check_texts(predictions, references))
+    if isinstance(batch.references, list):
+        return batch
+    return TextBatch(batch.predictions, list(batch.references), batch.single)
 
 
 def compute(predictions: list[str], references: list[list[str]], **options: Any) -> Output:

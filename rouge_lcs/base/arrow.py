@@ -225,15 +225,17 @@ class ArrowTexts(Sequence[str]):
         return iter(self.tolist())
 
 
-def single_references(texts: ArrowTexts) -> Sequence[list[str]]:
-    """One reference per example, ``[texts[i]]`` (a :class:`TextBatch`'s ``references``)."""
+def single_references(texts: Sequence[str]) -> Sequence[list[str]]:
+    """One reference per example, ``[texts[i]]`` (a :class:`TextBatch`'s ``references``),
+    made on access: a list of 100,000 one-item lists cost ~30 ms of a 190 ms call, most of it
+    in the garbage collector's passes over the new lists (``benchmarks/bench_nfkc.py``)."""
     return _Singles(texts)
 
 
 class _Singles(Sequence[list[str]]):
     """One reference per example: ``[texts[i]]``."""
 
-    def __init__(self, texts: ArrowTexts) -> None:
+    def __init__(self, texts: Sequence[str]) -> None:
         self.texts = texts
 
     def __len__(self) -> int:
@@ -243,6 +245,19 @@ class _Singles(Sequence[list[str]]):
         if isinstance(index, slice):
             return _Singles(self.texts[index])
         return [self.texts[index]]
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return ([text] for text in self.texts)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, so as unhashable
+
+    def __repr__(self) -> str:
+        return f"single_references({self.texts!r})"
 
 
 class ArrowLists(Sequence[list[str]]):

@@ -202,7 +202,7 @@ def check_texts(
         preds = [plain(pred) for pred in preds]
     ref_types = set(map(type, refs))
     if ref_types == {str}:
-        return TextBatch(preds, [[ref] for ref in refs], refs)
+        return TextBatch(preds, single_references(refs), refs)
     if ref_types == {list}:  # the nested batch (evaluate's shape), checked by passes in C too
         lengths = list(map(len, refs))
         if min(lengths) > 0 and set(map(type, chain.from_iterable(refs))) == {str}:
