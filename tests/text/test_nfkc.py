@@ -71,6 +71,16 @@ def test_every_code_point():
     assert 0x130 in left and 0x3A3 in left and left[:128] == list(range(128)) and len(left) < 300
 
 
+def test_the_ranges_nfkc_native_ok_passes_without_the_table():
+    # csrc/nfkc.h's nfkc_native_ok takes Hangul syllables and CJK Unified Ideographs as
+    # decided by C without reading their records: none may need CPython's lowercasing.
+    for lo, hi in ((0xAC00, 0xD7A3), (0x4E00, 0x9FFF)):
+        for cp in range(lo, hi + 1):
+            nfkd = unicodedata.normalize("NFKD", chr(cp))
+            assert "\u0307" not in nfkd and "\u03a3" not in nfkd, hex(cp)
+            assert chr(cp).lower() == chr(cp), hex(cp)
+
+
 # The characters where NFKC is more than a per-character map: combining marks (reordering),
 # the second halves of composites and what composes with them, Hangul jamo and syllables,
 # compatibility characters, joiners, case.
@@ -153,6 +163,13 @@ def test_the_encoder_normalizes_on_its_threads_without_calling_python():
         plain.encode(texts, 1)
 
 
+class _Text(str):
+    """A str subclass whose own methods must not take part."""
+
+    def lower(self) -> str:
+        raise AssertionError("the subclass's lower() was called")
+
+
 @needs_table
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_the_encoder_on_the_corpora_and_threads(threads):
@@ -160,12 +177,15 @@ def test_the_encoder_on_the_corpora_and_threads(threads):
 
     texts = _corpus_texts()[:6000] or ["Ｆｕｌｌ"]
     texts += [t + "（１２）ｘ" for t in texts[:2000]]
+    # beside them: plain Hangul, fullwidth CJK cut into NFKC segments, text that needs
+    # CPython's lower(), and a str subclass (read by its characters)
+    texts += [_Text("Ｆｕｌｌ 한국어（３）"), "İstanbul ΣΊΣΥΦΟΣ", "한국어 문장", "中文，句。"] * 50
     encoder = _native.Encoder(
         _native.MODE_UNICODE, unicode_tokenize, None, native._normalize, native_nfkc=True
     )
     ids, offsets = encoder.encode(texts, threads)
     got = np.frombuffer(ids, dtype=np.int32)
-    want = _id_pattern([unicode_tokenize(t) for t in texts])
+    want = _id_pattern([unicode_tokenize(str.__str__(t)) for t in texts])
     # ids may differ by thread count; which tokens share an id may not
     assert len(got) == len(want)
     pairs = set(zip(got.tolist(), want))

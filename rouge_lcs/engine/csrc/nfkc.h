@@ -35,19 +35,6 @@ static inline const NfkcRecord *nfkc_record(uint32_t c) {
 
 static inline int nfkc_ccc(uint32_t c) { return c < 0x300 ? 0 : nfkc_record(c)->ccc; }
 
-/* One step of the quick check: 0 as soon as the text may not be its own NFKC form.  *last is
- * the previous character's combining class (0 at the start). */
-static inline int nfkc_quick_step(uint32_t c, int *last) {
-    if (c < 128) {
-        *last = 0;
-        return 1;
-    }
-    const NfkcRecord *r = nfkc_record(c);
-    if ((r->flags & (NFKC_CHANGES | NFKC_BACK)) || (r->ccc && *last > r->ccc)) return 0;
-    *last = r->ccc;
-    return 1;
-}
-
 /* A growing buffer of code points. */
 typedef struct {
     uint32_t *u;
@@ -119,14 +106,14 @@ static uint32_t nfkc_pair(uint32_t a, uint32_t b) {
     return 0;
 }
 
-/* The canonical composition of a decomposed, reordered buffer, in place. */
-static void nfkc_compose(NfkcBuf *b) {
-    if (b->len == 0) return;
-    uint32_t *u = b->u;
+/* The canonical composition of n decomposed, reordered code points, in place; returns how many
+ * are left. */
+static int64_t nfkc_compose(uint32_t *u, int64_t n) {
+    if (n == 0) return 0;
     int64_t starter = 0, out = 1;
     int last = nfkc_ccc(u[0]);
     if (last != 0) last = 256; /* a leading non-starter: nothing composes with it */
-    for (int64_t i = 1; i < b->len; i++) {
+    for (int64_t i = 1; i < n; i++) {
         uint32_t c = u[i];
         const NfkcRecord *r = c < 128 ? NULL : nfkc_record(c);
         int cc = r ? r->ccc : 0;
@@ -141,7 +128,7 @@ static void nfkc_compose(NfkcBuf *b) {
         last = cc;
         u[out++] = c;
     }
-    b->len = out;
+    return out;
 }
 
 /* Code unit k of a CPython string's data (kind: 1, 2 or 4 bytes a unit). */
@@ -151,36 +138,61 @@ static inline uint32_t unit_at(int kind, const void *data, int64_t k) {
                        : ((const uint32_t *)data)[k];
 }
 
-/* Append str.lower(c) unless c is a joiner; 0 when out of memory. */
-static inline int nfkc_put_lowered(NfkcBuf *b, uint32_t c) {
-    const NfkcRecord *r = nfkc_record(c);
-    return (r->flags & NFKC_JOINER) || nfkc_put(b, (uint32_t)((int32_t)c + r->lower));
-}
-
-/* The unicode tokenizer's normal form of code units [start, end): NFKC, str.lower(), the
- * joiners removed, into b (b->len set); 0 when out of memory.  The text must hold no
- * NFKC_PYTHON character (the caller checks: nfkc_native_ok). */
-static int nfkc_lower(NfkcBuf *b, int kind, const void *data, int64_t start, int64_t end) {
-    b->len = 0;
-    int last = 0, quick = 1;
-    for (int64_t k = start; k < end && quick; k++) quick = nfkc_quick_step(unit_at(kind, data, k), &last);
-    if (quick) {
-        for (int64_t k = start; k < end; k++)
-            if (!nfkc_put_lowered(b, unit_at(kind, data, k))) return 0;
-        return 1;
-    }
+/* The full normal form of the segment [start, end) appended at b->u[base:] (b->len set):
+ * decomposed, reordered, composed, then lowered in place without the joiners (one unit out for
+ * at most one in); 0 when out of memory. */
+static int nfkc_segment(NfkcBuf *b, int64_t base, int kind, const void *data, int64_t start,
+                        int64_t end) {
+    b->len = base;
     for (int64_t k = start; k < end; k++)
         if (!nfkc_decompose(b, unit_at(kind, data, k))) return 0;
-    nfkc_reorder(b->u, b->len);
-    nfkc_compose(b);
-    int64_t n = b->len;
-    b->len = 0; /* lowered in place: one unit out for at most one in */
-    for (int64_t k = 0; k < n; k++) {
+    nfkc_reorder(b->u + base, b->len - base);
+    int64_t n = base + nfkc_compose(b->u + base, b->len - base);
+    b->len = base;
+    for (int64_t k = base; k < n; k++) {
         uint32_t c = b->u[k];
         const NfkcRecord *r = nfkc_record(c);
         if (!(r->flags & NFKC_JOINER)) b->u[b->len++] = (uint32_t)((int32_t)c + r->lower);
     }
     return 1;
+}
+
+/* The unicode tokenizer's normal form of code units [start, end): NFKC, str.lower(), the
+ * joiners removed, into b (b->len set); 0 when out of memory.  The text must hold no
+ * NFKC_PYTHON character (the caller checks: nfkc_native_ok).
+ *
+ * Segment by segment (ICU's way): a character that is its own NFKC form, of combining class 0
+ * and composing with nothing before it starts a segment, since nothing moves or composes across
+ * it, so the text's form is its segments' forms put together.  A segment that passes the quick
+ * check is copied lowered as it is read; only one that fails it is decomposed and composed.
+ * Normalizing the whole text when one character failed (a fullwidth "，" in Chinese text, or
+ * "（1）") cost the Chinese and Korean texts of benchmarks/bench_nfkc.py most of their time. */
+static int nfkc_lower(NfkcBuf *b, int kind, const void *data, int64_t start, int64_t end) {
+    b->len = 0;
+    int64_t seg = start, base = 0; /* the segment: its first unit, where its form starts */
+    int quick = 1, last = 0;       /* it passes the quick check so far; the last class */
+    for (int64_t k = start; k < end; k++) {
+        uint32_t c = unit_at(kind, data, k);
+        const NfkcRecord *r = nfkc_record(c);
+        int ccc = c < 128 ? 0 : r->ccc;
+        int stable = c < 128 || !(r->flags & (NFKC_CHANGES | NFKC_BACK));
+        if (k > seg && ccc == 0 && stable) { /* a new segment starts at c */
+            if (!quick && !nfkc_segment(b, base, kind, data, seg, k)) return 0;
+            seg = k;
+            base = b->len;
+            quick = 1;
+            last = 0;
+        }
+        if (!quick) continue;
+        if (!stable || (ccc && last > ccc)) {
+            quick = 0; /* the segment's form is made when it ends */
+            continue;
+        }
+        last = ccc;
+        if (!(r->flags & NFKC_JOINER) && !nfkc_put(b, (uint32_t)((int32_t)c + r->lower)))
+            return 0;
+    }
+    return quick || nfkc_segment(b, base, kind, data, seg, end);
 }
 
 /* Whether the C normal form applies to the text: no character whose NFKD holds U+0307 or
@@ -192,6 +204,13 @@ static int nfkc_native_ok(int kind, const void *data, int64_t n) {
     for (int64_t k = 0; k < n; k++) {
         uint32_t c = unit_at(kind, data, k);
         if (c < 128) continue;
+        /* Hangul syllables and the CJK Unified Ideographs block (most of the non-ASCII text
+         * this runs on, on the calling thread): no U+0307 or U+03A3 in their NFKD, whatever
+         * the Unicode version (tests/text/test_nfkc.py), so no table lookup. */
+        if ((c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x4E00 && c <= 0x9FFF)) {
+            other = 1;
+            continue;
+        }
         if (nfkc_record(c)->flags & NFKC_PYTHON) return 0;
         other |= c != 0x212A;
     }
