@@ -54,6 +54,29 @@ def test_corpora_equal_lists(corpora, name, options):
     )
 
 
+def test_repeated_references_are_numbered_once(corpora):
+    # REALSumm: 25 systems' summaries of each document, so each reference recurs; the column's
+    # distinct rows are what Python's set finds, and scoring through them changes no number.
+    from rouge_lcs.base.arrow import _distinct_rows
+
+    preds, refs = corpus(corpora, "en_cnndm_realsumm")
+    column = pa.array([r[0] for r in refs])
+    found = _distinct_rows(ArrowTexts.of(column, "references"), base=7)
+    assert found is not None
+    values, index = found
+    assert sorted(values.tolist()) == sorted({r[0] for r in refs})
+    assert [values[k - 7] for k in index] == [r[0] for r in refs]
+    same(
+        rouge_lcs.score(pa.array(preds), column, TYPES[:3]), rouge_lcs.score(preds, refs, TYPES[:3])
+    )
+    # a slice's rows are its own; distinct rows and unchecked buffers are left as they are
+    assert _distinct_rows(ArrowTexts.of(pa.array(preds), "predictions")) is None
+    sliced = ArrowTexts.of(column.slice(100, 1000), "references")
+    part_values, part_index = _distinct_rows(sliced)
+    assert [part_values[k] for k in part_index] == sliced.tolist()
+    assert _distinct_rows(hostile([0, 3, 1], b"abc").predictions) is None
+
+
 def test_korean_and_weighted_types(corpora):
     rows = corpora.rows("ko_korsts")[:1500]
     preds, refs = [r["prediction"] for r in rows], [r["references"][0] for r in rows]
@@ -157,6 +180,34 @@ def test_hostile_buffers(offsets, data, message, large):
     scorer = Rouge(["rouge1", "rougeL"])
     with pytest.raises(ValueError, match=message):
         scorer.score_of(hostile(offsets, data, large))
+
+
+# Rows of ~100 bytes: 4,000 of them are ~400 kB, several of the text stage's ranges (64 kB
+# at least each) on 4 threads, so the rows checked and decoded on the threads span ranges.
+_ROW = "서울 인구는 약 천만 명이다 中文，句子。 plain ascii words"
+
+
+@pytest.mark.parametrize("bad_rows", [[3000], [700, 3500], [3999]])
+def test_invalid_utf8_found_across_the_threads_ranges(bad_rows):
+    texts = [_ROW + f" {k}" for k in range(4000)]
+    data, offsets = bytearray(), [0]
+    for k, text in enumerate(texts):
+        data += text.encode() + (b"\xff" if k in bad_rows else b"")
+        offsets.append(len(data))
+    byte = len(texts[bad_rows[0]].encode())
+    for threads in (1, 4):
+        with pytest.raises(
+            ValueError, match=rf"predictions\[{bad_rows[0]}\]: invalid UTF-8 at byte {byte}$"
+        ):
+            Rouge(["rouge1"], num_threads=threads).score_of(hostile(offsets, bytes(data)))
+
+
+def test_threads_give_the_lists_numbers_on_mixed_scripts():
+    preds = [_ROW + f" {k}（{k % 7}）" for k in range(4000)]
+    refs = [f"{k} ascii only" if k % 3 == 0 else _ROW[k % 20 :] for k in range(4000)]
+    want = Rouge(TYPES[:3]).score(preds, refs)
+    for threads in (1, 2, 4):
+        same(Rouge(TYPES[:3], num_threads=threads).score(pa.array(preds), pa.array(refs)), want)
 
 
 def test_hostile_buffer_sizes():

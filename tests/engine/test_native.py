@@ -844,6 +844,7 @@ PYTHON_FREE = [
     "case_table.h",
     "nfkc_table.h",
     "nfkc.h",
+    "arrow.h",
 ]
 
 

@@ -984,6 +984,24 @@ static void run_parallel_polled(TaskFn fn, void *tasks, size_t size, int n, Cont
 #endif
 }
 
+/* The threads worth starting for `work` units when each should have `per_thread` at least:
+ * `threads` capped at MAX_THREADS and at work / per_thread + 1, and at least 1. */
+static inline int threads_for(int threads, int64_t work, int64_t per_thread) {
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    if ((int64_t)threads > work / per_thread + 1) threads = (int)(work / per_thread + 1);
+    return threads < 1 ? 1 : threads;
+}
+
+/* Where part t of `parts` contiguous ranges of about equal weight ends, the part starting at
+ * item k of n: once the running weight *seen reaches total * (t + 1) / parts (the last part
+ * takes the rest).  weight(ctx, k) is item k's weight. */
+static int64_t range_end(int64_t k, int64_t n, int t, int parts, int64_t total, int64_t *seen,
+                         int64_t (*weight)(const void *ctx, int64_t k), const void *ctx) {
+    int64_t goal = total * (t + 1) / parts;
+    while (k < n && (*seen < goal || t == parts - 1)) *seen += weight(ctx, k++);
+    return k;
+}
+
 /* run_parallel_polled without stop requests. */
 static void run_parallel(TaskFn fn, void *tasks, size_t size, int n) {
     run_parallel_polled(fn, tasks, size, n, NULL);

@@ -473,6 +473,24 @@ static int hangul_plain(int kind, const void *data, int64_t n) {
     return 1;
 }
 
+/* What decides an Arrow row's scan (arrow_classify): the encoder's flags, read on the threads. */
+typedef struct {
+    int collect, unicode, nfkc, char_mode;
+} ArrowRules;
+
+/* A decoded non-ASCII row's scan mode, or -1 when the text needs CPython (str.lower of a
+ * non-ASCII text for rouge_score's tokenizer, a Python tokenizer, characters nfkc.h leaves to
+ * unicodedata): the rules encode_text_exact applies to a str, on the code units alone. */
+static int arrow_classify(const void *ctx, int kind, const void *units, int64_t len) {
+    const ArrowRules *r = (const ArrowRules *)ctx;
+    if (!r->collect) return -1;
+    if (r->unicode && hangul_plain(kind, units, len))
+        return SCAN_UNICODE; /* its own NFKC and lower(): tokenize_unicode's rule */
+    if (r->unicode && r->nfkc && nfkc_native_ok(kind, units, len)) return SCAN_NFKC;
+    if (r->char_mode && char_plain_units(kind, units, len)) return SCAN_CHAR;
+    return -1;
+}
+
 /* Parse and check one column tuple; 0 with an exception (views released) on error. */
 static int arrow_column(PyObject *item, ArrowColumn *c, int64_t *rows) {
     if (!PyTuple_Check(item)) {
@@ -530,8 +548,7 @@ static PyObject *encoder_encode_arrow(Encoder *e, PyObject *args) {
     Py_ssize_t n_cols = PyTuple_GET_SIZE(seq), parsed = 0;
     ArrowColumn *cols = calloc((size_t)n_cols + 1, sizeof(ArrowColumn));
     int64_t n = 0; /* rows */
-    int8_t *kinds = NULL;  /* per row: 0 ASCII, else the decoded kind */
-    int64_t *chars = NULL; /* per row: code points */
+    ArrowRow *rows = NULL;
     char *arena = NULL;
     PyObject *offsets = NULL, *result = NULL;
     int collect = encoder_collects(e), collecting = 0;
@@ -541,37 +558,51 @@ static PyObject *encoder_encode_arrow(Encoder *e, PyObject *args) {
     }
     for (; parsed < n_cols; parsed++)
         if (!arrow_column(PyTuple_GET_ITEM(seq, parsed), &cols[parsed], &n)) goto done;
-    if (n >= PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t) - 1) {
+    if (n >= PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(ArrowRow) - 1) {
         PyErr_NoMemory();
         goto done;
     }
-    kinds = malloc((size_t)n + 1);
-    chars = malloc(((size_t)n + 1) * sizeof(int64_t));
-    if (kinds == NULL || chars == NULL) {
+    rows = malloc(((size_t)n + 1) * sizeof(ArrowRow));
+    if (rows == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    /* Pass 1: validate every row's UTF-8 and size the arena for the non-ASCII ones. */
-    int64_t arena_len = 0, row = 0;
+    /* Each row's bytes (arrow_column checked the offsets: in their buffer, not decreasing,
+     * within the data). */
+    int64_t row = 0;
     for (Py_ssize_t c = 0; c < n_cols; c++) {
         const ArrowColumn *col = &cols[c];
         const unsigned char *ob = (const unsigned char *)col->off.buf;
         const unsigned char *db = (const unsigned char *)col->data.buf;
         for (long long k = 0; k < col->length; k++, row++) {
             int64_t a = arrow_offset(ob, col->width, col->first + k);
-            int64_t b = arrow_offset(ob, col->width, col->first + k + 1);
-            uint32_t top = 0;
-            int64_t bad = utf8_scan(db + a, b - a, &chars[row], &top);
-            if (bad >= 0) {
-                PyErr_Format(PyExc_ValueError, "%U[%lld]: invalid UTF-8 at byte %lld", col->name,
-                             col->base + k, (long long)bad);
-                goto done;
-            }
-            kinds[row] = top < 128 ? 0 : (int8_t)utf8_kind(top);
-            if (kinds[row] && !checked_add64(&arena_len, chars[row] * kinds[row])) {
-                PyErr_NoMemory();
-                goto done;
-            }
+            rows[row] = (ArrowRow){db + a, arrow_offset(ob, col->width, col->first + k + 1) - a,
+                                   0, 0, 0, -1};
+        }
+    }
+    ArrowRange ranges[MAX_THREADS];
+    int n_ranges = arrow_ranges(ranges, rows, n, threads);
+    /* Pass 1, on the threads: validate every row's UTF-8, count its code points. */
+    Py_BEGIN_ALLOW_THREADS
+    arrow_pass(arrow_scan_range, ranges, n_ranges);
+    Py_END_ALLOW_THREADS
+    for (int t = 0; t < n_ranges; t++) {
+        if (ranges[t].bad_row < 0) continue;
+        /* the first invalid row: ranges are in row order */
+        int64_t bad = ranges[t].bad_row, first = 0;
+        Py_ssize_t c = 0;
+        while (bad >= first + cols[c].length) first += cols[c++].length;
+        PyErr_Format(PyExc_ValueError, "%U[%lld]: invalid UTF-8 at byte %lld", cols[c].name,
+                     cols[c].base + (bad - first), (long long)ranges[t].bad_byte);
+        goto done;
+    }
+    /* The arena: each non-ASCII row's decoded code units, in row order. */
+    int64_t arena_len = 0;
+    for (int64_t k = 0; k < n; k++) {
+        rows[k].at = arena_len;
+        if (rows[k].kind && !checked_add64(&arena_len, rows[k].chars * rows[k].kind)) {
+            PyErr_NoMemory();
+            goto done;
         }
     }
     arena = malloc((size_t)arena_len + 1);
@@ -580,6 +611,19 @@ static PyObject *encoder_encode_arrow(Encoder *e, PyObject *args) {
         if (arena == NULL) PyErr_NoMemory();
         goto done;
     }
+    /* Pass 2, on the threads: decode, and choose each row's scan. */
+    ArrowRules rules = {collect, e->mode == MODE_UNICODE && e->normalize != NULL, e->nfkc,
+                        e->mode == MODE_CHAR};
+    int ascii_scan = !collect ? -1 : e->mode == MODE_CHAR ? SCAN_CHAR : SCAN_ASCII;
+    for (int t = 0; t < n_ranges; t++) {
+        ranges[t].arena = arena;
+        ranges[t].classify = arrow_classify;
+        ranges[t].ctx = &rules;
+        ranges[t].ascii_scan = ascii_scan;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    arrow_pass(arrow_decode_range, ranges, n_ranges);
+    Py_END_ALLOW_THREADS
     if (collect) {
         if (!collect_begin(e)) goto done;
         collecting = 1;
@@ -587,49 +631,23 @@ static PyObject *encoder_encode_arrow(Encoder *e, PyObject *args) {
     int64_t *off = (int64_t *)PyBytes_AS_STRING(offsets);
     e->out_len = 0;
     off[0] = 0;
-    /* Pass 2: each row as a piece of its buffer (ASCII) or of the arena (decoded), or, where
-     * the text needs CPython (str.lower of a non-ASCII text for rouge_score's tokenizer, a
-     * Python tokenizer, characters nfkc.h leaves to unicodedata), as the str it is. */
-    int64_t at = 0;
-    row = 0;
-    for (Py_ssize_t c = 0; c < n_cols; c++) {
-        const ArrowColumn *col = &cols[c];
-        const unsigned char *ob = (const unsigned char *)col->off.buf;
-        const unsigned char *db = (const unsigned char *)col->data.buf;
-        for (long long k = 0; k < col->length; k++, row++) {
-            int64_t a = arrow_offset(ob, col->width, col->first + k);
-            int64_t len = chars[row];
-            int kind = kinds[row] ? kinds[row] : 1;
-            const void *units = db + a;
-            int scan = -1;
-            if (kinds[row] == 0) {
-                if (collect) scan = e->mode == MODE_CHAR ? SCAN_CHAR : SCAN_ASCII;
-            } else {
-                units = arena + at;
-                utf8_decode(db + a, arrow_offset(ob, col->width, col->first + k + 1) - a, kind,
-                            arena + at);
-                at += len * kind;
-                if (collect && e->mode == MODE_UNICODE && e->normalize != NULL &&
-                    hangul_plain(kind, units, len))
-                    scan = SCAN_UNICODE; /* its own NFKC and lower(): tokenize_unicode's rule */
-                else if (collect && e->mode == MODE_UNICODE && e->normalize != NULL && e->nfkc &&
-                         nfkc_native_ok(kind, units, len))
-                    scan = SCAN_NFKC;
-                else if (collect && e->mode == MODE_CHAR && char_plain_units(kind, units, len))
-                    scan = SCAN_CHAR;
-            }
-            if (scan >= 0) {
-                if (!add_raw_piece(e, units, kind, len, scan)) goto done;
-            } else {
-                PyObject *text = PyUnicode_FromKindAndData(kind, units, len);
-                if (text == NULL) goto done;
-                e->held = NULL; /* the pieces keep it (add_piece) */
-                int ok = encode_text_exact(e, text);
-                Py_DECREF(text);
-                if (!ok) goto done;
-            }
-            off[row + 1] = collect ? e->n_pieces : e->out_len;
+    /* Each row as a piece of its buffer (ASCII) or of the arena (decoded), or as the str it
+     * is where the text needs CPython. */
+    for (int64_t k = 0; k < n; k++) {
+        const ArrowRow *r = &rows[k];
+        int kind = r->kind ? r->kind : 1;
+        const void *units = r->kind ? (const void *)(arena + r->at) : (const void *)r->bytes;
+        if (r->scan >= 0) {
+            if (!add_raw_piece(e, units, kind, r->chars, r->scan)) goto done;
+        } else {
+            PyObject *text = PyUnicode_FromKindAndData(kind, units, r->chars);
+            if (text == NULL) goto done;
+            e->held = NULL; /* the pieces keep it (add_piece) */
+            int ok = encode_text_exact(e, text);
+            Py_DECREF(text);
+            if (!ok) goto done;
         }
+        off[k + 1] = collect ? e->n_pieces : e->out_len;
     }
     if (collect && !offsets_to_tokens(e, threads, off, n + 1)) goto done;
     result = encoder_result(e, offsets);
@@ -640,8 +658,7 @@ done:
         PyBuffer_Release(&cols[c].data);
     }
     free(cols);
-    free(kinds);
-    free(chars);
+    free(rows);
     free(arena);
     Py_XDECREF(offsets);
     encoder_leave(e, seq);

@@ -551,25 +551,26 @@ static void punkt_shard_task(void *arg) {
 /* punkt_shard_task on every job (m NULL: deciding; else Punkt where needed), on up to `threads`
  * threads in contiguous shards of about equal length.  Returns the threads used, or -1 when
  * out of memory (the jobs' spans that were made are left for the caller to free). */
+/* A job's weight for the shards: its text's length (every job), or only where Punkt runs. */
+static int64_t job_units(const void *jobs, int64_t k) { return ((const PunktJob *)jobs)[k].t.n; }
+
+static int64_t punkt_job_units(const void *jobs, int64_t k) {
+    const PunktJob *job = (const PunktJob *)jobs + k;
+    return job->how == PJ_NEEDS_PUNKT ? job->t.n : 0;
+}
+
 static int run_punkt_shards(const PunktTables *m, PunktJob *jobs, int64_t n_jobs, int threads) {
     int64_t total = 0;
     for (int64_t k = 0; k < n_jobs; k++)
         if (m == NULL || jobs[k].how == PJ_NEEDS_PUNKT) total += jobs[k].t.n;
-    if (threads > MAX_THREADS) threads = MAX_THREADS;
-    if ((int64_t)threads > total / PUNKT_UNITS_PER_THREAD + 1)
-        threads = (int)(total / PUNKT_UNITS_PER_THREAD + 1);
-    if ((int64_t)threads > n_jobs) threads = (int)n_jobs;
-    if (threads < 1) threads = 1;
+    threads = threads_for(threads, total, PUNKT_UNITS_PER_THREAD);
+    if ((int64_t)threads > n_jobs && n_jobs > 0) threads = (int)n_jobs;
     PunktShard shards[MAX_THREADS];
     int64_t k = 0, seen = 0;
     for (int t = 0; t < threads; t++) {
         shards[t] = (PunktShard){m, jobs, k, k, 0};
-        int64_t goal = total * (t + 1) / threads;
-        while (k < n_jobs && (seen < goal || t == threads - 1)) {
-            if (m == NULL || jobs[k].how == PJ_NEEDS_PUNKT) seen += jobs[k].t.n;
-            k++;
-        }
-        shards[t].last = k;
+        shards[t].last = k = range_end(k, n_jobs, t, threads, total, &seen,
+                                       m == NULL ? job_units : punkt_job_units, jobs);
     }
     if (threads == 1) punkt_shard_task(&shards[0]);
     else run_parallel(punkt_shard_task, shards, sizeof(PunktShard), threads);

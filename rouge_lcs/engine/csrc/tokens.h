@@ -621,13 +621,16 @@ static void token_worker_task(void *arg) {
 /* Cut `n_pieces` pieces into shards of about equal length (in code units) and tokenize them
  * on at most `threads` threads (*ran: how many).  `shards` holds MAX_THREADS entries; returns
  * the shards used (each shard's status says whether it succeeded; the caller frees them). */
+static int64_t piece_units(const void *pieces, int64_t k) {
+    const TextPiece *p = (const TextPiece *)pieces + k;
+    return p->end - p->start;
+}
+
 static int run_token_shards(TokenShard *shards, int threads, const TextPiece *pieces,
                             int64_t n_pieces, const Map *vocab, int stem, int *ran) {
     int64_t total = 0;
     for (int64_t k = 0; k < n_pieces; k++) total += pieces[k].end - pieces[k].start;
-    if (threads > MAX_THREADS) threads = MAX_THREADS;
-    if ((int64_t)threads > total / UNITS_PER_THREAD + 1) threads = (int)(total / UNITS_PER_THREAD + 1);
-    if (threads < 1) threads = 1;
+    threads = threads_for(threads, total, UNITS_PER_THREAD);
     int n = threads == 1 ? 1 : threads * SHARDS_PER_THREAD;
     if (n > MAX_THREADS) n = MAX_THREADS;
     int64_t k = 0, seen = 0;
@@ -638,12 +641,7 @@ static int run_token_shards(TokenShard *shards, int threads, const TextPiece *pi
         s->vocab = vocab;
         s->stem = stem;
         s->first = k;
-        int64_t goal = total * (t + 1) / n;
-        while (k < n_pieces && (seen < goal || t == n - 1)) {
-            seen += pieces[k].end - pieces[k].start;
-            k++;
-        }
-        s->last = k;
+        s->last = k = range_end(k, n_pieces, t, n, total, &seen, piece_units, pieces);
     }
     *ran = threads;
     if (threads == 1) {
