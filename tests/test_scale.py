@@ -107,6 +107,49 @@ def test_forked_shards_from_a_shared_counter(pairs):
     assert np.array_equal(one.counts, two.counts) and np.array_equal(one.n_refs, two.n_refs)
 
 
+def test_repeated_examples_are_scored_once_and_given_to_every_copy(pairs):
+    # An evaluation set three times over, shuffled, plus a prediction scored against two
+    # references: each distinct single-reference example goes to the shards once, and every
+    # copy gets its counts, equal to one process's, in the batch's order.
+    import random
+
+    from rouge_lcs.base.validation import check_texts
+    from rouge_lcs.config.settings import make_settings
+    from rouge_lcs.engine import parallel
+    from rouge_lcs.engine.compute import compute_stats
+
+    preds, refs = pairs(400)
+    rows = [(p, r[:1]) for p, r in zip(preds, refs)] * 3
+    random.Random(7).shuffle(rows)
+    batch = check_texts([p for p, _ in rows], [r for _, r in rows])
+    unique, positions = parallel._distinct_examples(batch)
+    assert len(unique) == len({(p, r[0]) for p, r in rows}) < len(batch)
+    assert [unique.predictions[k] for k in positions] == list(batch.predictions)
+    settings = make_settings(tokenizer=lambda text: text.lower().split(), use_stemmer=True)
+    seen: list[int] = []
+    two = parallel.parallel_stats(batch, settings, 2, seen.append)
+    one = compute_stats(batch, settings)
+    assert sum(seen) == len(batch) and (two.flat() is None) == (one.flat() is None)
+    assert np.array_equal(one.counts, two.counts) and np.array_equal(one.n_refs, two.n_refs)
+    several = check_texts([p for p, _ in rows], [[r[0], "x"] for _, r in rows])
+    assert parallel._distinct_examples(several) is None  # several references: as they are
+    # the evaluate module's batch (lists of one reference, no single list) is found too
+    from rouge_lcs.base.validation import TextBatch
+
+    nested = TextBatch(list(batch.predictions), [list(r) for r in batch.references])
+    assert len(parallel._distinct_examples(nested)[0]) == len(unique)
+
+
+def test_pair_stats_take_gives_each_example_its_pairs():
+    from rouge_lcs.engine.stats import PairStats
+
+    counts = np.arange(2 * 6 * 3, dtype=np.int64).reshape(6, 2, 3)
+    stats = PairStats(counts, np.array([1, 3, 2]))  # examples of 1, 3 and 2 pairs
+    taken = stats.take([2, 0, 2, 1])
+    assert taken.n_refs.tolist() == [2, 1, 2, 3]
+    assert np.array_equal(taken.counts, counts[[4, 5, 0, 4, 5, 1, 2, 3]])
+
+
 @pytest.mark.slow
 def test_results_larger_than_the_widened_pipe_come_back_whole():
     # A child's results go through a pipe widened to 1 MB (one write, no turns); 24,000

@@ -135,6 +135,24 @@ class PairStats:
             np.concatenate([p.counts for p in parts]), np.concatenate([p.n_refs for p in parts])
         )
 
+    def take(self, examples: Sequence[int]) -> PairStats:
+        """The statistics of ``examples`` (indices into this batch's examples; repeats allowed),
+        in that order, each example with all its pairs; flat when these are."""
+        import numpy as np
+
+        from rouge_lcs.base.arrays import expand
+
+        index = np.asarray(examples, dtype=np.int64)
+        n_refs = self.n_refs[index]
+        pairs = expand(self.offsets[:-1][index], n_refs)
+        counts = self.counts[pairs]
+        if self._flat is None:
+            return PairStats(counts, n_refs)
+        flat_counts, flat_refs = array("q"), array("q")
+        flat_counts.frombytes(np.ascontiguousarray(counts).tobytes())
+        flat_refs.frombytes(n_refs.tobytes())
+        return PairStats.from_flat(flat_counts, self._n_types, flat_refs)
+
 
 def _from_flat(counts: array[int], n_types: int, n_refs: array[int]) -> PairStats:
     return PairStats.from_flat(counts, n_types, n_refs)
