@@ -342,17 +342,66 @@ def arrow_texts(value: object, name: str) -> ArrowTexts | ArrowLists | None:
     return ArrowTexts.of(value, name)
 
 
+#: Rows of a reference column sampled for repeats, and the share of distinct rows in the
+#: sample below which the column is numbered (:func:`_distinct_rows`).
+DISTINCT_SAMPLE, DISTINCT_SHARE = 1024, 0.9
+
+
+def _distinct_rows(texts: ArrowTexts, base: int = 0) -> tuple[ArrowTexts, array[int]] | None:
+    """The distinct rows of a column and each row's index among them plus ``base`` (int64),
+    when the column's first
+    rows repeat (one reference scored against many systems' outputs); else ``None``.
+
+    Each row of an Arrow column is tokenized as it comes, where a list's equal texts are
+    tokenized once: REALSumm's 2,500 references (100 distinct) made the Arrow path 0.84x the
+    list path (benchmarks/bench_arrow.py).  Arrow's own hash kernel numbers the rows, only
+    after ``validate(full=True)`` (a column built on unchecked buffers goes to the engine's
+    checks, which name the bad row), and only when a sample repeats: on distinct short rows
+    numbering would cost more than it saves.
+    """
+    pa = _pyarrow()
+    import pyarrow.compute as pc
+
+    owners = [part.owner for part in texts._parts]
+    if not owners or any(not isinstance(a, pa.Array) for a in owners):
+        return None
+    if len({a.type for a in owners}) != 1:
+        return None
+    rows = [a.slice(p.first - a.offset, p.length) for p, a in zip(texts._parts, owners)]
+    try:
+        sample = pa.chunked_array(rows).slice(0, DISTINCT_SAMPLE)
+        for chunk in sample.chunks:
+            chunk.validate(full=True)
+        if len(pc.unique(sample)) > DISTINCT_SHARE * len(sample):
+            return None
+        for chunk in rows:
+            chunk.validate(full=True)
+    except pa.ArrowInvalid:
+        return None
+    import numpy as np
+
+    encoded = pc.dictionary_encode(pa.concat_arrays(rows) if len(rows) > 1 else rows[0])
+    index = array("q")
+    index.frombytes((np.asarray(encoded.indices, dtype=np.int64) + base).tobytes())
+    return ArrowTexts.of(encoded.dictionary, texts._parts[0].name), index
+
+
 def arrow_pairs(
     predictions: Sequence[str], references: Sequence[list[str]], single: Sequence[str] | None
 ) -> tuple[ArrowTexts, array[int], array[int], array[int]] | None:
     """The texts and pairs of an Arrow batch, unnumbered (each row its own text: equal texts
-    give equal ids anyway): ``(texts, pair_pred, pair_ref, n_refs)``; ``None`` when the batch
-    is not all Arrow."""
+    give equal ids anyway) but for a reference column whose rows repeat
+    (:func:`_distinct_rows`): ``(texts, pair_pred, pair_ref, n_refs)``; ``None`` when the
+    batch is not all Arrow."""
     if not isinstance(predictions, ArrowTexts):
         return None
     n = len(predictions)
     if isinstance(single, ArrowTexts):
         index = array("q", range(n))
+        distinct = _distinct_rows(single, base=n)  # the rows' ids follow the predictions'
+        if distinct is not None:
+            values, pair_ref = distinct
+            return predictions + values, index, pair_ref, array("q", [1]) * n
         return predictions + single, index, array("q", range(n, 2 * n)), array("q", [1]) * n
     if not isinstance(references, ArrowLists):
         return None
