@@ -202,6 +202,17 @@ def test_invalid_utf8_found_across_the_threads_ranges(bad_rows):
             Rouge(["rouge1"], num_threads=threads).score_of(hostile(offsets, bytes(data)))
 
 
+def test_rows_of_every_code_unit_size_in_any_order():
+    # Decoded rows of 1, 2 and 4 bytes a code unit share one arena: a 2- or 4-byte row after
+    # a 1-byte row of odd length must still be aligned (the sanitizer's build checks it).
+    rows = ["é", "中", "é1", "😀", "ab", "é22", "中文", "😀😀x", "é", "한"]
+    preds = [rows[(k * 7) % len(rows)] + rows[k % len(rows)] for k in range(300)]
+    refs = [rows[(k * 3) % len(rows)] for k in range(300)]
+    for threads in (1, 2):
+        scorer = Rouge(TYPES[:3], num_threads=threads)
+        same(scorer.score(pa.array(preds), pa.array(refs)), Rouge(TYPES[:3]).score(preds, refs))
+
+
 def test_threads_give_the_lists_numbers_on_mixed_scripts():
     preds = [_ROW + f" {k}（{k % 7}）" for k in range(4000)]
     refs = [f"{k} ascii only" if k % 3 == 0 else _ROW[k % 20 :] for k in range(4000)]

@@ -596,9 +596,15 @@ static PyObject *encoder_encode_arrow(Encoder *e, PyObject *args) {
                      cols[c].base + (bad - first), (long long)ranges[t].bad_byte);
         goto done;
     }
-    /* The arena: each non-ASCII row's decoded code units, in row order. */
+    /* The arena: each non-ASCII row's decoded code units, in row order, each row aligned to
+     * its code unit (a 2-byte row after a 1-byte row of odd length was written misaligned). */
     int64_t arena_len = 0;
     for (int64_t k = 0; k < n; k++) {
+        int64_t kind = rows[k].kind ? rows[k].kind : 1;
+        if (!checked_add64(&arena_len, (kind - arena_len % kind) % kind)) {
+            PyErr_NoMemory();
+            goto done;
+        }
         rows[k].at = arena_len;
         if (rows[k].kind && !checked_add64(&arena_len, rows[k].chars * rows[k].kind)) {
             PyErr_NoMemory();
