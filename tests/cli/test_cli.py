@@ -302,7 +302,10 @@ def test_a_closed_pipe_ends_every_command_quietly_as_cat_does(tmp_path):
             text=True,
         )
         assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
-        assert done.returncode == 141, (args, done.returncode, done.stderr)
+        # The bare command's table is a few lines: written whole before head exits, it meets
+        # no closed pipe (cat's status is 0 then too); 20,000 CSV rows always do.
+        expected = {0, 141} if not args else {141}
+        assert done.returncode in expected, (args, done.returncode, done.stderr)
         assert len(done.stdout.splitlines()) == 1
 
 
