@@ -140,6 +140,15 @@ class TextBatch:
         """References per example."""
         return [len(r) for r in self.references]
 
+    def one_reference_each(self) -> Sequence[str] | None:
+        """The references as one sequence when every example has exactly one (``single``, or
+        made from ``references`` when the batch was built without it), else ``None``."""
+        if self.single is not None:
+            return self.single
+        if set(map(len, self.references)) == {1}:
+            return list(map(itemgetter(0), self.references))
+        return None
+
 
 def plain(text: str) -> str:
     """The text of a str subclass (numpy.str_, markupsafe.Markup, …) as a plain str: ROUGE is a

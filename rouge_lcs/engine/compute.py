@@ -147,17 +147,14 @@ def _chunk_stats(batch: TextBatch, store: Store, engine: Backend) -> PairStats:
     arrow = arrow_pairs(predictions, references, batch.single)
     if arrow is not None:  # Arrow columns: the engine reads their buffers, row by row
         return store.chunk_stats(*arrow)
-    if batch.single is not None:  # one reference each (check_texts knows): pairs are examples
-        pair_texts, ref_texts = predictions, batch.single
-        n_refs = array("q", [1]) * len(predictions)  # no map(len) over the batch (0.1 ms)
+    single = batch.one_reference_each()
+    if single is not None:  # one reference each: pairs are examples
+        pair_texts, ref_texts = predictions, single
+        n_refs = array("q", [1]) * len(predictions)  # int64 arrays: no NumPy on the native path
     else:
-        n_refs = array("q", map(len, references))  # int64 arrays: no NumPy on the native path
-        if sum(n_refs) == len(references):  # one reference each: pairs are examples
-            pair_texts = predictions
-            ref_texts = [refs[0] for refs in references]
-        else:
-            pair_texts = [p for p, refs in zip(predictions, references) for _ in refs]
-            ref_texts = [r for refs in references for r in refs]
+        n_refs = array("q", map(len, references))
+        pair_texts = [p for p, refs in zip(predictions, references) for _ in refs]
+        ref_texts = [r for refs in references for r in refs]
     # lists here: check_texts makes lists of every batch but an all-Arrow one
     texts, pair_pred, pair_ref = engine.number_texts(pair_texts, ref_texts)  # type: ignore[arg-type]
     return store.chunk_stats(texts, pair_pred, pair_ref, n_refs)

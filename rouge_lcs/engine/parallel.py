@@ -18,7 +18,6 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from operator import itemgetter
 
 from rouge_lcs.base.arrow import single_references
 from rouge_lcs.base.validation import TextBatch
@@ -191,10 +190,7 @@ def _distinct_examples(batch: TextBatch) -> tuple[TextBatch, Any] | None:
     (benchmarks/bench_metric_parallel.py ``--repeated``).  Each distinct example is now scored
     once and its statistics given to every copy: the same per-pair counts, so the same numbers.
     """
-    single = batch.single
-    references = batch.references
-    if single is None and isinstance(references, list) and set(map(len, references)) == {1}:
-        single = list(map(itemgetter(0), references))  # a batch made without check_texts
+    single = batch.one_reference_each()
     if not isinstance(batch.predictions, list) or not isinstance(single, list):
         return None  # several references, or Arrow columns (read in C, not as str)
     import numpy as np
