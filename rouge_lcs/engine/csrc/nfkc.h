@@ -205,8 +205,9 @@ static int nfkc_native_ok(int kind, const void *data, int64_t n) {
         uint32_t c = unit_at(kind, data, k);
         if (c < 128) continue;
         /* Hangul syllables and the CJK Unified Ideographs block (most of the non-ASCII text
-         * this runs on, on the calling thread): no U+0307 or U+03A3 in their NFKD, whatever
-         * the Unicode version (tests/text/test_nfkc.py), so no table lookup. */
+         * this runs on, on the calling thread): neither has a decomposition, so no U+0307 or
+         * U+03A3 in their NFKD (tests/text/test_nfkc.py checks each code point), and no table
+         * lookup. */
         if ((c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x4E00 && c <= 0x9FFF)) {
             other = 1;
             continue;
