@@ -313,6 +313,17 @@ static PyObject *py_porter_stem(PyObject *self, PyObject *word) {
 /* ------------------------------------------------------------------------------------------ */
 /* The Encoder type                                                                             */
 
+/* Texts ahead of the one being read whose objects are prefetched: a batch's strings lie all
+ * over the heap, and one text after another, each read of an object's header and first
+ * characters waited for memory (the serial loops over a batch's texts: numbering, encoding). */
+#define PREFETCH_AHEAD 8
+
+/* The header of a str and the line after it (a short text's characters). */
+static inline void prefetch_str(PyObject *obj) {
+    PREFETCH(obj);
+    PREFETCH((const char *)obj + 64);
+}
+
 PyDoc_STRVAR(encode_doc,
 "encode(texts, num_threads=1) -> (ids: bytes, offsets: bytes)\n"
 "--\n\n"
@@ -402,6 +413,7 @@ static PyObject *encoder_encode(Encoder *e, PyObject *args) {
     e->out_len = 0;
     off[0] = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
+        if (k + PREFETCH_AHEAD < n) prefetch_str(items[k + PREFETCH_AHEAD]);
         e->held = items[k];
         if (!encode_text(e, items[k])) goto done;
         off[k + 1] = collect ? e->n_pieces : e->out_len;
@@ -1634,6 +1646,7 @@ static int number_list(PyObject *list, const char *name, int64_t *out, TextSlot 
     Py_ssize_t n = PyList_GET_SIZE(list);
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *item = PyList_GET_ITEM(list, k);
+        if (k + PREFETCH_AHEAD < n) PREFETCH(PyList_GET_ITEM(list, k + PREFETCH_AHEAD));
         if (!PyUnicode_CheckExact(item)) {
             PyErr_Format(PyExc_TypeError, "number_texts: %s[%zd]: expected a str, got %.100s",
                          name, k, Py_TYPE(item)->tp_name);
