@@ -8,7 +8,7 @@ Nothing is silently dropped, converted or truncated: what a check returns is wha
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain, filterfalse
 from operator import itemgetter
 
@@ -159,17 +159,25 @@ def plain(text: str) -> str:
     return text if type(text) is str else str.__str__(text)
 
 
+def exact_strs(items: list[Any]) -> bool:
+    """Whether every item is exactly a ``str`` (no subclass): one pass in C, ``map(type)``."""
+    return set(map(type, items)) <= {str}
+
+
 def check_texts(
     predictions: object,
     references: object,
     *,
     names: tuple[str, str] = ("predictions", "references"),
+    all_str: Callable[[list[Any]], bool] = exact_strs,
 ) -> TextBatch:
     """Validate a batch of predictions and references.
 
     References may be one string per prediction or a list of strings per prediction; both
     shapes may be mixed in one batch, and the count may vary (each list needs at least one).
-    ``names``: the two arguments as the caller calls them, for the messages.
+    ``names``: the two arguments as the caller calls them, for the messages.  ``all_str``:
+    :func:`exact_strs` or a faster function that answers the same (the engine's, which the
+    scorers pass: :meth:`rouge_lcs.engine.interface.Backend.exact_strs`).
     """
     pname, rname = names
     if isinstance(predictions, TextBatch):
@@ -204,14 +212,14 @@ def check_texts(
         )
     # The common batch (every item exactly a str) is checked by one pass in C, map(type); the
     # per-item loops below only run otherwise, and they make the messages.
-    if set(map(type, preds)) != {str}:
+    if not all_str(preds):
         for i, pred in enumerate(preds):
             if not isinstance(pred, str):
                 raise fail_type(f"{pname}[{i}]", "str", pred)
         preds = [plain(pred) for pred in preds]
-    ref_types = set(map(type, refs))
-    if ref_types == {str}:
+    if all_str(refs):
         return TextBatch(preds, single_references(refs), refs)
+    ref_types = set(map(type, refs))
     if ref_types == {list}:  # the nested batch (evaluate's shape), checked by passes in C too
         lengths = list(map(len, refs))
         if min(lengths) > 0 and set(map(type, chain.from_iterable(refs))) == {str}:

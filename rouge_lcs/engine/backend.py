@@ -14,6 +14,7 @@ the switchboard below (which engine, whether it loads, its threads) is for users
 
 from __future__ import annotations
 
+from rouge_lcs.base.validation import TextBatch, check_texts
 from rouge_lcs.engine import native
 from rouge_lcs.engine.interface import Backend, IdDocs, Store
 from rouge_lcs.engine.native import (
@@ -35,6 +36,7 @@ __all__ = [
     "active",
     "available",
     "backend",
+    "checked_texts",
     "default_num_threads",
     "implementation",
     "native_unicode",
@@ -49,3 +51,15 @@ def backend() -> Backend:
     from rouge_lcs.engine.reference import python  # imported once it is chosen
 
     return python.BACKEND
+
+
+def checked_texts(
+    predictions: object,
+    references: object,
+    *,
+    names: tuple[str, str] = ("predictions", "references"),
+) -> TextBatch:
+    """:func:`rouge_lcs.base.validation.check_texts` with the engine's check that every text
+    is exactly a ``str`` (:meth:`~rouge_lcs.engine.interface.Backend.exact_strs`): the same
+    batch and the same errors, the first pass over the texts done by the engine."""
+    return check_texts(predictions, references, names=names, all_str=backend().exact_strs)

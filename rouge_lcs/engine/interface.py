@@ -212,6 +212,11 @@ class Backend(Protocol):
         order, ``pair_texts`` first, and each list's indices into them (int64 arrays)."""
         ...
 
+    def exact_strs(self, items: list[object]) -> bool:
+        """Whether every item of the list is exactly a ``str`` (no subclass): validation's
+        first check of a batch's texts (:func:`rouge_lcs.base.validation.check_texts`)."""
+        ...
+
     def prefix_counts(
         self,
         ids: np.ndarray,

@@ -20,11 +20,10 @@ from rouge_lcs.base.validation import (
     Texts,
     check_num_proc,
     check_num_threads,
-    check_texts,
     fail_type,
 )
 from rouge_lcs.config.settings import Settings, make_settings
-from rouge_lcs.engine.backend import default_num_threads
+from rouge_lcs.engine.backend import checked_texts, default_num_threads
 from rouge_lcs.engine.compute import Progress, StoreCache, compute_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
@@ -120,7 +119,7 @@ class Rouge:
         self, predictions: Texts, references: References, *, progress: Progress | None = None
     ) -> PairStats:
         """Per-pair counts of a batch (checked here, once)."""
-        return self.stats_of(check_texts(predictions, references), progress=progress)
+        return self.stats_of(checked_texts(predictions, references), progress=progress)
 
     def stats_of(self, batch: TextBatch, *, progress: Progress | None = None) -> PairStats:
         """Per-pair counts of an already checked :class:`TextBatch`."""

@@ -1172,6 +1172,50 @@ def test_number_texts_checks_what_enters(pairs, refs, n_out, error, match):
 
 
 @needs_native
+@pytest.mark.parametrize(
+    "items, want",
+    [
+        ([], True),  # every item of none
+        (["a", "", "中", "\ud800"], True),
+        (["a"] * 40 + [_Text("b")], False),  # a subclass, past the prefetched ones
+        ([1] + ["a"] * 40, False),
+        (["a"] * 39 + [None], False),  # the last item
+        ([b"a"], False),
+    ],
+)
+def test_exact_strs_is_set_of_types_on_both_engines(items, want):
+    # Backend.exact_strs answers what validation's set(map(type, items)) <= {str} answers
+    from rouge_lcs.base.validation import exact_strs
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
+
+    assert exact_strs(items) is want
+    assert PYTHON.exact_strs(items) is want
+    assert native.BACKEND.exact_strs(items) is want
+
+
+@needs_native
+def test_exact_strs_takes_only_a_list():
+    with pytest.raises(TypeError, match="expected a list, got tuple"):
+        native._native.exact_strs(("a",))
+
+
+def test_scoring_checks_texts_with_the_engine_and_keeps_the_messages():
+    # The scorers and the evaluate module check texts through the engine (checked_texts):
+    # the same messages as check_texts, and a str subclass scored as its text.
+    from rouge_lcs import Rouge
+    from rouge_lcs.hub import check_batch
+
+    scorer = Rouge(["rouge1"])
+    with pytest.raises(TypeError, match=r"predictions\[40\]: expected str, got int"):
+        scorer.score(["a b"] * 40 + [1], ["a"] * 41)
+    with pytest.raises(TypeError, match=r"references\[1\]: expected str or a list"):
+        scorer.score(["a", "b"], ["a", None])
+    assert scorer.score([_Text("a b")], ["a c"]).fmeasure[0, 0] == 0.5  # hand-worked: 1 of 2
+    with pytest.raises(TypeError, match=r"predictions\[1\]: expected str, got bytes"):
+        check_batch(["a", b"b"], ["a", "b"])
+
+
+@needs_native
 def test_counting_threads_balance_skewed_pairs_with_identical_counts(monkeypatch):
     # A few long pairs among many short ones: the shards claim blocks of pairs as they go,
     # and every pair's counts land at its own place whatever thread counted it.

@@ -1714,6 +1714,29 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(exact_strs_doc,
+"exact_strs(items: list) -> bool\n"
+"--\n\n"
+"Whether every item of the list is exactly a str (no subclass): the check that validation\n"
+"makes of a batch's texts before anything else, one pass in C with the items ahead\n"
+"prefetched (set(map(type, items)) waited for each object's header in turn, ~17 ms of a\n"
+"100,000-pair call on the calling thread).");
+
+static PyObject *py_exact_strs(PyObject *self, PyObject *items) {
+    if (!PyList_Check(items)) {
+        PyErr_Format(PyExc_TypeError, "exact_strs: expected a list, got %.100s",
+                     Py_TYPE(items)->tp_name);
+        return NULL;
+    }
+    /* no Python code runs in the loop: the list cannot change under it */
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (k + PREFETCH_AHEAD < n) PREFETCH(PyList_GET_ITEM(items, k + PREFETCH_AHEAD));
+        if (!PyUnicode_CheckExact(PyList_GET_ITEM(items, k))) Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* ROUGE similarity, one query against many choices (similarity.h; rouge_lcs/engine/similarity.py) */
 
@@ -1962,6 +1985,7 @@ static PyMethodDef module_methods[] = {
     {"counts", py_counts, METH_VARARGS, counts_doc},
     {"combine", py_combine, METH_VARARGS, combine_doc},
     {"number_texts", py_number_texts, METH_VARARGS, number_texts_doc},
+    {"exact_strs", py_exact_strs, METH_O, exact_strs_doc},
     {"similarity", py_similarity, METH_VARARGS, similarity_doc},
     {"punkt_spans", py_punkt_spans, METH_VARARGS, punkt_spans_doc},
     {"punkt_model_from_source", py_punkt_model_from_source, METH_VARARGS,

@@ -15,6 +15,7 @@ from itertools import count
 from typing import TYPE_CHECKING
 
 from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.validation import exact_strs
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
@@ -393,6 +394,10 @@ class PythonBackend:
         position = dict(zip(texts, range(len(texts))))
         pair_pred = array("q", map(position.__getitem__, pair_texts))
         return texts, pair_pred, array("q", map(position.__getitem__, ref_texts))
+
+    def exact_strs(self, items: list[object]) -> bool:
+        """See :meth:`rouge_lcs.engine.interface.Backend.exact_strs` (one pass in C)."""
+        return exact_strs(items)
 
     def prefix_counts(
         self,
