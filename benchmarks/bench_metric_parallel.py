@@ -20,14 +20,16 @@ and a speed-up measured while others keep the second core busy says little.
 ``--repeated K``: REALSumm's 2,500 pairs K times over instead (each distinct example is scored
 once and its counts given to every copy).
 
-Measured 2026-12-02 16:41 UTC (2 cores, load average 0.68 -> 0.90, no other process using the
-CPUs; ``--repeats 7 --pairs 5000,10000,18704``), num_proc=2 against 1, library / module:
-5,000 pairs 1.42x / 1.44x; 10,000 1.53x / 1.58x; 18,704 1.50x / 1.55x.  At 10,000 pairs the
-module's caller used 0.123 s of CPU and its worker 0.108 s against 0.194 s in one process.
-Two runs of ``--pairs 10000`` alone gave 1.52x / 1.49x and 1.55x / 1.49x, and one run of the
-three sizes 1.36x / 1.36x at 10,000: on these machines a 0.12 s call varies by ~10%.
-``--repeated 4`` (16:23 UTC): 2.36x / 2.31x, where before each distinct example was scored
-once per shard it met: 0.84x / 0.86x.
+Measured 2026-12-03 08:05 UTC (2 cores, load average ~1.0, no other process using the CPUs;
+``--repeats 7 --pairs 10000``, two runs), num_proc=2 against 1, library / module: 1.30x / 1.45x
+and 1.52x / 1.47x, with one process at 0.158-0.168 s (0.194 s on 2026-12-02, on another machine
+of this kind; the text stage's lookups are prefetched now, and the texts' type check is one C
+pass).  On 2026-12-02 16:41
+(``--pairs 5000,10000,18704``): 5,000 pairs 1.42x / 1.44x; 10,000 1.53x / 1.58x; 18,704
+1.50x / 1.55x; one run of the three sizes gave 1.36x / 1.36x at 10,000: on these machines a
+0.12 s call varies by ~10%.
+``--repeated 4`` (2026-12-02 16:23 UTC): 2.36x / 2.31x, where before each distinct example
+was scored once per shard it met: 0.84x / 0.86x.
 """
 
 from __future__ import annotations
