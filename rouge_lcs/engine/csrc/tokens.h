@@ -519,7 +519,8 @@ static int shard_flush(TokenShard *s) {
 static int shard_emit_key(TokenShard *s, int kind, const char *data, int64_t nbytes, uint64_t h,
                           uint64_t head) {
     if (nbytes > INT32_MAX - 1) return shard_fail(s, SHARD_TOO_LONG);
-    if (!grow((void **)&s->pend_bytes, &s->pend_cap, s->pend_len + nbytes, 1))
+    /* one byte more: the buffer exists even for an empty token (no offset from NULL) */
+    if (!grow((void **)&s->pend_bytes, &s->pend_cap, s->pend_len + nbytes + 1, 1))
         return shard_fail(s, SHARD_NO_MEMORY);
     if (nbytes > 0) memcpy(s->pend_bytes + s->pend_len, data, (size_t)nbytes);
     s->pend[s->n_pend++] = (PendingKey){h, head, s->pend_len, nbytes, kind};
