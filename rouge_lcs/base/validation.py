@@ -210,8 +210,9 @@ def check_texts(
             f"{pname} and {rname}: expected lists of the same length, got "
             f"{len(preds)} {pname} and {len(refs)} {rname}"
         )
-    # The common batch (every item exactly a str) is checked by one pass in C, map(type); the
-    # per-item loops below only run otherwise, and they make the messages.
+    # The common batch (every item exactly a str) is checked by one pass in C (all_str: the
+    # engine's, or map(type)); the per-item loops below only run otherwise, and they make the
+    # messages.
     if not all_str(preds):
         for i, pred in enumerate(preds):
             if not isinstance(pred, str):
