@@ -392,10 +392,17 @@ def _range_bytes(start: int, stop: int) -> bytes:
     return array("q", range(start, stop)).tobytes()
 
 
+#: Longest range whose bytes are kept (512 kB): a chunk's examples, or their references.
+_KEPT_RANGE = 65536
+
+
 def _int64_range(start: int, stop: int) -> array[int]:
     """``array("q", range(start, stop))``, copied from bytes kept for the chunk sizes seen:
     made from the range each time, the pairs' indices of 8,192-row chunks cost ~8 ms of a
-    one-thread call on 100,000 short Arrow pairs (an int object per row)."""
+    one-thread call on 100,000 short Arrow pairs (an int object per row).  Longer ranges are
+    made each time, so that what is kept stays small."""
+    if stop - start > _KEPT_RANGE:
+        return array("q", range(start, stop))
     out = array("q")
     out.frombytes(_range_bytes(start, stop))
     return out
