@@ -121,16 +121,23 @@ static inline uint64_t key_hash(const KeyWords *k, int64_t nbytes) {
 /* The key's first word (key_head). */
 static inline uint64_t key_first_word(const KeyWords *k) { return k->head ? k->head : k->word; }
 
+/* The key's first word: its kind and the first 7 bytes of data, zero-padded. */
+static inline uint64_t key_head(int kind, const char *data, int64_t nbytes) {
+    uint64_t head = (uint64_t)(unsigned char)kind;
+    int64_t n = nbytes < 7 ? nbytes : 7;
+    for (int64_t k = 0; k < n; k++) head |= (uint64_t)(unsigned char)data[k] << (8 * (k + 1));
+    return head;
+}
+
 /* The key's hash, and its first word (key_head) in *head.  Where 64-bit loads are
  * little-endian the full words are read 8 bytes at a time (byte i at bits 8 * (i % 8), as
  * key_push packs them); a token's bytes one by one were ~10% of the text stage. */
 static inline uint64_t bytes_key(int kind, const char *data, int64_t n, uint64_t *head) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t h = HASH_SEED, word = (uint64_t)(unsigned char)kind;
-    int64_t i = 0, first = n < 7 ? n : 7;
-    for (; i < first; i++) word |= (uint64_t)(unsigned char)data[i] << (8 * (i + 1));
+    uint64_t h = HASH_SEED, word = key_head(kind, data, n);
     *head = word;
     if (n < 7) return hash_end(h, word, n);
+    int64_t i = 7;
     h = hash_word(h, word);
     for (; i + 8 <= n; i += 8) {
         memcpy(&word, data + i, 8);
@@ -151,14 +158,6 @@ static inline uint64_t bytes_key(int kind, const char *data, int64_t n, uint64_t
 static uint64_t bytes_hash(int kind, const char *data, int64_t n) {
     uint64_t head;
     return bytes_key(kind, data, n, &head);
-}
-
-/* The key's first word: its kind and the first 7 bytes of data, zero-padded. */
-static inline uint64_t key_head(int kind, const char *data, int64_t nbytes) {
-    uint64_t head = (uint64_t)(unsigned char)kind;
-    int64_t n = nbytes < 7 ? nbytes : 7;
-    for (int64_t k = 0; k < n; k++) head |= (uint64_t)(unsigned char)data[k] << (8 * (k + 1));
-    return head;
 }
 
 static inline int map_has(const Map *map, int64_t slot) { return map->slots[slot].key_at >= 0; }
