@@ -206,10 +206,12 @@ class Backend(Protocol):
         ...
 
     def number_texts(
-        self, pair_texts: list[str], ref_texts: list[str]
+        self, pair_texts: list[str], ref_texts: list[str], start: int = 0, stop: int | None = None
     ) -> tuple[list[str], array[int], array[int]]:
-        """The distinct strings of two lists of equal length (of exact ``str``) in first-seen
-        order, ``pair_texts`` first, and each list's indices into them (int64 arrays)."""
+        """The distinct strings of items ``start`` to ``stop - 1`` (default: to the end) of two
+        lists of equal length (of exact ``str``) in first-seen order, ``pair_texts`` first, and
+        those items' indices into them (int64 arrays).  A chunk of a batch is numbered from the
+        batch's own lists: no slice per chunk."""
         ...
 
     def exact_strs(self, items: list[object]) -> bool:

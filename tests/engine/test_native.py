@@ -1148,6 +1148,29 @@ def test_number_texts_agrees_between_engines_on_equal_but_distinct_strings():
 
 
 @needs_native
+def test_number_texts_of_a_range_equal_the_range_sliced_on_both_engines():
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
+
+    # items 2 .. 4 of the lists: d=0 a=1 e=2 from the pairs, then the references' b=3 (the
+    # items outside the range are not seen, so "x" and "y" get no number)
+    pairs, refs = ["x", "y", "d", "a", "e", "x"], ["y", "x", "b", "d", "b", "y"]
+    want = (["d", "a", "e", "b"], [0, 1, 2], [3, 0, 3])
+    for engine in (PYTHON, native.BACKEND):
+        texts, pair_pred, pair_ref = engine.number_texts(pairs, refs, 2, 5)
+        assert (texts, list(pair_pred), list(pair_ref)) == want
+        assert engine.number_texts(pairs, refs, 4) == engine.number_texts(pairs[4:], refs[4:])
+        assert engine.number_texts(pairs, refs, 6) == ([], array("q"), array("q"))
+
+
+@needs_native
+@pytest.mark.parametrize("start, n_out", [(-1, 1), (3, 0), (2, 2), (1, 2)])
+def test_number_texts_refuses_a_range_outside_the_lists(start, n_out):
+    outs = [array("q", bytes(8 * n_out)) for _ in range(2)]
+    with pytest.raises(ValueError, match="do not fit"):
+        native._native.number_texts(["a", "b"], ["c", "d"], *outs, start)
+
+
+@needs_native
 @pytest.mark.parametrize(
     "pairs, refs, n_out, error, match",
     [
@@ -1155,7 +1178,7 @@ def test_number_texts_agrees_between_engines_on_equal_but_distinct_strings():
         (["a"], [b"b"], 1, TypeError, r"ref_texts\[0\]: expected a str"),
         (["a"], [_Text("b")], 1, TypeError, r"ref_texts\[0\]"),  # callers pass exact strs
         (["a", "b"], ["c"], 2, ValueError, "same length"),
-        (["a"], ["b"], 2, ValueError, "same length"),
+        (["a"], ["b"], 2, ValueError, "do not fit"),
     ],
 )
 def test_number_texts_checks_what_enters(pairs, refs, n_out, error, match):

@@ -188,20 +188,22 @@ def target_number_texts(data: bytes) -> None:
     from rouge_lcs.engine.reference.python import BACKEND
 
     # the bytes cut into short strings (equal ones built apart, so equal but distinct objects),
-    # the first byte choosing how many are pair texts and how long the outputs are
+    # the first byte choosing where the range starts and how long the outputs are
     if not data:
         return
     words = [_text(data[k : k + 1 + data[k] % 4]) for k in range(1, len(data))]
     half = len(words) // 2
     pairs, refs = words[:half], words[half : 2 * half]
-    n_out = half if data[0] % 5 else data[0] % 3  # mostly the right length, sometimes not
+    start = (data[0] >> 4) % 4 - 1  # -1 .. 2: a range inside the lists or not
+    # mostly the rest of the lists from start, sometimes not
+    n_out = max(half - start, 0) if data[0] % 5 else data[0] % 3
     outs = [array("q", bytes(8 * n_out)) for _ in range(2)]
     try:
-        texts = _native.number_texts(pairs, refs, *outs)
+        texts = _native.number_texts(pairs, refs, *outs, start)
     except ValueError:
-        assert n_out != half
+        assert start < 0 or start + n_out > half
         return
-    want = BACKEND.number_texts(pairs, refs)
+    want = BACKEND.number_texts(pairs, refs, start, start + n_out)
     assert (texts, outs[0], outs[1]) == want
 
 

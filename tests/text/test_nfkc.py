@@ -163,6 +163,37 @@ def test_the_encoder_normalizes_on_its_threads_without_calling_python():
         plain.encode(texts, 1)
 
 
+@needs_table
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_encoder_calls_python_for_exactly_the_texts_that_need_it(threads):
+    from rouge_lcs import _native
+
+    # Enough texts that encode() decides on its threads which need CPython (before the
+    # calling thread prepares them): the ones with Σ or İ (their lower() depends on the
+    # context, nfkc.h leaves them to CPython) are normalized by Python, each once, and the
+    # others never.
+    native_ok = ["Ｆｕｌｌ ｗｉｄｔｈ，Café", "한국어 ＡＢＣ", "ｱｲｳ　ｶﾞｷﾞ", "plain ascii"]
+    needs_python = ["ΣΊΣΥΦΟΣ ｘ", "İstanbul （１）"]
+    texts = (native_ok * 3 + needs_python) * 300
+    called: list[str] = []
+
+    def normalize(form: str, text: str) -> str:
+        called.append(text)
+        return native._normalize(form, text)
+
+    encoder = _native.Encoder(
+        _native.MODE_UNICODE, unicode_tokenize, None, normalize, native_nfkc=True
+    )
+    ids, _ = encoder.encode(texts, threads)
+    assert sorted(set(called)) == sorted(needs_python)
+    assert len(called) == 2 * 300
+    got = np.frombuffer(ids, dtype=np.int32).tolist()
+    want = _id_pattern([unicode_tokenize(t) for t in texts])
+    # ids may differ by thread count; which tokens share an id may not
+    assert len(got) == len(want)
+    assert len(set(zip(got, want))) == len(set(got)) == len(set(want))
+
+
 class _Text(str):
     """A str subclass whose own methods must not take part."""
 

@@ -120,6 +120,10 @@ done:
 
 enum { MODE_ROUGE_SCORE = 0, MODE_UNICODE = 1, MODE_PYTHON = 2, MODE_CHAR = 3 };
 
+/* What encode() found out on its threads about a text before preparing it: nothing (the
+ * text is checked when prepared), or nfkc_native_ok's answer. */
+enum { NFKC_HINT_NONE = 0, NFKC_HINT_NATIVE = 1, NFKC_HINT_CPYTHON = 2 };
+
 /* map_slot / map_add (tokens.h) with a MemoryError set on failure */
 static int64_t map_find(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
     int64_t slot = map_slot(map, kind, data, nbytes, h);
@@ -141,6 +145,7 @@ typedef struct {
     PyObject *stem;   /* rouge_lcs.text.stemming.stem, for words too odd for the C port, or NULL: no stemming */
     PyObject *normalize; /* unicodedata.normalize for the native unicode tokenizer, or NULL */
     int nfkc;            /* normalize's NFKC (joiners removed) in C on the threads (nfkc.h) */
+    int nfkc_hint;       /* the next text's nfkc_native_ok, found on the threads (NFKC_HINT_*) */
     Map raw;          /* raw token -> id of its form */
     Map forms;        /* stemmed form -> id */
     int64_t n_ids;
@@ -425,13 +430,17 @@ static int encode_text(Encoder *e, PyObject *text) {
 }
 
 static int encode_text_exact(Encoder *e, PyObject *text) {
+    int hint = e->nfkc_hint; /* about this text only */
+    e->nfkc_hint = NFKC_HINT_NONE;
     if (e->mode == MODE_ROUGE_SCORE || (e->mode == MODE_UNICODE && PyUnicode_IS_ASCII(text)))
         return encode_ascii_runs(e, text);
     if (e->mode == MODE_UNICODE && e->normalize != NULL) {
         /* NFKC and lower() on the threads where nfkc.h decides the text alone */
         Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-        if (e->nfkc && e->collect && nfkc_native_ok(PyUnicode_KIND(text), PyUnicode_DATA(text), n))
-            return add_piece(e, text, 0, n, SCAN_NFKC);
+        int native = hint != NFKC_HINT_NONE
+                         ? hint == NFKC_HINT_NATIVE
+                         : nfkc_native_ok(PyUnicode_KIND(text), PyUnicode_DATA(text), n);
+        if (e->nfkc && e->collect && native) return add_piece(e, text, 0, n, SCAN_NFKC);
         return tokenize_unicode(text, e->normalize, e, ascii_to_encoder, scan_to_piece);
     }
     if (e->mode == MODE_CHAR && e->collect && char_plain_text(text))

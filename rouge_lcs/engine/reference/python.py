@@ -384,10 +384,12 @@ class PythonBackend:
         return summary_wlcs_pairs(docs, pair_peer, pair_model, weight)
 
     def number_texts(
-        self, pair_texts: list[str], ref_texts: list[str]
+        self, pair_texts: list[str], ref_texts: list[str], start: int = 0, stop: int | None = None
     ) -> tuple[list[str], array[int], array[int]]:
         """See :meth:`rouge_lcs.engine.interface.Backend.number_texts`: dict building and
         map() in C, no Python call per text."""
+        if start != 0 or stop is not None:
+            pair_texts, ref_texts = pair_texts[start:stop], ref_texts[start:stop]
         order = dict.fromkeys(pair_texts)
         order.update(dict.fromkeys(ref_texts))  # known texts keep their first place
         texts = list(order)
