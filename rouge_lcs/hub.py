@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from rouge_lcs.base.validation import TextBatch, check_utf8
+from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.options import OPTIONS, describe
-from rouge_lcs.engine.backend import checked_texts
+from rouge_lcs.engine.backend import checked_texts, checked_utf8
 from rouge_lcs.rouge155.mode import rouge155_output
 from rouge_lcs.scores.output import Output, OutputOptions, to_output
 from rouge_lcs.scores.scorer import function_scorer
@@ -28,7 +28,7 @@ def check_batch(predictions: object, references: object) -> TextBatch:
     text a plain ``str`` that encodes as UTF-8 (Arrow stores UTF-8).  The references are
     lists of lists, which evaluate's storage takes (the library's batch makes one-item lists
     on access)."""
-    batch = check_utf8(checked_texts(predictions, references))
+    batch = checked_utf8(checked_texts(predictions, references))
     if isinstance(batch.references, list):
         return batch
     return TextBatch(batch.predictions, list(batch.references), batch.single)

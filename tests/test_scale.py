@@ -33,10 +33,27 @@ def pairs(corpora) -> Pairs:
 
 
 def test_shard_bounds_cover_in_order():
-    for n in (1, 255, 256, 2000, 10001):
-        bounds = shard_bounds(n, 2)
-        assert bounds[0][0] == 0 and bounds[-1][1] == n
-        assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))
+    for n in (1, 63, 64, 255, 256, 2000, 10001):
+        for num_proc in (1, 2, 3, 8):
+            bounds = shard_bounds(n, num_proc)
+            assert bounds[0][0] == 0 and bounds[-1][1] == n
+            assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))
+            sizes = [b - a for a, b in bounds]
+            # large shards first, each at most a 2 * num_proc-th of what is left, the last
+            # ones small (the call waits for the last shard a process takes)
+            assert all(x >= y for x, y in zip(sizes, sizes[1:]))
+            left = n
+            for size in sizes:
+                assert size <= max(64, -(-left // (2 * num_proc)))
+                left -= size
+            assert sizes[-1] <= 64 or len(sizes) == 1
+
+
+def test_shard_bounds_on_a_metric_batch():
+    # worked by hand: 10,000 examples on 2 processes, a quarter of what is left each time
+    sizes = [b - a for a, b in shard_bounds(10_000, 2)]
+    assert sizes[:4] == [2500, 1875, 1407, 1055]
+    assert sum(sizes) == 10_000 and len(sizes) < 20
 
 
 @pytest.mark.slow

@@ -14,7 +14,7 @@ the switchboard below (which engine, whether it loads, its threads) is for users
 
 from __future__ import annotations
 
-from rouge_lcs.base.validation import TextBatch, check_texts
+from rouge_lcs.base.validation import TextBatch, check_texts, check_utf8
 from rouge_lcs.engine import native
 from rouge_lcs.engine.interface import Backend, IdDocs, Store
 from rouge_lcs.engine.native import (
@@ -63,3 +63,9 @@ def checked_texts(
     is exactly a ``str`` (:meth:`~rouge_lcs.engine.interface.Backend.exact_strs`): the same
     batch and the same errors, the first pass over the texts done by the engine."""
     return check_texts(predictions, references, names=names, all_str=backend().exact_strs)
+
+
+def checked_utf8(batch: TextBatch) -> TextBatch:
+    """:func:`rouge_lcs.base.validation.check_utf8` with the engine's check
+    (:meth:`~rouge_lcs.engine.interface.Backend.all_utf8`): the same batch and errors."""
+    return check_utf8(batch, all_utf8=backend().all_utf8)

@@ -219,6 +219,16 @@ class Backend(Protocol):
         first check of a batch's texts (:func:`rouge_lcs.base.validation.check_texts`)."""
         ...
 
+    def all_utf8(self, texts: Sequence[str]) -> bool:
+        """Whether every text encodes as UTF-8 (no lone surrogate): the evaluate module's check
+        of a batch (:func:`rouge_lcs.base.validation.check_utf8`)."""
+        ...
+
+    def column_sums(self, values: array[float], columns: int) -> list[float]:
+        """The correctly rounded sum (``math.fsum``'s) of each of ``columns`` interleaved
+        columns of a flat float64 array (rows x columns): the means of a batch's scores."""
+        ...
+
     def prefix_counts(
         self,
         ids: np.ndarray,

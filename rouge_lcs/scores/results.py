@@ -183,9 +183,10 @@ class Scores:
         how the data was split into batches.
         """
         n, k = len(self), len(self.rouge_types)
-        if self._values is not None:  # fsum reads the flat arrays' slices (no list made)
+        if self._values is not None:  # the engine's sums of the flat arrays' columns (fsum's)
+            sums = [backend().column_sums(v, k) for v in self._values]
             return {
-                name: Score(*(math.fsum(v[t::k]) / n for v in self._values))
+                name: Score(*(column[t] / n for column in sums))
                 for t, name in enumerate(self.rouge_types)
             }
         return {

@@ -1217,9 +1217,90 @@ def test_exact_strs_is_set_of_types_on_both_engines(items, want):
 
 
 @needs_native
-def test_exact_strs_takes_only_a_list():
-    with pytest.raises(TypeError, match="expected a list, got tuple"):
-        native._native.exact_strs(("a",))
+@pytest.mark.parametrize("function", ["exact_strs", "all_utf8"])
+def test_the_batch_checks_take_only_a_list(function):
+    with pytest.raises(TypeError, match=f"{function}: expected a list, got tuple"):
+        getattr(native._native, function)(("a",))
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "texts, want",
+    [
+        ([], True),
+        (["a", "é", "中", "😀", "\u00ff" * 300], True),
+        (["a"] * 40 + ["x" * 500 + "中\ud800"], False),  # a two-byte text, past a block
+        (["😀" * 300 + "\udfff"], False),  # a four-byte one
+        (["\ud83d\ude00"], False),  # two surrogates are not one character
+        ([_Text("中\udc00")], False),  # a subclass, read by its characters
+        (["\ud7ff\ue000\U0010ffff"], True),  # beside the surrogates
+    ],
+)
+def test_all_utf8_finds_surrogates_on_both_engines(texts, want):
+    # UTF-8 encodes every code point but the surrogates U+D800..U+DFFF (the definition)
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
+
+    assert all(not 0xD800 <= ord(c) <= 0xDFFF for text in texts for c in text) is want
+    assert PYTHON.all_utf8(texts) is want
+    assert native.BACKEND.all_utf8(texts) is want
+
+
+@needs_native
+def test_all_utf8_checks_each_item():
+    with pytest.raises(TypeError, match=r"texts\[1\]: expected a str, got bytes"):
+        native._native.all_utf8(["a", b"b"])
+
+
+def _tricky_floats(rng: random.Random, n: int) -> list[float]:
+    # values whose naive sum rounds differently from the exact one: cancelling giants,
+    # subnormals, ties, signed zeros, and scores' own range
+    pool = [
+        lambda: rng.random(),
+        lambda: rng.uniform(-1e16, 1e16),
+        lambda: 2.0**-1074 * rng.randint(-3, 3),
+        lambda: rng.choice([0.0, -0.0, 1.0, 0.5, 1e-16, -1e-16]),
+        lambda: rng.uniform(-1, 1) * 2.0 ** rng.randint(-1074, 900),
+        lambda: rng.randint(0, 7) / 7,
+    ]
+    return [rng.choice(pool)() for _ in range(n)]
+
+
+@needs_native
+def test_column_sums_are_math_fsum_on_both_engines():
+    import math
+
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        columns = rng.randint(1, 5)
+        values = _tricky_floats(rng, columns * rng.randint(0, 40))
+        want = [math.fsum(values[c::columns]) for c in range(columns)]
+        for engine in (PYTHON, native.BACKEND):
+            got = engine.column_sums(array("d", values), columns)
+            # equal, and zeros of the same sign (fsum of -0.0 alone is 0.0)
+            assert [(g, math.copysign(1, g)) for g in got] == [
+                (w, math.copysign(1, w)) for w in want
+            ], values
+
+
+@needs_native
+def test_column_sums_checks_what_enters():
+    with pytest.raises(ValueError, match="finite"):
+        native._native.column_sums(array("d", [0.5, float("nan")]), 1)
+    with pytest.raises(ValueError, match="finite"):
+        native._native.column_sums(array("d", [float("inf")]), 1)
+    with pytest.raises(OverflowError, match="overflows"):
+        native._native.column_sums(array("d", [1e308, 1e308]), 1)  # math.fsum raises too
+    with pytest.raises(ValueError, match="dividing"):
+        native._native.column_sums(array("d", [1.0, 2.0, 3.0]), 2)
+    with pytest.raises(ValueError, match="dividing"):
+        native._native.column_sums(array("d", [1.0]), 0)
+    with pytest.raises(ValueError, match="multiple of 8"):
+        native._native.column_sums(b"\0" * 12, 1)
+    with pytest.raises(ValueError, match="aligned"):
+        native._native.column_sums(memoryview(bytearray(17))[1:], 1)
+    assert native._native.column_sums(array("d"), 3) == [0.0, 0.0, 0.0]
 
 
 def test_scoring_checks_texts_with_the_engine_and_keeps_the_messages():

@@ -251,10 +251,61 @@ def target_similarity(data: bytes) -> None:
     assert out.tolist() == want, (len(query), [len(c) for c in choices])
 
 
+def target_all_utf8(data: bytes) -> None:
+    from rouge_lcs import _native
+
+    # the bytes cut into texts (lone surrogates as surrogatepass decodes them), the answer
+    # checked against encoding each text
+    texts = [_text(data[k : k + 1 + data[k] % 32]) for k in range(0, len(data), 7)]
+
+    def encodes(text: str) -> bool:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+
+    assert _native.all_utf8(texts) is all(map(encodes, texts))
+
+
+def target_column_sums(data: bytes) -> None:
+    import math
+    import struct
+    from array import array
+
+    from rouge_lcs import _native
+
+    # the bytes as doubles (any bit pattern: NaN, infinities, subnormals), the first byte
+    # choosing the columns (0 and some that do not divide the values: refused)
+    if not data:
+        return
+    columns = data[0] % 5
+    values = list(
+        struct.unpack(f"<{(len(data) - 1) // 8}d", data[1 : 1 + (len(data) - 1) // 8 * 8])
+    )
+    try:
+        got = _native.column_sums(array("d", values), columns)
+    except ValueError:
+        assert columns == 0 or len(values) % columns or not all(map(math.isfinite, values))
+        return
+    except OverflowError:
+        with_overflow = True
+    else:
+        with_overflow = False
+    try:
+        want = [math.fsum(values[c::columns]) for c in range(columns)]
+    except OverflowError:
+        assert with_overflow
+        return
+    assert not with_overflow and got == want, (values, got, want)
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "combine": target_combine,
     "similarity": target_similarity,
     "number_texts": target_number_texts,
+    "all_utf8": target_all_utf8,
+    "column_sums": target_column_sums,
     "tokens": target_tokens,
     "encoder": target_encoder,
     "nfkc": target_nfkc,

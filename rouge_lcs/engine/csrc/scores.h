@@ -21,6 +21,7 @@
 #ifndef ROUGE_LCS_SCORES_H
 #define ROUGE_LCS_SCORES_H
 
+#include <math.h> /* fabs, isfinite */
 #include <stdint.h>
 
 enum { COMBINE_MAX_F = 0, COMBINE_MAX_RECALL = 1, COMBINE_POOLED = 2, COMBINE_MEAN = 3 };
@@ -89,6 +90,63 @@ static void combine_scores(const int64_t *counts, int64_t n_types, const int64_t
         }
         pair += refs * n_types * 3;
     }
+}
+
+/*
+ * The correctly rounded sum of n finite doubles read `stride` apart (a column of a flat
+ * examples x types table): math.fsum's answer, so the means equal the reference engine's bit
+ * for bit.  Shewchuk's method: `partials` holds non-overlapping doubles whose exact sum is the
+ * running total (each value added splits into a rounded sum and its exact error, 2Sum); the
+ * partials are then added from the largest, and where the last addition rounded a tie, the
+ * next partial's sign says which way the exact value lies (round half to even of the exact
+ * sum, not of a rounded one).  Finite doubles need at most ~40 partials (their exponents span
+ * 2098 bits).  Returns 0 where the sum overflows a double (or MAX_PARTIALS were too few).
+ */
+#define MAX_PARTIALS 128
+
+static int exact_sum(const double *values, int64_t n, int64_t stride, double *sum) {
+    double partials[MAX_PARTIALS];
+    int count = 0;
+    for (int64_t k = 0; k < n; k++) {
+        double x = values[k * stride];
+        int kept = 0;
+        for (int j = 0; j < count; j++) {
+            double y = partials[j];
+            if (fabs(x) < fabs(y)) {
+                double t = x;
+                x = y;
+                y = t;
+            }
+            double hi = x + y;
+            double lo = y - (hi - x);
+            if (lo != 0.0) partials[kept++] = lo;
+            x = hi;
+        }
+        if (x != 0.0) { /* as math.fsum: no zero partial (so -0.0 alone sums to 0.0) */
+            if (kept == MAX_PARTIALS) return 0;
+            partials[kept++] = x;
+        }
+        count = kept;
+    }
+    double hi = 0.0, lo = 0.0;
+    int j = count;
+    if (j > 0) {
+        hi = partials[--j];
+        while (j > 0) {
+            double x = hi, y = partials[--j];
+            hi = x + y;
+            lo = y - (hi - x);
+            if (lo != 0.0) break;
+        }
+        /* a tie rounded by the last addition: the next partial's sign decides it */
+        if (j > 0 && ((lo < 0.0 && partials[j - 1] < 0.0) || (lo > 0.0 && partials[j - 1] > 0.0))) {
+            double y = lo * 2.0;
+            double x = hi + y;
+            if (y == x - hi) hi = x;
+        }
+    }
+    *sum = hi;
+    return isfinite(hi); /* a sum past DBL_MAX (math.fsum raises OverflowError) */
 }
 
 #endif

@@ -9,13 +9,14 @@ Each distinct text of a chunk becomes a
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Iterator, Sequence
 from itertools import count
 from typing import TYPE_CHECKING
 
 from rouge_lcs.base.lazy import lazy_import
-from rouge_lcs.base.validation import exact_strs
+from rouge_lcs.base.validation import all_utf8, exact_strs
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
@@ -400,6 +401,16 @@ class PythonBackend:
     def exact_strs(self, items: list[object]) -> bool:
         """See :meth:`rouge_lcs.engine.interface.Backend.exact_strs` (one pass in C)."""
         return exact_strs(items)
+
+    def all_utf8(self, texts: Sequence[str]) -> bool:
+        """See :meth:`rouge_lcs.engine.interface.Backend.all_utf8` (a join and an encode per
+        block of texts)."""
+        return all_utf8(texts)
+
+    def column_sums(self, values: array[float], columns: int) -> list[float]:
+        """See :meth:`rouge_lcs.engine.interface.Backend.column_sums` (``math.fsum`` of each
+        strided slice)."""
+        return [math.fsum(values[c::columns]) for c in range(columns)]
 
     def prefix_counts(
         self,
