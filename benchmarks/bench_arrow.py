@@ -9,8 +9,10 @@ references; each text numbered in fullwidth brackets, so no two are equal; ~85% 
 written once to a Parquet file in a temporary folder.  Summary-length pairs: the 2,500
 REALSumm pairs (one reference each).  Each path: read the file (``pyarrow.parquet``), convert
 (list path only: ``to_pylist``), score rouge1/rouge2/rougeL with the default tokenizer on the
-default threads; the per-example numbers must be identical.  Printed, best of ``--repeats``:
-each stage's wall time and the ratio of the totals.
+default threads (``ROUGE_LCS_NUM_THREADS=1`` for one); the per-example numbers must be
+identical.  The two paths run in turn, ``--repeats`` times over (so that both see the same
+load on a shared machine).  Printed, best of ``--repeats``: each stage's wall time and the
+ratio of the totals.
 """
 
 from __future__ import annotations
@@ -31,13 +33,16 @@ from rouge_lcs import Rouge
 TYPES = ["rouge1", "rouge2", "rougeL"]
 
 
-def best(run, repeats: int) -> tuple[object, dict[str, float]]:
-    """The result of ``run()`` (a (result, stages) pair) and each stage's best time."""
-    result, stages = run()
+def best(runs, repeats: int) -> list[tuple[object, dict[str, float]]]:
+    """Each of ``runs`` (functions giving a (result, stages) pair) called in turn, ``repeats``
+    times over, so that they see the same load: its first result and each stage's best time."""
+    results = [run() for run in runs]
     for _ in range(repeats - 1):
-        _, again = run()
-        stages = {k: min(v, again[k]) for k, v in stages.items()}
-    return result, stages
+        for k, run in enumerate(runs):
+            _, again = run()
+            first, stages = results[k]
+            results[k] = first, {name: min(v, again[name]) for name, v in stages.items()}
+    return results
 
 
 def compare(path: Path, repeats: int) -> tuple[dict[str, float], dict[str, float]]:
@@ -59,8 +64,7 @@ def compare(path: Path, repeats: int) -> tuple[dict[str, float], dict[str, float
         scores = scorer.score(preds, refs)
         return scores, {"read": t1 - t0, "convert": t2 - t1, "score": time.perf_counter() - t2}
 
-    a, ta = best(arrow, repeats)
-    b, tb = best(lists, repeats)
+    (a, ta), (b, tb) = best([arrow, lists], repeats)
     for measure in ("precision", "recall", "fmeasure"):
         assert np.array_equal(getattr(a, measure), getattr(b, measure)), measure
     return ta, tb

@@ -20,11 +20,16 @@ and a speed-up measured while others keep the second core busy says little.
 ``--repeated K``: REALSumm's 2,500 pairs K times over instead (each distinct example is scored
 once and its counts given to every copy).
 
-Measured 2026-12-03 08:05 UTC (2 cores, load average ~1.0, no other process using the CPUs;
-``--repeats 7 --pairs 10000``, two runs), num_proc=2 against 1, library / module: 1.30x / 1.45x
-and 1.52x / 1.47x, with one process at 0.158-0.168 s (0.194 s on 2026-12-02, on another machine
-of this kind; the text stage's lookups are prefetched now, and the texts' type check is one C
-pass).  On 2026-12-02 16:41
+Measured 2026-12-03 10:50 UTC (2 cores, load average ~0.9, other processes 1-2% of the CPUs;
+``--repeats 7 --pairs 10000``, two runs), num_proc=2 against 1, library / module: 1.37x / 1.45x
+and 1.48x / 1.40x, with one process at 0.154-0.212 s (the same machine ran a pure-Python loop
+20-50% slower at some minutes than at others this morning).  The serial steps of a num_proc=2
+module call, timed in it: checking the batch 2.5-3 ms (its UTF-8 in C now: 2.0 -> 0.5 ms),
+the distinct examples ~2 ms, the fork 10-14 ms (a process of ~500 MB), the wait for the worker's
+last shard 0.5-0.8 ms (shards now shrink towards the end: 1-3 ms before), the means 1.3 ms (their
+exact sums in C: 2.9 ms before); this process also takes ~2,300 more page faults than with one
+process (copy-on-write of the pages the worker shares).  At 08:05 the same runs gave 1.30x /
+1.45x and 1.52x / 1.47x.  On 2026-12-02 16:41
 (``--pairs 5000,10000,18704``): 5,000 pairs 1.42x / 1.44x; 10,000 1.53x / 1.58x; 18,704
 1.50x / 1.55x; one run of the three sizes gave 1.36x / 1.36x at 10,000: on these machines a
 0.12 s call varies by ~10%.
