@@ -437,10 +437,12 @@ static int encode_text_exact(Encoder *e, PyObject *text) {
     if (e->mode == MODE_UNICODE && e->normalize != NULL) {
         /* NFKC and lower() on the threads where nfkc.h decides the text alone */
         Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-        int native = hint != NFKC_HINT_NONE
-                         ? hint == NFKC_HINT_NATIVE
-                         : nfkc_native_ok(PyUnicode_KIND(text), PyUnicode_DATA(text), n);
-        if (e->nfkc && e->collect && native) return add_piece(e, text, 0, n, SCAN_NFKC);
+        /* the hint where the threads found it, else the check (only where it can matter) */
+        if (e->nfkc && e->collect &&
+            (hint != NFKC_HINT_NONE
+                 ? hint == NFKC_HINT_NATIVE
+                 : nfkc_native_ok(PyUnicode_KIND(text), PyUnicode_DATA(text), n)))
+            return add_piece(e, text, 0, n, SCAN_NFKC);
         return tokenize_unicode(text, e->normalize, e, ascii_to_encoder, scan_to_piece);
     }
     if (e->mode == MODE_CHAR && e->collect && char_plain_text(text))
