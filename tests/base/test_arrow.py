@@ -202,6 +202,87 @@ def test_invalid_utf8_found_across_the_threads_ranges(bad_rows):
             Rouge(["rouge1"], num_threads=threads).score_of(hostile(offsets, bytes(data)))
 
 
+# Pieces the rows are built of: valid characters of every length, and the byte sequences a
+# strict decoder refuses (cut short, overlong, surrogates, above U+10FFFF, stray bytes).
+_GOOD = [
+    "a",
+    " ",
+    "Z",
+    "\u00e9",
+    "\u00ff",
+    "\u0100",
+    "\u07ff",
+    "\u0800",
+    "\ud55c",
+    "\u4e2d",
+    "\uffff",
+    "\U00010000",
+    "\U0001f600",
+    "\U0010ffff",
+]
+_BAD = [
+    b"\x80",
+    b"\xbf",
+    b"\xc0\xaf",
+    b"\xc1\xbf",
+    b"\xc2",
+    b"\xe0\x80\xaf",
+    b"\xe0\xa0",
+    b"\xed\xa0\x80",
+    b"\xed\xbf\xbf",
+    b"\xef\xbf",
+    b"\xf0\x80\x80\xaf",
+    b"\xf0\x90\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xf5\x80\x80\x80",
+    b"\xf8",
+    b"\xfe",
+    b"\xff",
+    b"\xc3\xa9\xa9",
+]
+
+
+def _strict_first_bad(rows: list[bytes]) -> tuple[int, int] | None:
+    for k, row in enumerate(rows):
+        try:
+            row.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return k, error.start
+    return None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rows_checked_as_pythons_strict_decoder_checks_them(seed):
+    # Rows of 0 to ~90 bytes end to end, so that characters and faults fall at every place in
+    # the 16-byte blocks the run check reads, some rows cut inside a character: the row and
+    # byte refused are Python's, and a batch it accepts scores as its str.
+    import random
+
+    rng = random.Random(seed)
+    scorers = {}
+    for trial in range(150):
+        body = bytearray()
+        for _ in range(rng.randint(0, 160)):
+            body += rng.choice(_GOOD).encode() if rng.random() > 0.02 else rng.choice(_BAD)
+        cuts = sorted(
+            {0, len(body), *(rng.randint(0, len(body)) for _ in range(rng.randint(0, 6)))}
+        )
+        rows = [bytes(body[a:b]) for a, b in zip(cuts, cuts[1:])] or [b""]
+        cuts = cuts if len(cuts) > 1 else [0, 0]
+        want = _strict_first_bad(rows)
+        batch = hostile(cuts, bytes(body))
+        threads = 1 + trial % 2
+        scorer = scorers.setdefault(threads, Rouge(["rouge1"], num_threads=threads))
+        if want is not None:
+            with pytest.raises(
+                ValueError, match=rf"^predictions\[{want[0]}\]: invalid UTF-8 at byte {want[1]}$"
+            ):
+                scorer.score_of(batch)
+            continue
+        texts = [row.decode() for row in rows]
+        same(scorer.score_of(batch), scorer.score(texts, ["a"] * len(texts)))
+
+
 def test_rows_of_every_code_unit_size_in_any_order():
     # Decoded rows of 1, 2 and 4 bytes a code unit share one arena: a 2- or 4-byte row after
     # a 1-byte row of odd length must still be aligned (the sanitizer's build checks it).

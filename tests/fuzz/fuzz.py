@@ -18,6 +18,9 @@ Each target takes bytes and checks one boundary:
 - ``rouge155``: the ROUGE-1.5.5 token reader in C equals the Python one on any bytes;
 - ``combine``: P/R/F from counts in C (``combine``) takes any buffers (a ValueError or the
   NumPy reference's floats, bit for bit).
+- ``arrow_rows``: any bytes cut into the rows of an Arrow column (``encode_arrow``): refused
+  with the first row and byte that Python's strict UTF-8 decoder refuses, else encoded as the
+  rows' str (the run check 16 bytes at a time, the per-row count and the decode);
 - ``similarity``: the C similarity kernel's LCS hits equal rapidfuzz's LCS on id sequences cut
   from the bytes, some repeated past one 4,096-token strip (the dense table's limit).
 
@@ -300,12 +303,52 @@ def target_column_sums(data: bytes) -> None:
     assert not with_overflow and got == want, (values, got, want)
 
 
+def target_arrow_rows(data: bytes) -> None:
+    import re
+    import struct
+
+    from rouge_lcs import _native
+    from rouge_lcs.engine import native
+    from rouge_lcs.text.tokenizers import unicode_tokenize
+
+    # the first byte chooses the cuts' spacing: the rows' bytes are the rest, end to end (a
+    # cut may fall inside a character, as a hostile offsets buffer can put it)
+    if not data:
+        return
+    body, step = data[1:], 1 + data[0] % 40
+    cuts = sorted(
+        {0, len(body), *range(0, len(body), step), *(b % (len(body) + 1) for b in data[:4])}
+    )
+    rows = [body[a:b] for a, b in zip(cuts, cuts[1:])]
+    offsets = struct.pack(f"<{len(cuts)}i", *cuts)
+    want_bad = None
+    for k, row in enumerate(rows):
+        try:
+            row.decode("utf-8")
+        except UnicodeDecodeError as error:
+            want_bad = (k, error.start)
+            break
+    encoder = _native.Encoder(
+        _native.MODE_UNICODE, unicode_tokenize, None, native._normalize, native_nfkc=True
+    )
+    try:
+        ids, starts = encoder.encode_arrow([(offsets, body, 4, 0, len(rows), "t", 0)])
+    except ValueError as error:
+        got = re.fullmatch(r"t\[(\d+)\]: invalid UTF-8 at byte (\d+)", str(error))
+        assert got is not None and want_bad == (int(got[1]), int(got[2])), (error, want_bad)
+        return
+    assert want_bad is None, want_bad
+    texts = [row.decode("utf-8") for row in rows]
+    assert (ids, starts) == encoder.encode(texts)
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "combine": target_combine,
     "similarity": target_similarity,
     "number_texts": target_number_texts,
     "all_utf8": target_all_utf8,
     "column_sums": target_column_sums,
+    "arrow_rows": target_arrow_rows,
     "tokens": target_tokens,
     "encoder": target_encoder,
     "nfkc": target_nfkc,

@@ -165,14 +165,16 @@ def test_the_encoder_normalizes_on_its_threads_without_calling_python():
 
 @needs_table
 @pytest.mark.parametrize("threads", [1, 2])
-def test_the_encoder_calls_python_for_exactly_the_texts_that_need_it(threads):
+@pytest.mark.parametrize("arrow", [False, True])
+def test_the_encoder_calls_python_for_exactly_the_texts_that_need_it(threads, arrow):
     from rouge_lcs import _native
 
     # Enough texts that encode() decides on its threads which need CPython (before the
     # calling thread prepares them): the ones with Σ or İ (their lower() depends on the
     # context, nfkc.h leaves them to CPython) are normalized by Python, each once, and the
-    # others never.
+    # others never.  Arrow rows are decided as they are decoded, by the same rules.
     native_ok = ["Ｆｕｌｌ ｗｉｄｔｈ，Café", "한국어 ＡＢＣ", "ｱｲｳ　ｶﾞｷﾞ", "plain ascii"]
+    native_ok += ["한국어 문장", "中文 한국어 ｘ", "ǅemal 𝐀𝐁 ①"]
     needs_python = ["ΣΊΣΥΦΟΣ ｘ", "İstanbul （１）"]
     texts = (native_ok * 3 + needs_python) * 300
     called: list[str] = []
@@ -184,7 +186,13 @@ def test_the_encoder_calls_python_for_exactly_the_texts_that_need_it(threads):
     encoder = _native.Encoder(
         _native.MODE_UNICODE, unicode_tokenize, None, normalize, native_nfkc=True
     )
-    ids, _ = encoder.encode(texts, threads)
+    if arrow:
+        pa = pytest.importorskip("pyarrow")
+        from rouge_lcs.base.arrow import ArrowTexts
+
+        ids, _ = encoder.encode_arrow(ArrowTexts.of(pa.array(texts), "t").columns(), threads)
+    else:
+        ids, _ = encoder.encode(texts, threads)
     assert sorted(set(called)) == sorted(needs_python)
     assert len(called) == 2 * 300
     got = np.frombuffer(ids, dtype=np.int32).tolist()

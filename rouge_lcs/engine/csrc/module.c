@@ -527,31 +527,56 @@ static int char_plain_units(int kind, const void *data, int64_t n) {
     return 1;
 }
 
-/* Whether the text is ASCII (no A-Z) and precomposed Hangul syllables only: its own NFKC
- * form and its own lower(), cut by the class scan as it is (tokenize_unicode says why). */
-static int hangul_plain(int kind, const void *data, int64_t n) {
-    for (int64_t k = 0; k < n; k++) {
-        uint32_t c = unit_at(kind, data, k);
-        if (c < 128 ? (c >= 'A' && c <= 'Z') : (c < 0xAC00 || c > 0xD7A3)) return 0;
-    }
-    return 1;
-}
-
 /* What decides an Arrow row's scan (arrow_classify): the encoder's flags, read on the threads. */
 typedef struct {
     int collect, unicode, nfkc, char_mode;
 } ArrowRules;
 
-/* A decoded non-ASCII row's scan mode, or -1 when the text needs CPython (str.lower of a
- * non-ASCII text for rouge_score's tokenizer, a Python tokenizer, characters nfkc.h leaves to
- * unicodedata): the rules encode_text_exact applies to a str, on the code units alone. */
-static int arrow_classify(const void *ctx, int kind, const void *units, int64_t len) {
+/* The unicode tokenizer's rules for a row, read as it is decoded: whether it is ASCII without
+ * A-Z and precomposed Hangul syllables only (its own NFKC form and lower(): tokenize_unicode's
+ * rule, SCAN_UNICODE), else whether nfkc_native_ok holds (SCAN_NFKC), else -1.  A loop per
+ * code-unit size (as utf8_decode's), with the rules beside the decoding, so that the decoded
+ * units are not read a second time (~6 ms of a one-thread call on bench_arrow.py's short
+ * pairs). */
+#define ARROW_DECODE_UNICODE(NAME, T, FOUR)                                                   \
+    static int NAME(const unsigned char *s, int64_t n, T *out, int nfkc) {                    \
+        int hangul = 1, native = nfkc, other = 0; /* other: nfkc_native_ok's */               \
+        for (int64_t k = 0; k < n;) {                                                         \
+            uint32_t c = utf8_next(s, &k, FOUR);                                              \
+            *out++ = (T)c;                                                                    \
+            if (c < 0x80) {                                                                   \
+                hangul &= !(c >= 'A' && c <= 'Z');                                            \
+                continue;                                                                     \
+            }                                                                                 \
+            other |= c != 0x212A;                                                             \
+            if (c >= 0xAC00 && c <= 0xD7A3) continue;                                         \
+            hangul = 0;                                                                       \
+            /* nfkc_native_ok's rule: no table lookup for the CJK Unified Ideographs */       \
+            if (native && !(c >= 0x4E00 && c <= 0x9FFF) &&                                    \
+                (nfkc_record(c)->flags & NFKC_PYTHON))                                        \
+                native = 0;                                                                   \
+        }                                                                                     \
+        return hangul ? SCAN_UNICODE : native && other ? SCAN_NFKC : -1;                      \
+    }
+ARROW_DECODE_UNICODE(arrow_unicode_1, uint8_t, 0)
+ARROW_DECODE_UNICODE(arrow_unicode_2, uint16_t, 0)
+ARROW_DECODE_UNICODE(arrow_unicode_4, uint32_t, 1)
+#undef ARROW_DECODE_UNICODE
+
+/* A non-ASCII row decoded (arrow.h's ArrowClassify) and its scan mode, or -1 when the text
+ * needs CPython (str.lower of a non-ASCII text for rouge_score's tokenizer, a Python
+ * tokenizer, characters nfkc.h leaves to unicodedata): the rules encode_text_exact applies to
+ * a str, on the code units alone. */
+static int arrow_classify(const void *ctx, const unsigned char *bytes, int64_t nbytes, int kind,
+                          void *units, int64_t chars) {
     const ArrowRules *r = (const ArrowRules *)ctx;
-    if (!r->collect) return -1;
-    if (r->unicode && hangul_plain(kind, units, len))
-        return SCAN_UNICODE; /* its own NFKC and lower(): tokenize_unicode's rule */
-    if (r->unicode && r->nfkc && nfkc_native_ok(kind, units, len)) return SCAN_NFKC;
-    if (r->char_mode && char_plain_units(kind, units, len)) return SCAN_CHAR;
+    if (r->collect && r->unicode) {
+        if (kind == 1) return arrow_unicode_1(bytes, nbytes, (uint8_t *)units, r->nfkc);
+        if (kind == 2) return arrow_unicode_2(bytes, nbytes, (uint16_t *)units, r->nfkc);
+        return arrow_unicode_4(bytes, nbytes, (uint32_t *)units, r->nfkc);
+    }
+    utf8_decode(bytes, nbytes, kind, units);
+    if (r->collect && r->char_mode && char_plain_units(kind, units, chars)) return SCAN_CHAR;
     return -1;
 }
 
