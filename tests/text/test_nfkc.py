@@ -81,6 +81,26 @@ def test_the_ranges_nfkc_native_ok_passes_without_the_table():
             assert chr(cp).lower() == chr(cp), hex(cp)
 
 
+def test_the_ranges_nfkc_lower_puts_as_they_are():
+    # csrc/nfkc.h's nfkc_lower puts ASCII, Hangul syllables and CJK Unified Ideographs without
+    # reading their records, each starting a segment: each must be its own NFKC form, of
+    # combining class 0, no joiner, lowered only from A-Z, and the second of no composite
+    # (a canonical decomposition into two, or Hangul's jamo V and T).
+    ranges = [(0, 0x7F), (0xAC00, 0xD7A3), (0x4E00, 0x9FFF)]
+    seconds = set()
+    for cp in range(0x110000):
+        parts = unicodedata.decomposition(chr(cp)).split()
+        if len(parts) == 2 and not parts[0].startswith("<"):
+            seconds.add(int(parts[1], 16))
+    for lo, hi in ranges:
+        for cp in range(lo, hi + 1):
+            ch = chr(cp)
+            assert unicodedata.normalize("NFKC", ch) == ch and unicodedata.combining(ch) == 0
+            assert ch.lower() == (chr(cp + 32) if "A" <= ch <= "Z" else ch), hex(cp)
+            assert cp not in seconds and not 0x1161 <= cp <= 0x11C2, hex(cp)
+            assert cp not in JOINERS, hex(cp)
+
+
 # The characters where NFKC is more than a per-character map: combining marks (reordering),
 # the second halves of composites and what composes with them, Hangul jamo and syllables,
 # compatibility characters, joiners, case.

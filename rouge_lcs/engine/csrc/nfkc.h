@@ -173,6 +173,21 @@ static int nfkc_lower(NfkcBuf *b, int kind, const void *data, int64_t start, int
     int quick = 1, last = 0;       /* it passes the quick check so far; the last class */
     for (int64_t k = start; k < end; k++) {
         uint32_t c = unit_at(kind, data, k);
+        /* ASCII, Hangul syllables and the CJK Unified Ideographs (most of what this reads):
+         * each its own NFKC form, of class 0, the second of no composite, no joiner, lowered
+         * only from A-Z (tests/text/test_nfkc.py checks each), so a segment of its own, put
+         * as it is, without reading its record. */
+        if (c < 128 || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x4E00 && c <= 0x9FFF)) {
+            if (k > seg) {
+                if (!quick && !nfkc_segment(b, base, kind, data, seg, k)) return 0;
+                seg = k;
+                base = b->len;
+                quick = 1;
+            } /* else k == start: the first segment, where quick holds */
+            last = 0;
+            if (!nfkc_put(b, c - 'A' < 26u ? c + 32 : c)) return 0;
+            continue;
+        }
         const NfkcRecord *r = nfkc_record(c);
         int ccc = c < 128 ? 0 : r->ccc;
         int stable = c < 128 || !(r->flags & (NFKC_CHANGES | NFKC_BACK));
