@@ -14,12 +14,15 @@ Printed, best of ``--repeats``: wall time, the process's CPU time and the callin
 time (it runs its own shard and every serial step: with a core free for the other thread, the
 wall time to expect; when other jobs hold the cores, wall time measures them).
 
-Measured 2026-12-03 10:48-10:49 UTC (2 cores, load average 0.8-0.9, ``--repeats 9``, two runs):
-C NFKC on one thread 133-135 ms, 3.9x the CPython path; two threads against one 1.44-1.47x wall,
-1.51-1.56x on the calling thread.  At 06:56 the same machine gave 197-205 ms and 1.54-1.61x,
-at 08:00 140-152 ms and 1.47-1.48x: the threads' work got faster than the serial rest, which
-since then lost the chunks' slices of the batch (numbered from its own lists) and the check of
-which texts need CPython (on the threads, ``nfkc_hints``).
+Measured 2026-12-03 (2 cores, ``--repeats 9``): at 13:28-13:29 UTC (load average 0.2-0.4, three
+runs) C NFKC on one thread 111-113 ms, 4.0x the CPython path; two threads against one 1.56-1.60x
+wall, 1.58-1.62x on the calling thread.  At 13:49 (load average 0.7-0.9; the CPython path itself
+15% slower than at 13:28) 142 ms, 3.7x; two threads 1.42-1.47x wall, 1.53-1.58x on the calling
+thread: the second thread's share is slower when the machine's second core is busy, and the
+calling thread waits for it.  The same runs with the build of 10:50 (in turn, 13:29-13:30):
+120-124 ms and 1.64-1.70x wall, against 114 ms and 1.55-1.56x with today's (its one thread got
+faster: ASCII, Hangul syllables and CJK ideographs go through NFKC without reading their
+records).  At 10:48 the build of then gave 133-135 ms and 1.44-1.47x.
 """
 
 from __future__ import annotations
