@@ -98,14 +98,9 @@ static int64_t utf8_scan(const unsigned char *s, int64_t n, int64_t *chars, uint
     return -1;
 }
 
-/* The code-unit size CPython gives a str whose largest code point is max_code. */
-static inline int utf8_kind(uint32_t max_code) {
-    return max_code < 256 ? 1 : max_code < 65536 ? 2 : 4;
-}
-
-/* The same from the largest byte of valid UTF-8 (0: ASCII): a lead byte up to 0xC3 begins a
- * code point below U+0100, one up to 0xEF one below U+10000 (continuation bytes are 0x80..0xBF,
- * below every lead byte that matters here). */
+/* The code-unit size CPython gives a str (0: ASCII), from the largest byte of its valid UTF-8:
+ * a lead byte up to 0xC3 begins a code point below U+0100, one up to 0xEF one below U+10000
+ * (continuation bytes are 0x80..0xBF, below every lead byte that matters here). */
 static inline int utf8_kind_of_byte(unsigned max_byte) {
     return max_byte < 0x80 ? 0 : max_byte < 0xC4 ? 1 : max_byte < 0xF0 ? 2 : 4;
 }
@@ -244,9 +239,7 @@ __attribute__((target("ssse3"))) static int utf8_valid_ssse3(const unsigned char
  * can (SSSE3), else utf8_scan itself. */
 static int utf8_valid(const unsigned char *s, int64_t n) {
 #ifdef ARROW_SSE
-    static int ssse3 = -1; /* a benign race: every thread stores the same answer */
-    if (ssse3 < 0) ssse3 = __builtin_cpu_supports("ssse3") ? 1 : 0;
-    if (ssse3) return utf8_valid_ssse3(s, n);
+    if (__builtin_cpu_supports("ssse3")) return utf8_valid_ssse3(s, n); /* a flag's load */
 #endif
     int64_t chars;
     uint32_t top;
@@ -287,7 +280,7 @@ UTF8_DECODE_AS(utf8_decode_2, uint16_t, 0)
 UTF8_DECODE_AS(utf8_decode_4, uint32_t, 1)
 #undef UTF8_DECODE_AS
 
-/* Decode valid UTF-8 s[0:n) (utf8_scan said so) into code units of `kind` bytes at out. */
+/* Decode valid UTF-8 s[0:n) (pass 1 said so) into code units of `kind` bytes at out. */
 static void utf8_decode(const unsigned char *s, int64_t n, int kind, void *out) {
     if (kind == 1) utf8_decode_1(s, n, (uint8_t *)out);
     else if (kind == 2) utf8_decode_2(s, n, (uint16_t *)out);
