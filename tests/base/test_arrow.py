@@ -253,9 +253,10 @@ def _strict_first_bad(rows: list[bytes]) -> tuple[int, int] | None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_rows_checked_as_pythons_strict_decoder_checks_them(seed):
-    # Rows of 0 to ~90 bytes end to end, so that characters and faults fall at every place in
-    # the 16-byte blocks the run check reads, some rows cut inside a character: the row and
-    # byte refused are Python's, and a batch it accepts scores as its str.
+    # Up to 160 characters (0 to ~640 bytes) cut into up to 7 rows end to end, so that
+    # characters and faults fall at every place in the 16-byte blocks the run check reads, and
+    # some cuts fall inside a character: the row and byte refused are Python's, and a batch it
+    # accepts scores as its str.
     import random
 
     rng = random.Random(seed)
