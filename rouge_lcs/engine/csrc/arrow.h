@@ -43,11 +43,10 @@ static inline int64_t arrow_offset(const unsigned char *buf, int width, int64_t 
     return v;
 }
 
-/* Validate s[0:n) as strict UTF-8: -1 when valid (*chars: code points, *max_code: the largest),
- * else the offset of the first byte of the first invalid sequence. */
-static int64_t utf8_scan(const unsigned char *s, int64_t n, int64_t *chars, uint32_t *max_code) {
-    int64_t k = 0, count = 0;
-    uint32_t top = 0;
+/* Validate s[0:n) as strict UTF-8, a byte at a time: -1 when valid, else the offset of the
+ * first byte of the first invalid sequence (the byte the error names). */
+static int64_t utf8_scan(const unsigned char *s, int64_t n) {
+    int64_t k = 0;
     while (k < n) {
         /* ASCII eight bytes at a time: most texts are mostly ASCII */
         while (k + 8 <= n) {
@@ -55,29 +54,23 @@ static int64_t utf8_scan(const unsigned char *s, int64_t n, int64_t *chars, uint
             memcpy(&w, s + k, 8);
             if (w & 0x8080808080808080ULL) break;
             k += 8;
-            count += 8;
         }
         if (k >= n) break;
         unsigned char b = s[k];
         if (b < 0x80) {
             k++;
-            count++;
             continue;
         }
-        uint32_t c;
         int len;
         unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
         if (b >= 0xC2 && b <= 0xDF) {
             len = 2;
-            c = b & 0x1F;
         } else if (b >= 0xE0 && b <= 0xEF) {
             len = 3;
-            c = b & 0x0F;
             if (b == 0xE0) lo = 0xA0;      /* overlong */
             else if (b == 0xED) hi = 0x9F; /* surrogates */
         } else if (b >= 0xF0 && b <= 0xF4) {
             len = 4;
-            c = b & 0x07;
             if (b == 0xF0) lo = 0x90;      /* overlong */
             else if (b == 0xF4) hi = 0x8F; /* above U+10FFFF */
         } else {
@@ -87,14 +80,9 @@ static int64_t utf8_scan(const unsigned char *s, int64_t n, int64_t *chars, uint
         for (int j = 1; j < len; j++) {
             unsigned char t = s[k + j];
             if (j == 1 ? (t < lo || t > hi) : (t < 0x80 || t > 0xBF)) return k;
-            c = (c << 6) | (t & 0x3F);
         }
-        if (c > top) top = c;
         k += len;
-        count++;
     }
-    *chars = count;
-    *max_code = top;
     return -1;
 }
 
@@ -241,9 +229,7 @@ static int utf8_valid(const unsigned char *s, int64_t n) {
 #ifdef ARROW_SSE
     if (__builtin_cpu_supports("ssse3")) return utf8_valid_ssse3(s, n); /* a flag's load */
 #endif
-    int64_t chars;
-    uint32_t top;
-    return utf8_scan(s, n, &chars, &top) < 0;
+    return utf8_scan(s, n) < 0;
 }
 
 /* The code point of valid UTF-8 at s[*k], *k moved past it; `four`: 4-byte sequences may
@@ -321,9 +307,7 @@ typedef struct {
  * bad_byte set, or 1 when every row is valid. */
 static int arrow_find_invalid(ArrowRange *r, int64_t start, int64_t stop) {
     for (int64_t k = start; k < stop; k++) {
-        int64_t chars;
-        uint32_t top;
-        int64_t bad = utf8_scan(r->rows[k].bytes, r->rows[k].nbytes, &chars, &top);
+        int64_t bad = utf8_scan(r->rows[k].bytes, r->rows[k].nbytes);
         if (bad >= 0) {
             r->bad_row = k;
             r->bad_byte = bad;
