@@ -534,10 +534,10 @@ typedef struct {
 
 /* The unicode tokenizer's rules for a row, read as it is decoded: whether it is ASCII without
  * A-Z and precomposed Hangul syllables only (its own NFKC form and lower(): tokenize_unicode's
- * rule, SCAN_UNICODE), else whether nfkc_native_ok holds (SCAN_NFKC), else -1.  A loop per
- * code-unit size (as utf8_decode's), with the rules beside the decoding, so that the decoded
- * units are not read a second time (~6 ms of a one-thread call on bench_arrow.py's short
- * pairs). */
+ * rule, SCAN_UNICODE), else whether nfkc_native_ok holds (nfkc_needs_python of no
+ * character: SCAN_NFKC), else -1.  A loop per code-unit size (as utf8_decode's), with the rules
+ * beside the decoding, so that the decoded units are not read a second time (~6 ms of a
+ * one-thread call on bench_arrow.py's short pairs). */
 #define ARROW_DECODE_UNICODE(NAME, T, FOUR)                                                   \
     static int NAME(const unsigned char *s, int64_t n, T *out, int nfkc) {                    \
         int hangul = 1, native = nfkc, other = 0; /* other: nfkc_native_ok's */               \
@@ -551,10 +551,7 @@ typedef struct {
             other |= c != 0x212A;                                                             \
             if (c >= 0xAC00 && c <= 0xD7A3) continue;                                         \
             hangul = 0;                                                                       \
-            /* nfkc_native_ok's rule: no table lookup for the CJK Unified Ideographs */       \
-            if (native && !(c >= 0x4E00 && c <= 0x9FFF) &&                                    \
-                (nfkc_record(c)->flags & NFKC_PYTHON))                                        \
-                native = 0;                                                                   \
+            if (native && nfkc_needs_python(c)) native = 0;                                   \
         }                                                                                     \
         return hangul ? SCAN_UNICODE : native && other ? SCAN_NFKC : -1;                      \
     }

@@ -138,6 +138,19 @@ static inline uint32_t unit_at(int kind, const void *data, int64_t k) {
                        : ((const uint32_t *)data)[k];
 }
 
+/* Hangul syllables and the CJK Unified Ideographs: most of the non-ASCII text read here, and
+ * none of them needs its record.  Each is its own NFKC form, of class 0, the second of no
+ * composite, no joiner, its own lowercase, and no U+0307 or U+03A3 in its NFKD
+ * (tests/text/test_nfkc.py checks each code point). */
+static inline int nfkc_plain(uint32_t c) {
+    return (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x4E00 && c <= 0x9FFF);
+}
+
+/* Whether a non-ASCII character leaves the text's normal form to CPython (nfkc_native_ok). */
+static inline int nfkc_needs_python(uint32_t c) {
+    return !nfkc_plain(c) && (nfkc_record(c)->flags & NFKC_PYTHON);
+}
+
 /* The full normal form of the segment [start, end) appended at b->u[base:] (b->len set):
  * decomposed, reordered, composed, then lowered in place without the joiners (one unit out for
  * at most one in); 0 when out of memory. */
@@ -173,24 +186,10 @@ static int nfkc_lower(NfkcBuf *b, int kind, const void *data, int64_t start, int
     int quick = 1, last = 0;       /* it passes the quick check so far; the last class */
     for (int64_t k = start; k < end; k++) {
         uint32_t c = unit_at(kind, data, k);
-        /* ASCII, Hangul syllables and the CJK Unified Ideographs (most of what this reads):
-         * each its own NFKC form, of class 0, the second of no composite, no joiner, lowered
-         * only from A-Z (tests/text/test_nfkc.py checks each), so a segment of its own, put
-         * as it is, without reading its record. */
-        if (c < 128 || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x4E00 && c <= 0x9FFF)) {
-            if (k > seg) {
-                if (!quick && !nfkc_segment(b, base, kind, data, seg, k)) return 0;
-                seg = k;
-                base = b->len;
-                quick = 1;
-            } /* else k == start: the first segment, where quick holds */
-            last = 0;
-            if (!nfkc_put(b, c - 'A' < 26u ? c + 32 : c)) return 0;
-            continue;
-        }
-        const NfkcRecord *r = nfkc_record(c);
-        int ccc = c < 128 ? 0 : r->ccc;
-        int stable = c < 128 || !(r->flags & (NFKC_CHANGES | NFKC_BACK));
+        /* ASCII and nfkc_plain characters (most of what this reads) without their records */
+        const NfkcRecord *r = c < 128 || nfkc_plain(c) ? NULL : nfkc_record(c);
+        int ccc = r ? r->ccc : 0;
+        int stable = !r || !(r->flags & (NFKC_CHANGES | NFKC_BACK));
         if (k > seg && ccc == 0 && stable) { /* a new segment starts at c */
             if (!quick && !nfkc_segment(b, base, kind, data, seg, k)) return 0;
             seg = k;
@@ -204,8 +203,11 @@ static int nfkc_lower(NfkcBuf *b, int kind, const void *data, int64_t start, int
             continue;
         }
         last = ccc;
-        if (!(r->flags & NFKC_JOINER) && !nfkc_put(b, (uint32_t)((int32_t)c + r->lower)))
+        if (!r) {
+            if (!nfkc_put(b, c - 'A' < 26u ? c + 32 : c)) return 0; /* str.lower() of these */
+        } else if (!(r->flags & NFKC_JOINER) && !nfkc_put(b, (uint32_t)((int32_t)c + r->lower))) {
             return 0;
+        }
     }
     return quick || nfkc_segment(b, base, kind, data, seg, end);
 }
@@ -219,15 +221,7 @@ static int nfkc_native_ok(int kind, const void *data, int64_t n) {
     for (int64_t k = 0; k < n; k++) {
         uint32_t c = unit_at(kind, data, k);
         if (c < 128) continue;
-        /* Hangul syllables and the CJK Unified Ideographs block (most of the non-ASCII text
-         * this runs on, on the calling thread): neither has a decomposition, so no U+0307 or
-         * U+03A3 in their NFKD (tests/text/test_nfkc.py checks each code point), and no table
-         * lookup. */
-        if ((c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x4E00 && c <= 0x9FFF)) {
-            other = 1;
-            continue;
-        }
-        if (nfkc_record(c)->flags & NFKC_PYTHON) return 0;
+        if (nfkc_needs_python(c)) return 0;
         other |= c != 0x212A;
     }
     return other;
