@@ -401,12 +401,8 @@ def language_split(lang: Language | None) -> tuple[str, SplitFn]:
     if lang.sentences == "thai":
         return "thai-crfcut", thai_split
     model, ends = lang.punkt, lang.ends
-
-    def split(text: str) -> list[str]:
-        return _punkt_split(model, text, ends)
-
     name = f"punkt_tab.{model}" if model else "punkt_generic"
-    return (f"{name}+{ends}" if ends else name), split
+    return (f"{name}+{ends}" if ends else name), PunktSplit(model, ends)
 
 
 def newline_split(text: str) -> list[str]:
@@ -419,11 +415,30 @@ def auto_split(text: str) -> list[str]:
     return newline_split(text) if "\n" in text else nltk_split(text)
 
 
-def _auto(split: SplitFn) -> SplitFn:
-    def auto(text: str) -> list[str]:
-        return newline_split(text) if "\n" in text else split(text)
+@record
+class PunktSplit:
+    """A language's Punkt split (``model``, extra sentence ends ``ends``).  This and
+    :class:`AutoSplit` are classes, not closures: settings made twice are equal, and pickle."""
 
-    return auto
+    model: str | None
+    ends: str
+
+    def __call__(self, text: str) -> list[str]:
+        return _punkt_split(self.model, text, self.ends)
+
+
+@record
+class AutoSplit:
+    """The newline split where the text has a newline, else ``split``."""
+
+    split: SplitFn
+
+    def __call__(self, text: str) -> list[str]:
+        return newline_split(text) if "\n" in text else self.split(text)
+
+
+def _auto(split: SplitFn) -> SplitFn:
+    return AutoSplit(split)
 
 
 # Where each built-in splitter may cut: Punkt cuts at whitespace after a sentence end and right
@@ -478,30 +493,33 @@ REGISTRY: dict[str, SplitFn] = {"auto": auto_split, "newline": newline_split, "n
 SPLITTER_NAMES: tuple[str, ...] = tuple(REGISTRY)
 
 
-def _checked(fn: Callable[[str], object], label: str) -> SplitFn:
-    """Wrap a user splitter: any iterable of str is taken (a generator too); anything else is a
-    ``TypeError`` naming the argument."""
+@record
+class CheckedSplitter:
+    """A user splitter wrapped: any iterable of str is taken (a generator too); anything else
+    is a ``TypeError`` naming the argument.  A class, not a closure, as
+    :class:`rouge_lcs.text.tokenizers.CheckedTokenizer` is."""
 
-    def split(text: str) -> list[str]:
-        result = fn(text)
+    fn: Callable[[str], object]
+    label: str
+
+    def __call__(self, text: str) -> list[str]:
+        result = self.fn(text)
         if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
             raise TypeError(
-                f"lsum_split: {label} must return a list of str, got {type(result).__name__}"
+                f"lsum_split: {self.label} must return a list of str, got {type(result).__name__}"
             )
         sentences = list(result)
         for k, sentence in enumerate(sentences):
             if type(sentence) is not str:
                 if not isinstance(sentence, str):
                     raise TypeError(
-                        f"lsum_split: {label} must return a list of str, got an item of type "
-                        f"{type(sentence).__name__}"
+                        f"lsum_split: {self.label} must return a list of str, got an item of "
+                        f"type {type(sentence).__name__}"
                     )
                 # A str subclass counts by its characters: its own lower() or __eq__ (the
                 # native engine keys sentences in a dict) must not take part.
                 sentences[k] = plain(sentence)
         return sentences
-
-    return split
 
 
 def resolve_splitter(lsum_split: object = "auto", language: object = None) -> Splitter:
@@ -526,7 +544,7 @@ def resolve_splitter(lsum_split: object = "auto", language: object = None) -> Sp
         return Splitter(f"{lsum_split}-{name}", split, lsum_split, code)
     if callable(lsum_split):
         label = getattr(lsum_split, "__name__", type(lsum_split).__name__)
-        return Splitter(f"custom:{label}", _checked(lsum_split, label), "custom")
+        return Splitter(f"custom:{label}", CheckedSplitter(lsum_split, label), "custom")
     raise TypeError(
         f"lsum_split: expected one of {list(REGISTRY)} or a callable, "
         f"got {type(lsum_split).__name__}"

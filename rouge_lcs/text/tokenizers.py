@@ -572,27 +572,34 @@ class ResolvedTokenizer:
         return self.stemmer.stem_all(tokens) if self.stemmed else tokens
 
 
-def _checked(fn: Callable[[str], object], name: str) -> TokenizeFn:
-    """Wrap a user tokenizer so a wrong return type fails loudly, naming the argument."""
+@record
+class CheckedTokenizer:
+    """A user tokenizer wrapped so that a wrong return type fails loudly, naming the argument.
 
-    def tokenize(text: str) -> list[str]:
-        tokens = fn(text)
+    A class, not a closure: settings made twice for the same tokenizer object are equal (so a
+    scorer's vocabulary and ``rouge_lcs.Workers``' processes serve the next call too), and they
+    pickle where the tokenizer does.
+    """
+
+    fn: Callable[[str], object]
+    name: str
+
+    def __call__(self, text: str) -> list[str]:
+        tokens = self.fn(text)
         if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)):
             raise TypeError(
-                f"tokenizer: {name} must return a list of str, got {type(tokens).__name__}"
+                f"tokenizer: {self.name} must return a list of str, got {type(tokens).__name__}"
             )
         out = list(tokens)
         for k, token in enumerate(out):
             if type(token) is not str:
                 if not isinstance(token, str):
                     raise TypeError(
-                        f"tokenizer: {name} must return a list of str, got an item of type "
-                        f"{type(token).__name__}"
+                        f"tokenizer: {self.name} must return a list of str, got an item of "
+                        f"type {type(token).__name__}"
                     )
                 out[k] = plain(token)  # a str subclass counts by its characters
         return out
-
-    return tokenize
 
 
 def resolve_stemmer(language: object = None) -> Stemmer:
@@ -693,7 +700,7 @@ def resolve_tokenizer(
         name = f"custom:{type(tokenizer).__name__}"
         return ResolvedTokenizer(
             name,
-            _checked(method, label),
+            CheckedTokenizer(method, label),
             use_stemmer,
             case=_case("custom"),
             stemmer=stemmer,
@@ -703,7 +710,7 @@ def resolve_tokenizer(
         label = getattr(tokenizer, "__name__", type(tokenizer).__name__)
         return ResolvedTokenizer(
             f"custom:{label}",
-            _checked(tokenizer, label),
+            CheckedTokenizer(tokenizer, label),
             use_stemmer,
             case=_case("custom"),
             stemmer=stemmer,

@@ -107,3 +107,39 @@ def test_dedup_default_tokenizer_sees_chinese_where_rouge_score_sees_nothing():
     texts = ["写一首诗", "写一首歌"]
     assert list(dedup(texts, threshold=0.7).kept) == [0]
     assert list(dedup(texts, threshold=0.7, tokenizer="rouge_score").kept) == [0, 1]
+
+
+def test_settings_of_one_tokenizer_object_are_equal_and_it_is_called_at_every_call():
+    # Settings made twice for one tokenizer object are equal (a scorer then keeps its
+    # vocabulary between calls, and rouge_lcs.Workers its processes); the tokenizer is still
+    # called at every call, so a change to its state counts at once.
+    from rouge_lcs import Rouge, rouge
+    from rouge_lcs.config.settings import make_settings
+
+    class Cut:
+        def __init__(self) -> None:
+            self.cut: int | None = None
+
+        def __call__(self, text: str) -> list[str]:
+            return [w[: self.cut] for w in text.lower().split()]
+
+    def words(text: str) -> list[str]:
+        return text.lower().split()
+
+    cut = Cut()
+    assert make_settings(tokenizer=words) == make_settings(tokenizer=words)
+    assert make_settings(tokenizer=cut) == make_settings(tokenizer=cut)
+    assert make_settings(tokenizer=words) != make_settings(tokenizer=str.split)
+    assert make_settings(tokenizer=cut) != make_settings(tokenizer=Cut())
+    assert make_settings(lsum_split=str.splitlines) == make_settings(lsum_split=str.splitlines)
+    assert make_settings(language="de") == make_settings(language="de")
+    preds, refs = ["The cats sat on the mat", "big dogs bark"], ["the cat sat", "bad days"]
+    scorer = Rouge(["rouge1"], tokenizer=cut)
+    # by hand: {the, cats, sat, on, the, mat} vs {the, cat, sat}: P = 2/6, R = 2/3, F = 4/9;
+    # nothing shared in the second pair
+    assert scorer.score(preds, refs).fmeasure[:, 0].tolist() == [4 / 9, 0.0]
+    # first letters: {t, c, s, o, t, m} vs {t, c, s}: P = 3/6, R = 1, F = 2/3; {b, d, b} vs
+    # {b, d}: P = 2/3, R = 1, F = 0.8
+    cut.cut = 1
+    assert scorer.score(preds, refs).fmeasure[:, 0].tolist() == [2 / 3, 0.8]
+    assert rouge(preds, refs, ["rouge1"], tokenizer=cut) == {"rouge1": (2 / 3 + 0.8) / 2}
