@@ -1,16 +1,20 @@
-"""num_proc=1 vs num_proc=2 through the evaluate module, beside the same library call.
+"""num_proc=1 vs num_proc=2 and Workers(2) through the evaluate module, beside the library call.
 
     .venv/bin/python benchmarks/bench_metric_parallel.py [--repeats 5] [--pairs 10000[,20000…]]
+        [--ballast MB]
 
 The same pairs as bench_parallel.py (REALSumm, then KorSTS and the Korean question pairs; all
 distinct, 18,704 at most), the four default types, stemming on, a tokenizer written in Python
 (it holds the GIL, so ``num_proc=2`` forks a worker process), scored in one run by:
 
 - ``library``: ``rouge_lcs.rouge(..., num_proc=N)``;
-- ``module``: ``evaluate.load(<path to rouge_lcs_metric.py>).compute(..., num_proc=N)``.
+- ``module``: ``evaluate.load(<path to rouge_lcs_metric.py>).compute(..., num_proc=N)``;
+
+each with ``num_proc`` 1, 2 and a ``rouge_lcs.Workers(2)`` made once for the run (its worker is
+forked at the set-up call and kept).
 
 Both rows run in this one process (evaluate, datasets and their imports loaded for both: the
-heap a worker is forked from is the module's), each repeat running the four calls in turn, so
+heap a worker is forked from is the module's), each repeat running the six calls in turn, so
 that the rows see the same load.  For each ``--pairs`` size it prints the best wall time of
 each, the CPU time of this process and of its worker in those runs (the worker's includes its
 exit), the speed-up, and the load average at start and end; and the CPU that other processes
@@ -20,19 +24,16 @@ and a speed-up measured while others keep the second core busy says little.
 ``--repeated K``: REALSumm's 2,500 pairs K times over instead (each distinct example is scored
 once and its counts given to every copy).
 
-Measured 2026-12-03 10:50 UTC (2 cores, load average ~0.9, other processes 1-2% of the CPUs;
-``--repeats 7 --pairs 10000``, two runs), num_proc=2 against 1, library / module: 1.37x / 1.45x
-and 1.48x / 1.40x, with one process at 0.154-0.212 s (the same machine ran a pure-Python loop
-20-50% slower at some minutes than at others this morning).  The serial steps of a num_proc=2
-module call, timed in it: checking the batch 2.5-3 ms (its UTF-8 in C now: 2.0 -> 0.5 ms),
-the distinct examples ~2 ms, the fork 10-14 ms (a process of ~500 MB), the wait for the worker's
-last shard 0.5-0.8 ms (shards now shrink towards the end: 1-3 ms before), the means 1.3 ms (their
-exact sums in C: 2.9 ms before); this process also takes ~2,300 more page faults than with one
-process (copy-on-write of the pages the worker shares).  At 08:05 the same runs gave 1.30x /
-1.45x and 1.52x / 1.47x.  On 2026-12-02 16:41
-(``--pairs 5000,10000,18704``): 5,000 pairs 1.42x / 1.44x; 10,000 1.53x / 1.58x; 18,704
-1.50x / 1.55x; one run of the three sizes gave 1.36x / 1.36x at 10,000: on these machines a
-0.12 s call varies by ~10%.
+Measured 2026-12-03 16:22-16:26 UTC (2 cores, load average 0.4-1.1, other processes 10-13% of
+the CPUs; ``--repeats 7 --pairs 10000``, four runs), speed-up over num_proc=1, library / module:
+``num_proc=2`` 1.47x / 1.46x, 1.42x / 1.21x, 1.45x / 1.45x, 1.43x / 1.42x; ``Workers(2)`` 1.70x /
+1.72x, 1.47x / 1.50x, 1.65x / 1.68x, 1.71x / 1.68x, with one process at 0.140-0.152 s.  A
+num_proc=2 module call's serial steps (timed in it, 16:0x): checking the batch ~3 ms, the
+distinct examples ~2 ms, the fork 14-16 ms (a process of ~500 MB), the means ~1.5 ms; and the
+pages both processes then write are copied one by one (perf: ~3,700 more page faults in this
+process and ~4,800 in the worker than one process takes, ~2.4 us each here).  ``Workers(2)``
+pays neither: pickling the batch for its worker takes ~2.5 ms, writing it 1-3 ms.
+``--ballast 3000`` (16:25): num_proc=2 0.90x / 0.88x, ``Workers(2)`` 1.68x / 1.61x.
 ``--repeated 4`` (2026-12-02 16:23 UTC): 2.36x / 2.31x, where before each distinct example
 was scored once per shard it met: 0.84x / 0.86x.
 """
@@ -50,7 +51,7 @@ from typing import Any
 
 from bench_parallel import load, python_tokenizer
 
-from rouge_lcs import rouge
+from rouge_lcs import Workers, rouge
 
 SCRIPT = Path(__file__).resolve().parents[1] / "rouge_lcs_metric.py"
 
@@ -96,24 +97,29 @@ def _calls(metric: Any, preds: list[str], refs: list[list[str]]) -> dict[str, Ca
     }  # fmt: skip
 
 
-def measure(calls: dict, repeats: int) -> dict[str, dict[int, tuple[float, float, float]]]:
-    """Best (wall, own CPU, worker CPU) of each call and ``num_proc``, the calls taking turns;
-    checks that both ``num_proc`` give the same result."""
-    best: dict[str, dict[int, tuple[float, float, float]]] = {label: {} for label in calls}
+def measure(
+    calls: dict, repeats: int, workers: Workers
+) -> dict[str, dict[object, tuple[float, float, float]]]:
+    """Best (wall, own CPU, worker CPU) of each call with ``num_proc`` 1, 2 and ``workers``
+    (processes kept between calls), the calls taking turns; checks that all three give the
+    same result."""
+    best: dict[str, dict[object, tuple[float, float, float]]] = {label: {} for label in calls}
     for call in calls.values():
         call(1)  # set-up: imports, caches
+        call(workers)  # and the kept workers' fork
     for _ in range(repeats):
         for label, call in calls.items():
             results = {}
-            for num_proc in (1, 2):
+            for num_proc in (1, 2, workers):
+                key = "kept" if num_proc is workers else num_proc
                 (own, children), start = _times(), time.perf_counter()
-                results[num_proc] = call(num_proc)
+                results[key] = call(num_proc)
                 wall = time.perf_counter() - start
                 _join_reapers()  # a worker's CPU is counted once it is reaped
                 own2, children2 = _times()
                 run = (wall, own2 - own, children2 - children)
-                best[label][num_proc] = min(best[label].get(num_proc, run), run)
-            if results[1] != results[2]:
+                best[label][key] = min(best[label].get(key, run), run)
+            if not results[1] == results[2] == results["kept"]:
                 raise SystemExit(f"{label}: num_proc=2 changed the numbers")
     return best
 
@@ -130,7 +136,16 @@ def main() -> None:
         metavar="K",
         help="REALSumm's 2,500 pairs K times over, in order, instead of distinct pairs",
     )
+    parser.add_argument(
+        "--ballast",
+        type=int,
+        default=0,
+        metavar="MB",
+        help="hold MB megabytes of written memory (a model's weights in a training process)",
+    )
     args = parser.parse_args()
+    # Written, so that every page is mapped: a fork copies the page tables of what is mapped.
+    ballast = [bytearray(b"w" * (1 << 20)) for _ in range(args.ballast)]
     sizes = [40] if args.smoke else [int(size) for size in args.pairs.split(",")]
     repeats = 1 if args.smoke else args.repeats
     import evaluate
@@ -141,18 +156,22 @@ def main() -> None:
         all_preds, all_refs = all_preds[:2500] * args.repeated, all_refs[:2500] * args.repeated
         sizes = [len(all_preds)]
     print(f"four default types, stemming on, a Python tokenizer, best of {repeats}")
+    if ballast:
+        print(f"holding {len(ballast)} MB of written memory")
     for size in sizes:
         preds, refs = all_preds[:size], all_refs[:size]
         calls = _calls(metric, preds, refs)
         load_start, machine, (own, children) = os.getloadavg()[0], _machine(), _times()
-        best = measure(calls, repeats)
+        with Workers(2) as workers:
+            best = measure(calls, repeats, workers)
         print(f"{len(preds)} pairs; load average {load_start:.2f} at start")
         for label, runs in best.items():
-            (w1, c1, _), (w2, c2, k2) = runs[1], runs[2]
+            (w1, c1, _), (w2, c2, k2), (wk, ck, _) = runs[1], runs[2], runs["kept"]
             print(
                 f"  {label:8s} num_proc=1: {w1:.3f} s (CPU {c1:.3f} s)   "
                 f"num_proc=2: {w2:.3f} s (CPU {c2:.3f} s + worker {k2:.3f} s)   "
-                f"speed-up {w1 / w2:.2f}x   identical: True"
+                f"speed-up {w1 / w2:.2f}x   Workers(2): {wk:.3f} s (CPU {ck:.3f} s)   "
+                f"speed-up {w1 / wk:.2f}x   identical: True"
             )
         machine_end, (own2, children2) = _machine(), _times()
         others = ""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time these load on 
     from rouge_lcs.api import rouge, score
     from rouge_lcs.config.settings import Settings, make_settings
     from rouge_lcs.engine.stats import PairStats
+    from rouge_lcs.engine.workers import Workers
     from rouge_lcs.recipes.auditor import Audit, audit
     from rouge_lcs.scores.results import Interval, Score, ScoreInterval, Scores
     from rouge_lcs.scores.scorer import Rouge
@@ -39,6 +40,7 @@ _LAZY = {
     "Settings": "rouge_lcs.config.settings",
     "make_settings": "rouge_lcs.config.settings",
     "PairStats": "rouge_lcs.engine.stats",
+    "Workers": "rouge_lcs.engine.workers",
     "audit": "rouge_lcs.recipes.auditor",
     "Audit": "rouge_lcs.recipes.auditor",
     "Interval": "rouge_lcs.scores.results",
@@ -61,6 +63,7 @@ __all__ = [
     "ScoreInterval",
     "Scores",
     "Settings",
+    "Workers",
     "__version__",
     "audit",
     "make_settings",

@@ -359,12 +359,12 @@ def test_metric_script_calls_one_library_entry_point():
 
 
 # The engine seam (engine/backend.py over engine/interface.py): the modules of engine/ that code
-# outside it may import.  The drivers (compute, parallel; similarity: the interner and the
+# outside it may import.  The drivers (compute, parallel, workers; similarity: the interner and the
 # similarity kernel's call) and the counts (stats) are the same whichever engine runs; lcs is
 # the definition of an LCS on any tokens (explanations, rouge_score's helpers) and of
 # rouge_score's backtrack, which both engines follow.
 SEAM = {"engine", "engine.backend", "engine.interface", "engine.stats", "engine.compute"}
-SEAM |= {"engine.parallel", "engine.lcs", "engine.similarity"}
+SEAM |= {"engine.parallel", "engine.workers", "engine.lcs", "engine.similarity"}
 # What asks which engine runs: for users (rouge_lcs.native, the documented switchboard) only.
 ASKING = {"implementation", "active", "available", "extension", "native_unicode", "BACKEND"}
 ASKING |= {"_native", "supports"}

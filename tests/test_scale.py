@@ -178,7 +178,7 @@ def test_results_larger_than_the_widened_pipe_come_back_whole():
 
     read, write = os.pipe()
     try:
-        parallel._widen(write)
+        parallel.widen(write)
         limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
         if hasattr(fcntl, "F_GETPIPE_SZ") and limit >= 1 << 20:
             assert fcntl.fcntl(write, fcntl.F_GETPIPE_SZ) == 1 << 20

@@ -238,7 +238,8 @@ OPTIONS: dict[str, Option] = {
             "execution",
             1,
             "int",
-            "Processes for large batches (2,000+ examples); results are identical.",
+            "Processes for large batches (2,000+ examples); results are identical. In Python,"
+            " a rouge_lcs.Workers keeps its processes between calls.",
             cli="--num-proc",
         ),
         Option(

@@ -28,6 +28,7 @@ from rouge_lcs.engine.stats import PairStats
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 #: Below this many examples a process pool costs more than it saves.
@@ -42,7 +43,7 @@ def threads_serve(settings: Settings) -> bool:
 
 # Inputs inherited by forked workers, one entry per running call: concurrent calls from
 # several threads each fork their pool with their own key, so none reads another's batch.
-_INHERITED: dict[int, tuple[TextBatch, Settings, list[tuple[int, int]], Any]] = {}
+_INHERITED: dict[int, tuple[TextBatch, Settings, list[tuple[int, int]], Any, StoreCache]] = {}
 _INHERITED_LOCK = threading.Lock()
 _CALLS = itertools.count()
 
@@ -77,14 +78,28 @@ def workers(num_proc: int, n_shards: int) -> int:
 
 
 def _drain(key: int, progress: Progress | None = None) -> list[tuple[int, PairStats]]:
-    """In a forked worker (or the calling process, reporting ``progress`` as it goes): score
-    shards, taking the next one from the shared counter until none is left; return them with
-    their indexes."""
-    batch, settings, bounds, counter = _INHERITED[key]
+    """In a forked worker (or the calling process, reporting ``progress`` as it goes): the
+    shards of call ``key`` (:func:`take_shards`)."""
+    batch, settings, bounds, counter, cache = _INHERITED[key]
+    return take_shards(batch, settings, bounds, counter, cache, progress)
+
+
+def take_shards(
+    batch: TextBatch,
+    settings: Settings,
+    bounds: list[tuple[int, int]],
+    counter: Any,
+    cache: StoreCache | None = None,
+    progress: Progress | None = None,
+) -> list[tuple[int, PairStats]]:
+    """Score shards ``bounds[i]`` of ``batch``, taking the next ``i`` from the shared
+    ``counter`` until none is left; return them with their indexes (``progress`` is called
+    as each is done)."""
     done: list[tuple[int, PairStats]] = []
     # One vocabulary for all the shards this process takes (as one process keeps one for the
     # whole batch): a new one per shard made each worker intern its shards' words afresh.
-    cache = StoreCache()
+    if cache is None:
+        cache = StoreCache()
     while True:
         with counter.get_lock():
             index = counter.value
@@ -105,7 +120,7 @@ def _fork_drain(key: int) -> tuple[int, int]:
     import pickle
 
     read, write = os.pipe()
-    _widen(write)
+    widen(write)
     pid = os.fork()
     if pid == 0:  # the child: never returns, never runs the parent's atexit or flushes
         status = 1
@@ -127,7 +142,7 @@ def _fork_drain(key: int) -> tuple[int, int]:
     return pid, read
 
 
-def _widen(pipe: int, size: int = 1 << 20) -> None:
+def widen(pipe: int, size: int = 1 << 20) -> None:
     """Let ``pipe`` hold ``size`` bytes (Linux's unprivileged maximum by default) where the
     platform allows it: a child's results (~0.5 MB for 5,000 pairs of four types) then go in
     one write, where a 64 kB pipe made the child and this process take turns, a switch each
@@ -161,7 +176,7 @@ def _fork_frozen(key: int, n: int) -> list[tuple[int, int]]:
 
 def _collect(pid: int, read: int) -> list[tuple[int, PairStats]]:
     """Read a child's pickled results to the end, raise what it raised; reap it in the
-    background (see :func:`_reap`)."""
+    background (see :func:`reap`)."""
     import pickle
 
     with os.fdopen(read, "rb") as source:
@@ -175,13 +190,13 @@ def _collect(pid: int, read: int) -> list[tuple[int, PairStats]]:
     if kind is None:
         _, status = os.waitpid(pid, 0)
         raise RuntimeError(f"num_proc: a worker process failed (wait status {status})")
-    _reap(pid)
+    reap(pid)
     if isinstance(value, BaseException):
         raise value
     return value
 
 
-def _reap(pid: int) -> None:
+def reap(pid: int) -> None:
     """Wait for a child that has sent its whole payload, on a daemon thread: its exit (the
     kernel freeing an address space the size of this process's) took 48-52 ms after its last
     byte, with ``evaluate`` loaded (510 MB), and this process waited for it doing nothing."""
@@ -226,22 +241,43 @@ def _distinct_examples(batch: TextBatch) -> tuple[TextBatch, Any] | None:
 
 
 def parallel_stats(
-    batch: TextBatch, settings: Settings, num_proc: int, progress: Progress | None = None
+    batch: TextBatch,
+    settings: Settings,
+    num_proc: int,
+    progress: Progress | None = None,
+    shards: Callable[[TextBatch, Settings, Progress | None], PairStats] | None = None,
+    cache: StoreCache | None = None,
 ) -> PairStats:
     """:func:`rouge_lcs.engine.compute.compute_stats` over up to ``num_proc`` processes: each
-    distinct example once (:func:`_distinct_examples`), then :func:`_sharded_stats`."""
+    distinct example once (:func:`_distinct_examples`), then :func:`sharded_stats`, or
+    ``shards`` (the kept processes of a :class:`rouge_lcs.engine.workers.Workers`)."""
     distinct = _distinct_examples(batch)
+    unique = batch if distinct is None else distinct[0]
+    if shards is None:
+        stats = sharded_stats(unique, settings, num_proc, progress, cache)
+    else:
+        stats = shards(unique, settings, progress)
     if distinct is None:
-        return _sharded_stats(batch, settings, num_proc, progress)
-    unique, positions = distinct
-    stats = _sharded_stats(unique, settings, num_proc, progress)
+        return stats
+    positions = distinct[1]
     if progress is not None:  # the copies, done with their originals
         progress(len(batch) - len(unique))
     return stats.take(positions)
 
 
-def _sharded_stats(
-    batch: TextBatch, settings: Settings, num_proc: int, progress: Progress | None = None
+def can_fork() -> bool:
+    """Whether this platform starts processes by forking (workers inherit the inputs)."""
+    import multiprocessing  # ~10 ms, so not with the package: only num_proc > 1 needs it
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def sharded_stats(
+    batch: TextBatch,
+    settings: Settings,
+    num_proc: int,
+    progress: Progress | None = None,
+    cache: StoreCache | None = None,
 ) -> PairStats:
     """:func:`rouge_lcs.engine.compute.compute_stats` over up to ``num_proc`` processes.
 
@@ -258,7 +294,7 @@ def _sharded_stats(
     import multiprocessing  # ~10 ms, so not with the package: only num_proc > 1 needs it
     import signal  # here too: it imports enum (~1.5 ms)
 
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if not can_fork():
         return _spawned_stats(batch, settings, num_proc, progress)
     bounds = shard_bounds(len(batch), num_proc)
     n_workers = workers(num_proc, len(bounds)) - 1
@@ -267,7 +303,10 @@ def _sharded_stats(
     context = multiprocessing.get_context("fork")
     key = next(_CALLS)
     with _INHERITED_LOCK:
-        _INHERITED[key] = (batch, settings, bounds, context.Value("l", 0))
+        # The caller's vocabulary (a scorer's, kept between its calls): each child inherits
+        # a copy, so neither process interns the words of the calls before again.
+        shared = cache if cache is not None else StoreCache()
+        _INHERITED[key] = (batch, settings, bounds, context.Value("l", 0), shared)
     children: list[tuple[int, int]] = []
     try:
         children = _fork_frozen(key, n_workers)

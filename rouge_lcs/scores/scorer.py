@@ -27,6 +27,7 @@ from rouge_lcs.engine.backend import checked_texts, default_num_threads
 from rouge_lcs.engine.compute import Progress, StoreCache, compute_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.engine.workers import Workers
 from rouge_lcs.scores.output import Output, OutputOptions, to_output
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.scores.signature import make_signature
@@ -53,7 +54,8 @@ class Rouge:
         multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
         beta: F_beta weight of recall.
         compat: ``"rouge_score"``: the stock evaluate/rouge_score settings in one switch.
-        num_proc: processes for large batches (identical results).
+        num_proc: processes for large batches (identical results), or a
+            :class:`~rouge_lcs.engine.workers.Workers` that keeps its processes between calls.
         num_threads: threads of the native engine's counting (identical results); ``None``:
             ``ROUGE_LCS_NUM_THREADS`` when the batch is scored, else 1.
     """
@@ -70,7 +72,7 @@ class Rouge:
         multi_ref: str = "max_f",
         beta: float = 1.0,
         compat: str | None = None,
-        num_proc: int | None = 1,
+        num_proc: int | Workers | None = 1,
         num_threads: int | None = None,
     ) -> None:
         self.settings = make_settings(
@@ -84,20 +86,26 @@ class Rouge:
             beta=beta,
             compat=compat,
         )
-        self.num_proc = check_num_proc(num_proc)
+        self._set_num_proc(num_proc)
         self.num_threads = check_num_threads(num_threads)
         self._stores = StoreCache()  # each thread's vocabulary, reused by its next call
 
+    def _set_num_proc(self, num_proc: int | Workers | None) -> None:
+        self.workers = num_proc if isinstance(num_proc, Workers) else None
+        self.num_proc = (
+            num_proc.num_proc if isinstance(num_proc, Workers) else check_num_proc(num_proc)
+        )
+
     @classmethod
     def from_settings(
-        cls, settings: Settings, num_proc: int | None = 1, num_threads: int | None = None
+        cls, settings: Settings, num_proc: int | Workers | None = 1, num_threads: int | None = None
     ) -> Rouge:
         """A scorer for already resolved :class:`Settings`."""
         if not isinstance(settings, Settings):
             raise fail_type("settings", "a Settings from make_settings", settings)
         scorer = cls.__new__(cls)
         scorer.settings = settings
-        scorer.num_proc = check_num_proc(num_proc)
+        scorer._set_num_proc(num_proc)
         scorer.num_threads = check_num_threads(num_threads)
         scorer._stores = StoreCache()
         return scorer
@@ -112,7 +120,8 @@ class Rouge:
         return (
             f"Rouge({s.names!r}, tokenizer={s.tokenizer.name!r}, language={s.language!r}, "
             f"use_stemmer={s.tokenizer.stemmed}, lsum_split={s.lsum_split!r}, "
-            f"multi_ref={s.multi_ref!r}, beta={s.beta:g}, num_proc={self.num_proc})"
+            f"multi_ref={s.multi_ref!r}, beta={s.beta:g}, "
+            f"num_proc={self.num_proc if self.workers is None else self.workers!r})"
         )
 
     def stats(
@@ -128,7 +137,10 @@ class Rouge:
             if threads_serve(self.settings):  # the same work on threads, no pool to start
                 threads = max(threads, self.num_proc)
             elif len(batch) >= PARALLEL_MIN_EXAMPLES:
-                return parallel_stats(batch, self.settings, self.num_proc, progress)
+                shards = None if self.workers is None else self.workers.stats
+                return parallel_stats(
+                    batch, self.settings, self.num_proc, progress, shards, self._stores
+                )
         return compute_stats(batch, self.settings, progress, threads, self._stores)
 
     def score(
