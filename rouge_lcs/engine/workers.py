@@ -5,9 +5,9 @@ With an integer ``num_proc`` and a tokenizer written in Python, every call forks
 whatever the tokenizer reads is current.  The copy has its price.  Forking a process that has
 ``evaluate``, ``datasets`` and ``torch`` loaded (~500 MB) took 12-16 ms here, and the pages the
 two processes then share are copied as either writes to them (~2.4 us a page on these virtual
-machines: 7,000-10,000 pages a 10,000-pair call).  Together that is a fifth of a
-``num_proc=2`` call, and it grows with the process: a training process of several GB pays it
-many times over, at every evaluation.
+machines; ~8,500 more page faults in the two than one process takes, a 10,000-pair call).
+Together that is a fifth of a ``num_proc=2`` call, and it grows with the process: a training
+process of several GB pays it many times over, at every evaluation.
 
 A :class:`Workers` forks its processes at its first call and keeps them.  Each later call sends
 them the batch (pickled, ~3 ms for 10,000 summary pairs) and the index of its settings among
@@ -216,8 +216,9 @@ class Workers:
     every call; a ``Workers`` forks them once and sends each call's batch to them, which saves
     the fork and the copying of shared pages that follows it (a fifth of a ``num_proc=2`` call
     in a process with ``evaluate`` loaded, more in a larger one).  The numbers are those of
-    ``num_proc=1``.  Use it wherever ``num_proc`` is taken, as a context manager or closed
-    with :meth:`close` (it also closes when collected, and at exit)::
+    ``num_proc=1``.  The library and the evaluate module take it wherever they take
+    ``num_proc``; use it as a context manager, or close it with :meth:`close` (it also closes
+    when collected, and at exit)::
 
         with Workers(2) as workers:
             for batch in batches:
@@ -249,9 +250,6 @@ class Workers:
         """The worker processes now running (none before the first call that needs them)."""
         crew = self._crew
         return tuple(pid for pid, _, _ in crew.members) if crew is not None else ()
-
-    def __index__(self) -> int:
-        return self._num_proc
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"pids={list(self.pids)}"
@@ -293,7 +291,9 @@ class Workers:
         else:
             known = [settings]
         self._stop()
-        crew = _Crew(max(size, self._num_proc - 1), known[:KNOWN_SETTINGS])
+        # As many as this call uses (never more than its shards, nor than the CPUs allow): a
+        # later call with more shards forks a larger crew.
+        crew = _Crew(size, known[:KNOWN_SETTINGS])
         self._crew = crew
         self._finalizer = weakref.finalize(self, _Crew.close, crew)
         return crew, 0

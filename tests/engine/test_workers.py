@@ -96,6 +96,25 @@ def test_kept_workers_give_the_numbers_of_one_process(batch, engine_name, monkey
     assert gone(pids[0])
 
 
+def test_three_processes_two_kept_workers(batch):
+    preds, refs = batch
+    expected = rouge(preds, refs, tokenizer=words, use_stemmer=True)
+    with Workers(3) as workers:
+        for _ in range(2):
+            got = rouge(preds, refs, tokenizer=words, use_stemmer=True, num_proc=workers)
+            assert got == expected
+        assert len(set(workers.pids)) == 2
+
+
+def test_never_more_workers_than_the_cpus_allow(batch):
+    preds, refs = batch
+    with Workers(1024) as workers:
+        assert rouge(preds, refs, tokenizer=words, num_proc=workers) == rouge(
+            preds, refs, tokenizer=words
+        )
+        assert 1 <= len(workers.pids) <= 4 * (os.cpu_count() or 1) - 1
+
+
 def test_kept_workers_agree_with_rouge_score(batch):
     rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 
