@@ -502,6 +502,14 @@ class CheckedSplitter:
     fn: Callable[[str], object]
     label: str
 
+    def __hash__(self) -> int:
+        # A user's callable may be unhashable (an object with __eq__ and no __hash__), which
+        # the record's hash of its fields would pass on to settings.
+        try:
+            return hash((self.fn, self.label))
+        except TypeError:
+            return hash(self.label)
+
     def __call__(self, text: str) -> list[str]:
         result = self.fn(text)
         if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):

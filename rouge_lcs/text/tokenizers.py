@@ -584,6 +584,14 @@ class CheckedTokenizer:
     fn: Callable[[str], object]
     name: str
 
+    def __hash__(self) -> int:
+        # A user's callable may be unhashable (an object with __eq__ and no __hash__), which
+        # the record's hash of its fields would pass on to settings.
+        try:
+            return hash((self.fn, self.name))
+        except TypeError:
+            return hash(self.name)
+
     def __call__(self, text: str) -> list[str]:
         tokens = self.fn(text)
         if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)):
