@@ -51,7 +51,7 @@ from rouge_lcs.text.sentences import (
     uses_language_punkt,
 )
 from rouge_lcs.text.stemming import PORTER, stem
-from rouge_lcs.text.tokenizers import JOINERS, unicode_tokenize
+from rouge_lcs.text.tokenizers import JOINERS, CheckedTokenizer, unicode_tokenize
 
 # Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms (type checkers
 # treat any name TYPE_CHECKING as true).
@@ -187,7 +187,10 @@ def _encoder_for(settings: Settings) -> Any:
         # Natively for texts of CJK, kana, Hangul and ASCII only (csrc/tokens.h, char_plain);
         # any other text through the Python tokenizer, so the tokens never depend on the engine.
         return _native.Encoder(_native.MODE_CHAR, tokenizer.split, stemmer)
-    return _native.Encoder(_native.MODE_PYTHON, tokenizer.split, stemmer)
+    split = tokenizer.split
+    if isinstance(split, CheckedTokenizer):  # a user's tokenizer: its checks made in C
+        return _native.Encoder(_native.MODE_PYTHON, split.fn, stemmer, name=split.name)
+    return _native.Encoder(_native.MODE_PYTHON, split, stemmer)
 
 
 #: A splitter's native mode (:attr:`rouge_lcs.text.sentences.Splitter.native`) to the number

@@ -8,6 +8,8 @@ Each target takes bytes and checks one boundary:
 - ``tokens``: the C ``unicode`` tokenizer equals the Python one (``regex``) on any text;
 - ``encoder``: the C Encoder interns any text (lone surrogates included) into as many ids as
   the Python tokenizer makes tokens;
+- ``user_tokens``: a user tokenizer's result of any shape is checked in C (``Encoder(name=)``)
+  as ``CheckedTokenizer`` checks it in Python: the same error, or the same ids;
 - ``nfkc``: NFKC, lower() and the joiners' removal in C (``csrc/nfkc.h``) equal CPython's on
   any text, alone and inside the Encoder on two threads;
 - ``punkt``: Punkt in C (``punkt_spans``, no model and the English one; with CPython's str
@@ -78,6 +80,40 @@ def target_encoder(data: bytes) -> None:
     assert len(ids) // 4 == len(unicode_tokenize(text)) + len(
         unicode_tokenize(text[: len(text) // 2])
     )
+
+
+class _Str(str):
+    pass
+
+
+def target_user_tokens(data: bytes) -> None:
+    # A user tokenizer's result, checked in C (Encoder(name=)) as CheckedTokenizer checks it in
+    # Python: the same error, or the same ids.
+    from rouge_lcs import _native
+    from rouge_lcs.text.tokenizers import CheckedTokenizer
+
+    text = _text(data[1:])
+    shape = data[0] % 8 if data else 0
+    shapes: list[Callable[[str], object]] = [
+        lambda t: t.split(),
+        lambda t: tuple(t.split()),
+        lambda t: [_Str(w) for w in t.split()],
+        lambda t: (w for w in t.split()),
+        lambda t: t,
+        lambda t: [*t.split(), len(t)],
+        lambda t: None,
+        lambda t: [t.encode("utf-8", "surrogatepass")],
+    ]
+    fn = shapes[shape]
+    checked = _native.Encoder(_native.MODE_PYTHON, CheckedTokenizer(fn, "f"), None)
+    named = _native.Encoder(_native.MODE_PYTHON, fn, None, name="f")
+    outcomes = []
+    for encoder in (checked, named):
+        try:
+            outcomes.append(encoder.encode([text, text[::-1]]))
+        except TypeError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1], (shape, outcomes)
 
 
 def target_nfkc(data: bytes) -> None:
@@ -351,6 +387,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "arrow_rows": target_arrow_rows,
     "tokens": target_tokens,
     "encoder": target_encoder,
+    "user_tokens": target_user_tokens,
     "nfkc": target_nfkc,
     "punkt": target_punkt,
     "punkt_tables": target_punkt_tables,

@@ -133,6 +133,8 @@ def test_settings_of_one_tokenizer_object_are_equal_and_it_is_called_at_every_ca
     assert make_settings(tokenizer=cut) != make_settings(tokenizer=Cut())
     assert make_settings(lsum_split=str.splitlines) == make_settings(lsum_split=str.splitlines)
     assert make_settings(language="de") == make_settings(language="de")
+    Cut.__hash__ = None  # type: ignore[assignment]  # an object that compares but cannot hash
+    assert hash(make_settings(tokenizer=cut)) == hash(make_settings(tokenizer=cut))
     preds, refs = ["The cats sat on the mat", "big dogs bark"], ["the cat sat", "bad days"]
     scorer = Rouge(["rouge1"], tokenizer=cut)
     # by hand: {the, cats, sat, on, the, mat} vs {the, cat, sat}: P = 2/6, R = 2/3, F = 4/9;
@@ -143,3 +145,53 @@ def test_settings_of_one_tokenizer_object_are_equal_and_it_is_called_at_every_ca
     cut.cut = 1
     assert scorer.score(preds, refs).fmeasure[:, 0].tolist() == [2 / 3, 0.8]
     assert rouge(preds, refs, ["rouge1"], tokenizer=cut) == {"rouge1": (2 / 3 + 0.8) / 2}
+
+
+class _Token(str):
+    """A str subclass whose own methods must not take part (its characters count)."""
+
+    def lower(self) -> str:
+        return "overridden"
+
+
+class _Tokens(list):
+    pass
+
+
+@pytest.mark.parametrize("engine_name", ["python", "native"])
+def test_a_user_tokenizer_is_checked_alike_on_both_engines(engine_name, monkeypatch):
+    # The reference engine checks what a user's tokenizer returns in Python
+    # (CheckedTokenizer), the native one in C as it reads the tokens: the same rule and the
+    # same words.
+    from rouge_lcs.engine import native
+
+    if engine_name == "native" and not native.available():
+        pytest.skip("rouge_lcs._native not built")
+    monkeypatch.setenv(native.ENV, engine_name)
+
+    def returning(value):
+        def ids(text: str):
+            return value(text)
+
+        return ids
+
+    refused = [
+        (lambda t: t, "got str"),
+        (lambda t: (w for w in t.split()), "got generator"),
+        (lambda t: {w: 1 for w in t.split()}, "got dict"),
+        (lambda t: None, "got NoneType"),
+        (lambda t: [*t.split(), 3], "got an item of type int"),
+        (lambda t: (b"a",), "got an item of type bytes"),
+    ]
+    for value, said in refused:
+        with pytest.raises(TypeError, match=f"^tokenizer: ids must return a list of str, {said}$"):
+            score(["a b c"], ["a b d"], ["rouge1"], tokenizer=returning(value))
+    # taken: a tuple, a list subclass, str subclasses (by their characters); by hand, 2 of 3
+    taken = [
+        lambda t: tuple(t.split()),
+        lambda t: _Tokens(t.split()),
+        lambda t: [_Token(w) for w in t.split()],
+    ]
+    for value in taken:
+        got = score(["a b c"], ["a b d"], ["rouge1"], tokenizer=returning(value), use_stemmer=True)
+        assert got.fmeasure[0, 0] == 2 / 3

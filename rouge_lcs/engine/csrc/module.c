@@ -945,12 +945,16 @@ static PyObject *encoder_last_punkt_threads(Encoder *e, void *closure) {
 }
 
 static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"mode", "split", "stem", "normalize", "native_nfkc", NULL};
+    static char *names[] = {"mode", "split", "stem", "normalize", "native_nfkc", "name", NULL};
     int mode, native_nfkc = 0;
-    PyObject *split = Py_None, *stem = Py_None, *normalize = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OOOp", names, &mode, &split, &stem,
-                                     &normalize, &native_nfkc))
+    PyObject *split = Py_None, *stem = Py_None, *normalize = Py_None, *name = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|OOOpO", names, &mode, &split, &stem,
+                                     &normalize, &native_nfkc, &name))
         return -1;
+    if (name != Py_None && !PyUnicode_CheckExact(name)) {
+        PyErr_SetString(PyExc_TypeError, "Encoder: name must be a str or None");
+        return -1;
+    }
     if (mode < MODE_ROUGE_SCORE || mode > MODE_CHAR) {
         PyErr_SetString(PyExc_ValueError, "Encoder: unknown mode");
         return -1;
@@ -971,6 +975,7 @@ static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
     e->initialized = 1;
     e->mode = mode;
     e->split = split == Py_None ? NULL : Py_NewRef(split);
+    e->split_name = name == Py_None ? NULL : Py_NewRef(name);
     e->stem = stem == Py_None ? NULL : Py_NewRef(stem);
     e->normalize = normalize == Py_None ? NULL : Py_NewRef(normalize);
     /* native_nfkc: `normalize` is NFKC with the joiners removed, which nfkc.h does on the
@@ -981,6 +986,7 @@ static int encoder_init(Encoder *e, PyObject *args, PyObject *kwargs) {
 
 static void encoder_dealloc(Encoder *e) {
     Py_XDECREF(e->split);
+    Py_XDECREF(e->split_name);
     Py_XDECREF(e->stem);
     Py_XDECREF(e->normalize);
     free(e->soff);
@@ -1016,11 +1022,12 @@ static PyTypeObject EncoderType = {
     .tp_name = "rouge_lcs._native.Encoder",
     .tp_basicsize = sizeof(Encoder),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Encoder(mode, split=None, stem=None, normalize=None, native_nfkc=False): texts -> "
-              "token ids (modes: 0 rouge_score, 1 unicode (native when normalize is given, else "
-              "split for non-ASCII texts; native_nfkc: normalize is NFKC without the joiners, "
-              "done in C on the threads), 2 any Python tokenizer, 3 char (natively for texts of the characters "
-              "that need no interpreter, else split)).",
+    .tp_doc = "Encoder(mode, split=None, stem=None, normalize=None, native_nfkc=False, "
+              "name=None): texts -> token ids (modes: 0 rouge_score, 1 unicode (native when "
+              "normalize is given, else split for non-ASCII texts; native_nfkc: normalize is NFKC "
+              "without the joiners, done in C on the threads), 2 any Python tokenizer, 3 char "
+              "(natively for texts of the characters that need no interpreter, else split)); "
+              "name: a user tokenizer's, whose result must be a list or tuple of str.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)encoder_init,
     .tp_dealloc = (destructor)encoder_dealloc,

@@ -142,6 +142,9 @@ typedef struct {
     PyObject_HEAD
     int mode;
     PyObject *split;  /* Python tokenizer (modes 1, 2 and 3) */
+    PyObject *split_name; /* a user tokenizer's name (str): its result must be a list or a
+                           * tuple, as CheckedTokenizer requires, and errors name it; NULL for
+                           * the built-in splits */
     PyObject *stem;   /* rouge_lcs.text.stemming.stem, for words too odd for the C port, or NULL: no stemming */
     PyObject *normalize; /* unicodedata.normalize for the native unicode tokenizer, or NULL */
     int nfkc;            /* normalize's NFKC (joiners removed) in C on the threads (nfkc.h) */
@@ -364,7 +367,15 @@ static int tokenize_unicode(PyObject *text, PyObject *normalize, void *ctx, Scan
 }
 
 static int encode_token_list(Encoder *e, PyObject *tokens) {
-    if (PyUnicode_Check(tokens) || PyBytes_Check(tokens)) {
+    if (e->split_name != NULL) {
+        /* rouge_lcs.text.tokenizers.CheckedTokenizer's checks, here as the tokens are read
+         * (its Python loop over every token was ~10% of a call with a Python tokenizer) */
+        if (!PyList_Check(tokens) && !PyTuple_Check(tokens)) {
+            PyErr_Format(PyExc_TypeError, "tokenizer: %U must return a list of str, got %s",
+                         e->split_name, Py_TYPE(tokens)->tp_name);
+            return 0;
+        }
+    } else if (PyUnicode_Check(tokens) || PyBytes_Check(tokens)) {
         PyErr_Format(PyExc_TypeError, "tokenizer: must return a list of str, got %s",
                      Py_TYPE(tokens)->tp_name);
         return 0;
@@ -378,10 +389,15 @@ static int encode_token_list(Encoder *e, PyObject *tokens) {
     int ok = 1;
     for (Py_ssize_t k = 0; k < n && ok; k++) {
         PyObject *token = items[k];
-        if (!PyUnicode_Check(token)) {
-            PyErr_Format(PyExc_TypeError,
-                         "tokenizer: must return a list of str, got an item of type %s",
-                         Py_TYPE(token)->tp_name);
+        if (!PyUnicode_Check(token)) { /* a str subclass counts by its characters */
+            if (e->split_name != NULL)
+                PyErr_Format(PyExc_TypeError,
+                             "tokenizer: %U must return a list of str, got an item of type %s",
+                             e->split_name, Py_TYPE(token)->tp_name);
+            else
+                PyErr_Format(PyExc_TypeError,
+                             "tokenizer: must return a list of str, got an item of type %s",
+                             Py_TYPE(token)->tp_name);
             ok = 0;
             break;
         }
