@@ -24,16 +24,17 @@ and a speed-up measured while others keep the second core busy says little.
 ``--repeated K``: REALSumm's 2,500 pairs K times over instead (each distinct example is scored
 once and its counts given to every copy).
 
-Measured 2026-12-03 16:22-16:26 UTC (2 cores, load average 0.4-1.1, other processes 10-13% of
-the CPUs; ``--repeats 7 --pairs 10000``, four runs), speed-up over num_proc=1, library / module:
-``num_proc=2`` 1.47x / 1.46x, 1.42x / 1.21x, 1.45x / 1.45x, 1.43x / 1.42x; ``Workers(2)`` 1.70x /
-1.72x, 1.47x / 1.50x, 1.65x / 1.68x, 1.71x / 1.68x, with one process at 0.140-0.152 s.  A
-num_proc=2 module call's serial steps (timed in it, 16:0x): checking the batch ~3 ms, the
-distinct examples ~2 ms, the fork 14-16 ms (a process of ~500 MB), the means ~1.5 ms; and the
-pages both processes then write are copied one by one (perf: ~3,700 more page faults in this
-process and ~4,800 in the worker than one process takes, ~2.4 us each here).  ``Workers(2)``
-pays neither: pickling the batch for its worker takes ~2.5 ms, writing it 1-3 ms.
-``--ballast 3000`` (16:25): num_proc=2 0.90x / 0.88x, ``Workers(2)`` 1.68x / 1.61x.
+Measured 2026-12-03 17:11 UTC (2 cores, load average 0.9, other processes ~11% of the CPUs;
+``--repeats 7 --pairs 10000``, two runs), speed-up over num_proc=1, library / module:
+``num_proc=2`` 1.38x / 1.39x and 1.39x / 1.37x; ``Workers(2)`` 1.66x / 1.66x and 1.67x / 1.64x,
+with one process at 0.123-0.127 s (earlier builds of the day, 16:22-16:26: one process
+0.140-0.152 s, ``Workers(2)`` 1.47-1.72x, ``num_proc=2`` 1.21-1.47x).  A num_proc=2 module
+call's serial steps (timed in it, 16:0x): checking the batch ~3 ms, the distinct examples
+~2 ms, the fork 14-16 ms (a process of ~500 MB), the means ~1.5 ms; and the pages both
+processes then write are copied one by one (perf: ~3,700 more page faults in this process and
+~4,800 in the worker than one process takes, ~2.4 us each here).  ``Workers(2)`` pays neither:
+pickling the batch for its worker takes ~2.5 ms, writing it 1-3 ms.  ``--ballast 3000``
+(17:11): num_proc=2 0.78x / 0.78x, ``Workers(2)`` 1.70x / 1.66x.
 ``--repeated 4`` (2026-12-02 16:23 UTC): 2.36x / 2.31x, where before each distinct example
 was scored once per shard it met: 0.84x / 0.86x.
 """
