@@ -29,7 +29,7 @@ Measured 2026-12-03 17:11 UTC (2 cores, load average 0.9, other processes ~11% o
 ``num_proc=2`` 1.38x / 1.39x and 1.39x / 1.37x; ``Workers(2)`` 1.66x / 1.66x and 1.67x / 1.64x,
 with one process at 0.123-0.127 s (earlier builds of the day, 16:22-16:26: one process
 0.140-0.152 s, ``Workers(2)`` 1.47-1.72x, ``num_proc=2`` 1.21-1.47x).  A num_proc=2 module
-call's serial steps (timed in it, 16:0x): checking the batch ~3 ms, the distinct examples
+call's serial steps (timed in it, 15:58-16:02): checking the batch ~3 ms, the distinct examples
 ~2 ms, the fork 14-16 ms (a process of ~500 MB), the means ~1.5 ms; and the pages both
 processes then write are copied one by one (perf: ~3,700 more page faults in this process and
 ~4,800 in the worker than one process takes, ~2.4 us each here).  ``Workers(2)`` pays neither:

@@ -164,6 +164,32 @@ def exact_strs(items: list[Any]) -> bool:
     return set(map(type, items)) <= {str}
 
 
+def returned_strs(items: list[Any], what: str) -> list[str]:
+    """A user callable's result (``items``, a list of its own) as plain strs, in place: a str
+    subclass counts by its characters (:func:`plain`); any other item is a ``TypeError``
+    saying that ``what`` (``"tokenizer: words"``) must return a list of str."""
+    if exact_strs(items):
+        return items
+    for k, item in enumerate(items):
+        if type(item) is not str:
+            if not isinstance(item, str):
+                raise TypeError(
+                    f"{what} must return a list of str, got an item of type {type(item).__name__}"
+                )
+            items[k] = plain(item)
+    return items
+
+
+def callable_hash(fn: object, name: str) -> int:
+    """The hash of a record holding a user's callable ``fn`` and its ``name``: the callable may
+    be unhashable (an object with ``__eq__`` and no ``__hash__``), which would make the
+    settings holding it unhashable; then the name's (equal records have equal names)."""
+    try:
+        return hash((fn, name))
+    except TypeError:
+        return hash(name)
+
+
 def check_texts(
     predictions: object,
     references: object,

@@ -115,9 +115,9 @@ def take_shards(
 def _fork_drain(key: int) -> tuple[int, int]:
     """Fork a child that runs :func:`_drain` and writes ``("ok", shards)`` or ``("error",
     exception)`` pickled to a pipe; return its pid and the pipe's read end."""
-    # Imported here, before the fork (the children inherit it): ~4 ms that a process
-    # scoring with num_proc=1 never needs.
-    import pickle
+    # Imported here, before the fork (the children inherit it, for outcome()): ~4 ms that a
+    # process scoring with num_proc=1 never needs.
+    import pickle  # noqa: F401
 
     read, write = os.pipe()
     widen(write)
@@ -126,13 +126,7 @@ def _fork_drain(key: int) -> tuple[int, int]:
         status = 1
         try:
             os.close(read)
-            try:
-                payload = pickle.dumps(("ok", _drain(key)), pickle.HIGHEST_PROTOCOL)
-            except BaseException as error:  # sent to the parent, which raises it
-                try:
-                    payload = pickle.dumps(("error", error))
-                except Exception:
-                    payload = pickle.dumps(("error", RuntimeError(repr(error))))
+            payload = outcome(lambda: _drain(key))
             with os.fdopen(write, "wb") as out:
                 out.write(payload)
             status = 0
@@ -140,6 +134,57 @@ def _fork_drain(key: int) -> tuple[int, int]:
             os._exit(status)
     os.close(write)
     return pid, read
+
+
+def outcome(work: Callable[[], object]) -> bytes:
+    """What a worker process sends back: ``("ok", work())`` pickled, or ``("error",
+    exception)`` with what ``work`` raised (a ``RuntimeError`` of its repr where the
+    exception does not pickle), which the waiting process raises."""
+    import pickle
+
+    try:
+        return pickle.dumps(("ok", work()), pickle.HIGHEST_PROTOCOL)
+    except BaseException as error:
+        try:
+            return pickle.dumps(("error", error))
+        except Exception:
+            return pickle.dumps(("error", RuntimeError(repr(error))))
+
+
+class FrozenGC:
+    """``with FrozenGC():`` forks with this process's objects frozen out of the garbage
+    collector (``gc.freeze``): a child's collections then never walk, and write to, the
+    hundreds of thousands of objects it inherited (455k with ``evaluate`` loaded), so their
+    pages stay shared instead of being copied.  Unfrozen on leaving, unless the caller had
+    frozen objects itself."""
+
+    def __enter__(self) -> None:
+        import gc
+
+        self.frozen = gc.get_freeze_count() == 0
+        if self.frozen:
+            gc.freeze()
+
+    def __exit__(self, *exc: object) -> None:
+        import gc
+
+        if self.frozen:
+            gc.unfreeze()
+
+
+def merged(done: list[tuple[int, PairStats]]) -> PairStats:
+    """The shards' statistics ``(index, stats)``, whichever process scored them, in order."""
+    done.sort(key=lambda item: item[0])
+    return PairStats.concatenate([part for _, part in done])
+
+
+def report(
+    progress: Progress | None, bounds: list[tuple[int, int]], theirs: list[tuple[int, PairStats]]
+) -> None:
+    """``progress`` of the shards another process scored, once they are back."""
+    if progress is not None:
+        for index, _ in theirs:
+            progress(bounds[index][1] - bounds[index][0])
 
 
 def widen(pipe: int, size: int = 1 << 20) -> None:
@@ -154,24 +199,6 @@ def widen(pipe: int, size: int = 1 << 20) -> None:
         return
     with suppress(OSError):  # a lower limit (/proc/sys/fs/pipe-max-size): the default works
         fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, size)
-
-
-def _fork_frozen(key: int, n: int) -> list[tuple[int, int]]:
-    """``n`` children of :func:`_fork_drain`, forked with this process's objects frozen out
-    of the garbage collector (``gc.freeze``): a child's collections then never walk, and
-    write to, the hundreds of thousands of objects it inherited (455k with ``evaluate``
-    loaded), so their pages stay shared instead of being copied.  Unfrozen here after the
-    fork, unless the caller had frozen objects itself."""
-    import gc
-
-    freeze = gc.get_freeze_count() == 0
-    if freeze:
-        gc.freeze()
-    try:
-        return [_fork_drain(key) for _ in range(n)]
-    finally:
-        if freeze:
-            gc.unfreeze()
 
 
 def _collect(pid: int, read: int) -> list[tuple[int, PairStats]]:
@@ -309,14 +336,13 @@ def sharded_stats(
         _INHERITED[key] = (batch, settings, bounds, context.Value("l", 0), shared)
     children: list[tuple[int, int]] = []
     try:
-        children = _fork_frozen(key, n_workers)
+        with FrozenGC():
+            children = [_fork_drain(key) for _ in range(n_workers)]
         done = _drain(key, progress)
         while children:
             theirs = _collect(*children.pop(0))  # popped first: reaped even if it raises
             done += theirs
-            if progress is not None:
-                for index, _ in theirs:
-                    progress(bounds[index][1] - bounds[index][0])
+            report(progress, bounds, theirs)
     finally:
         for pid, read in children:  # only after an error: stop and reap the rest
             os.kill(pid, signal.SIGKILL)
@@ -324,8 +350,7 @@ def sharded_stats(
             os.close(read)
         with _INHERITED_LOCK:
             _INHERITED.pop(key, None)
-    done.sort(key=lambda item: item[0])
-    return PairStats.concatenate([part for _, part in done])
+    return merged(done)
 
 
 def _spawned_stats(

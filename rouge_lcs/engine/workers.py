@@ -62,7 +62,6 @@ class _Crew:
     know.  Separate from :class:`Workers` so that a finalizer can close it without it."""
 
     def __init__(self, size: int, settings: list[Settings]) -> None:
-        import gc
         import multiprocessing
 
         self.owner = os.getpid()
@@ -70,18 +69,13 @@ class _Crew:
         self.counter = multiprocessing.get_context("fork").Value("l", 0)
         self.members: list[tuple[int, int, int]] = []  # (pid, job write end, result read end)
         self.reaped: set[int] = set()  # found dead and reaped by alive()
-        freeze = gc.get_freeze_count() == 0
-        if freeze:  # as parallel._fork_frozen: the children's collections leave pages shared
-            gc.freeze()
         try:
-            for _ in range(size):
-                self.members.append(self._fork())
+            with parallel.FrozenGC():
+                for _ in range(size):
+                    self.members.append(self._fork())
         except BaseException:
             self.close()
             raise
-        finally:
-            if freeze:
-                gc.unfreeze()
 
     def _fork(self) -> tuple[int, int, int]:
         job_read, job_write = os.pipe()
@@ -194,19 +188,12 @@ def _serve(jobs: int, results: int, parent: int, known: list[Settings], counter:
         job = _receive(jobs)
         if job is None:
             return
-        try:
+
+        def work(job: bytes = job) -> list[tuple[int, PairStats]]:
             index, batch, bounds = pickle.loads(job)
-            reply: tuple[str, Any] = (
-                "ok",
-                parallel.take_shards(batch, known[index], bounds, counter, cache),
-            )
-            payload = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
-        except BaseException as error:  # sent to the parent, which raises it
-            try:
-                payload = pickle.dumps(("error", error))
-            except Exception:
-                payload = pickle.dumps(("error", RuntimeError(repr(error))))
-        _write_all(results, _message(payload))
+            return parallel.take_shards(batch, known[index], bounds, counter, cache)
+
+        _write_all(results, _message(parallel.outcome(work)))
 
 
 class Workers:
@@ -353,14 +340,11 @@ class Workers:
                 if kind == "error":
                     raise value
                 done += value
-                if progress is not None:
-                    for shard, _ in value:
-                        progress(bounds[shard][1] - bounds[shard][0])
+                parallel.report(progress, bounds, value)
         except BaseException:
             # A worker died, or a shard raised (here or in a worker) while the others may still
             # be running theirs, whose replies must not be read as the next call's: the next
             # call forks a new crew.
             self._stop()
             raise
-        done.sort(key=lambda item: item[0])
-        return PairStats.concatenate([part for _, part in done])
+        return parallel.merged(done)

@@ -32,7 +32,7 @@ from types import ModuleType
 
 from rouge_lcs.base.lazy import find_spec
 from rouge_lcs.base.records import record
-from rouge_lcs.base.validation import plain
+from rouge_lcs.base.validation import callable_hash, returned_strs
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.tokenizers import NEWLINE, PUNCTUATION, WHITESPACE
@@ -437,10 +437,6 @@ class AutoSplit:
         return newline_split(text) if "\n" in text else self.split(text)
 
 
-def _auto(split: SplitFn) -> SplitFn:
-    return AutoSplit(split)
-
-
 # Where each built-in splitter may cut: Punkt cuts at whitespace after a sentence end and right
 # after 。！？ (no space needed); the danda and CJK splits after their sentence ends, the Thai
 # split at spaces; the newline split at line breaks.
@@ -503,12 +499,7 @@ class CheckedSplitter:
     label: str
 
     def __hash__(self) -> int:
-        # A user's callable may be unhashable (an object with __eq__ and no __hash__), which
-        # the record's hash of its fields would pass on to settings.
-        try:
-            return hash((self.fn, self.label))
-        except TypeError:
-            return hash(self.label)
+        return callable_hash(self.fn, self.label)
 
     def __call__(self, text: str) -> list[str]:
         result = self.fn(text)
@@ -516,18 +507,9 @@ class CheckedSplitter:
             raise TypeError(
                 f"lsum_split: {self.label} must return a list of str, got {type(result).__name__}"
             )
-        sentences = list(result)
-        for k, sentence in enumerate(sentences):
-            if type(sentence) is not str:
-                if not isinstance(sentence, str):
-                    raise TypeError(
-                        f"lsum_split: {self.label} must return a list of str, got an item of "
-                        f"type {type(sentence).__name__}"
-                    )
-                # A str subclass counts by its characters: its own lower() or __eq__ (the
-                # native engine keys sentences in a dict) must not take part.
-                sentences[k] = plain(sentence)
-        return sentences
+        # A str subclass counts by its characters: its own lower() or __eq__ (the native
+        # engine keys sentences in a dict) must not take part.
+        return returned_strs(list(result), f"lsum_split: {self.label}")
 
 
 def resolve_splitter(lsum_split: object = "auto", language: object = None) -> Splitter:
@@ -547,7 +529,7 @@ def resolve_splitter(lsum_split: object = "auto", language: object = None) -> Sp
         if lang is None:  # the module-level functions, which the document store's users know
             split = REGISTRY[lsum_split]
         elif lsum_split == "auto":
-            split = _auto(split)
+            split = AutoSplit(split)
         code = lang.code if lang is not None else None
         return Splitter(f"{lsum_split}-{name}", split, lsum_split, code)
     if callable(lsum_split):

@@ -36,7 +36,7 @@ from functools import cache, lru_cache
 from importlib import import_module
 
 from rouge_lcs.base.records import record
-from rouge_lcs.base.validation import plain
+from rouge_lcs.base.validation import callable_hash, returned_strs
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.normalization import Folded
 from rouge_lcs.text.stemming import PORTER, Stemmer, stemmer_for
@@ -585,12 +585,7 @@ class CheckedTokenizer:
     name: str
 
     def __hash__(self) -> int:
-        # A user's callable may be unhashable (an object with __eq__ and no __hash__), which
-        # the record's hash of its fields would pass on to settings.
-        try:
-            return hash((self.fn, self.name))
-        except TypeError:
-            return hash(self.name)
+        return callable_hash(self.fn, self.name)
 
     def __call__(self, text: str) -> list[str]:
         tokens = self.fn(text)
@@ -598,16 +593,7 @@ class CheckedTokenizer:
             raise TypeError(
                 f"tokenizer: {self.name} must return a list of str, got {type(tokens).__name__}"
             )
-        out = list(tokens)
-        for k, token in enumerate(out):
-            if type(token) is not str:
-                if not isinstance(token, str):
-                    raise TypeError(
-                        f"tokenizer: {self.name} must return a list of str, got an item of "
-                        f"type {type(token).__name__}"
-                    )
-                out[k] = plain(token)  # a str subclass counts by its characters
-        return out
+        return returned_strs(list(tokens), f"tokenizer: {self.name}")
 
 
 def resolve_stemmer(language: object = None) -> Stemmer:
