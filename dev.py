@@ -74,6 +74,9 @@ def _ensure(command: str) -> None:
         Path(__file__),
         ROOT / "setup.py",
         *sorted((ROOT / "rouge_lcs" / "engine" / "csrc").glob("*.[ch]")),
+        # what the build writes the generated C tables from (setup.py)
+        ROOT / "rouge_lcs" / "text" / "unicode_data.py",
+        *sorted((ROOT / "scripts").glob("gen_*_table.py")),
     ]
     digest = hashlib.sha256(
         b"".join(p.read_bytes() for p in inputs if p.exists()) + repr(steps).encode()

@@ -85,7 +85,7 @@ Examples:
     >>> round(results["rouge1"], 4), low <= results["rouge1"] <= high
     (0.5, True)
     >>> results["signature"]
-    'rouge_lcs:v...|tok:unicode|norm:nfkc|case:lower|stem:no|lsum:auto-...|multi:max_f|beta:1|refs:1|agg:mean|ci:bootstrap-0.95-n1000-seed0'
+    'rouge_lcs:v...|tok:unicode-18.0.0|norm:nfkc|case:lower|stem:no|lsum:auto-...|multi:max_f|beta:1|refs:1|agg:mean|ci:bootstrap-0.95-n1000-seed0'
 """
 )
 

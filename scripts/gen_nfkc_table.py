@@ -1,7 +1,8 @@
-"""Generate rouge_lcs/engine/csrc/nfkc_table.h: what NFKC needs of each code point, from this
-interpreter's own ``unicodedata``.
+"""Generate nfkc_table.h: what NFKC needs of each code point, from this interpreter's own
+``unicodedata``.  The C extension's build runs it (setup.py, into its build folder), so the table
+is always of the interpreter the extension is built for; by hand:
 
-    .venv/bin/python scripts/gen_nfkc_table.py
+    .venv/bin/python scripts/gen_nfkc_table.py OUT_DIR
 
 The native ``unicode`` tokenizer normalizes texts to NFKC on the text stage's threads
 (rouge_lcs/engine/csrc/nfkc.h), without the GIL, where it called ``unicodedata.normalize`` on
@@ -25,7 +26,6 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc" / "nfkc_table.h"
 BLOCK = 128
 HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
 # flags of a record
@@ -49,7 +49,8 @@ def composites() -> dict[tuple[int, int], int]:
     return pairs
 
 
-def main() -> None:
+def header() -> str:
+    """nfkc_table.h's text."""
     pairs = composites()
     second = {b for _, b in pairs} | set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))
     pool: list[int] = []
@@ -130,11 +131,12 @@ def main() -> None:
         lines.append(f"    {{0x{a << 21 | b:X}ULL, 0x{c:X}}},")
     lines.append("};")
     lines.append("#endif /* ROUGE_LCS_NFKC_TABLE_H */")
-    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(
-        f"{OUT}: {len(records)} records, {len(blocks)} blocks, {len(pool)} pool, {len(pairs)} pairs"
-    )
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    out = Path(sys.argv[1]) / "nfkc_table.h"
+    out.write_text(header(), encoding="utf-8")
+    print(f"{out}: of Unicode {unicodedata.unidata_version}")

@@ -1,47 +1,56 @@
-"""Generate rouge_lcs/engine/csrc/unicode_table.h: the code points' classes of the ``unicode``
-tokenizer and of Punkt; and rouge_lcs/engine/csrc/case_table.h: str's own case properties.
+"""Generate the project's own Unicode character classes, rouge_lcs/text/unicode_data.py (the one
+table both engines read); and, for the C extension's build, case_table.h (str's own case
+properties, :func:`case_header`).
 
+    .venv/bin/pip install 'unicodedata2==18.0.0' 'regex>=2026.11.19'
     .venv/bin/python scripts/gen_unicode_table.py
 
-The Python tokenizer (rouge_lcs/text/tokenizers.py) matches
-``[\\p{Han}\\p{Hiragana}\\p{Katakana}]`` (one token per character) or runs of
-``[\\p{L}\\p{M}\\p{N}]`` minus those, with the ``regex`` module; Punkt (rouge_lcs/text/punkt.py)
-uses ``regex``'s ``\\s``, ``\\w`` and ``\\d``.  The native tokenizer (rouge_lcs/engine/csrc/text.h)
-and the native Punkt (rouge_lcs/engine/csrc/punkt.h) read the same classes from tables of
-code-point ranges, made here from that very ``regex`` module (not ``unicodedata``: the two ship
-different Unicode versions, and the numbers must equal the Python engine's).  The table records
-the ``regex`` version it came from; rouge_lcs.engine.native uses the native path only when the
-installed ``regex`` is that version, and tests/engine/test_native.py checks every code point.
+The ``unicode`` tokenizer's classes are pinned to one Unicode version (:data:`UNICODE_VERSION`),
+named in the signature (``tok:unicode-18.0.0``), so that its tokens, and so every number and
+the native engine's speed, do not change with the installed ``regex`` or the interpreter's
+``unicodedata``:
+
+- class 2 (a token by itself): the scripts Han, Hiragana and Katakana;
+- class 1 (word character): general categories L, M and N, less class 2.
+
+Punkt's ``\\s``, ``\\w`` and ``\\d`` (the classes NLTK's patterns use, as the ``regex`` module
+defines them: White_Space; Alphabetic, marks, decimal digits, connector punctuation and the
+join controls; decimal digits) come from the same version.
+
+Where they come from: general categories from ``unicodedata2`` (the Unicode Character Database
+of :data:`UNICODE_VERSION`), scripts and Punkt's classes from ``regex``, which must implement the
+same version: the script checks that its L/M/N agree with ``unicodedata2`` on every code point
+and stops otherwise.  Moving to a new Unicode version is a deliberate change: set
+:data:`UNICODE_VERSION`, install the matching ``unicodedata2`` and a ``regex`` of that version,
+run this script, and review the change of the tokens (tests/text/test_unicode_classes.py).
+
+The Python engine builds its patterns from rouge_lcs/text/unicode_data.py
+(rouge_lcs/text/unicode_classes.py); the C extension's build writes unicode_table.h from the same
+file (setup.py, :func:`rouge_lcs.text.unicode_classes.c_header`).  Nothing at run time reads
+``regex``'s or ``unicodedata``'s classes.
 
 Punkt also lowercases tokens (``str.lower``) and asks ``str.isupper``/``islower``/``isspace`` of
-single characters; to do that without the interpreter (on threads, without the GIL) the native
-Punkt reads case_table.h, made from the running CPython's own str methods.  Those follow the
-interpreter's ``unicodedata.unidata_version``, which the table records: rouge_lcs.engine.native
-runs Punkt without the GIL only under the same version.  Two characters have no one-character
+single characters, as NLTK does (the interpreter's Unicode version: the numbers equal NLTK's on
+that interpreter); to do that without the interpreter (on threads, without the GIL) the native
+Punkt reads case_table.h, made from the interpreter's own str methods by the extension's build
+(setup.py), so it is always of the interpreter the extension runs in.  The table records its
+``unicodedata.unidata_version``; rouge_lcs.engine.native runs Punkt without the GIL only under
+the same version.  Two characters have no one-character
 lowercase that the table can give: U+0130 (lowercase "i" + U+0307) and U+03A3 (sigma, whose
 lowercase depends on its neighbours); texts with them take the GIL path, where CPython lowers.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-import regex
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "rouge_lcs" / "text" / "unicode_data.py"
 
-OUT = Path(__file__).resolve().parent.parent / "rouge_lcs" / "engine" / "csrc" / "unicode_table.h"
-CASE_OUT = OUT.with_name("case_table.h")
-_CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
-CJK = regex.compile(rf"[{_CJK}]", regex.V1)
-WORD = regex.compile(rf"[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}]]", regex.V1)
-
-
-def code_point_class(cp: int) -> int:
-    """0: separator, 1: word character, 2: a token by itself (CJK ideograph or kana)."""
-    ch = chr(cp)
-    if CJK.fullmatch(ch):
-        return 2
-    return 1 if WORD.fullmatch(ch) else 0
+#: The Unicode version of the tokenizer's and Punkt's classes.
+UNICODE_VERSION = "18.0.0"
 
 
 def runs(value: Callable[[int], int]) -> list[tuple[int, int, int]]:
@@ -58,30 +67,88 @@ def runs(value: Callable[[int], int]) -> list[tuple[int, int, int]]:
     return out
 
 
-def ranges() -> list[tuple[int, int, int]]:
-    """Maximal ``(first, last, class)`` runs of non-separator classes."""
-    return runs(code_point_class)
+def token_classes() -> Callable[[int], int]:
+    """The tokenizer's class of a code point: 0 separator, 1 word character, 2 a token by
+    itself (Han, Hiragana, Katakana)."""
+    import regex
+    import unicodedata2
+
+    if unicodedata2.unidata_version != UNICODE_VERSION:
+        raise SystemExit(f"unicodedata2 is of Unicode {unicodedata2.unidata_version}")
+    cjk = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+    lmn = regex.compile(r"[\p{L}\p{M}\p{N}]")
+    wrong = [
+        cp
+        for cp in range(0x110000)
+        if bool(lmn.match(chr(cp))) != (unicodedata2.category(chr(cp))[0] in "LMN")
+    ]
+    if wrong:  # regex implements another version: its scripts would be of that one too
+        raise SystemExit(
+            f"regex {regex.__version__} is not of Unicode {UNICODE_VERSION}: its L/M/N differ "
+            f"from unicodedata2's on {len(wrong)} code points (U+{wrong[0]:04X} …)"
+        )
+
+    def value(cp: int) -> int:
+        ch = chr(cp)
+        if cjk.match(ch):
+            return 2
+        return 1 if unicodedata2.category(ch)[0] in "LMN" else 0
+
+    return value
 
 
-# Punkt's classes (rouge_lcs/punkt.py compiles its patterns with regex, as NLTK does).
-PUNKT_SPACE = regex.compile(r"\s")
-PUNKT_WORD = regex.compile(r"\w")
-PUNKT_DIGIT = regex.compile(r"\d")
+def punkt_classes() -> Callable[[int], int]:
+    """Punkt's classes of a code point: 1 = ``\\s``, 2 = ``\\w``, 4 = ``\\d`` (``regex``'s)."""
+    import regex
+
+    space, word, digit = regex.compile(r"\s"), regex.compile(r"\w"), regex.compile(r"\d")
+
+    def value(cp: int) -> int:
+        ch = chr(cp)
+        return (
+            (1 if space.match(ch) else 0)
+            | (2 if word.match(ch) else 0)
+            | (4 if digit.match(ch) else 0)
+        )
+
+    return value
 
 
-def punkt_bits(cp: int) -> int:
-    """1 = ``\\s``, 2 = ``\\w``, 4 = ``\\d``."""
-    ch = chr(cp)
-    return (
-        (1 if PUNKT_SPACE.match(ch) else 0)
-        | (2 if PUNKT_WORD.match(ch) else 0)
-        | (4 if PUNKT_DIGIT.match(ch) else 0)
-    )
+def encode(table: list[tuple[int, int, int]]) -> str:
+    """``first-last:value`` in hex, space-separated (``first:value`` for one code point)."""
+    return " ".join(f"{a:X}:{v}" if a == b else f"{a:X}-{b:X}:{v}" for a, b, v in table)
 
 
-def punkt_ranges() -> list[tuple[int, int, int]]:
-    """Maximal ``(first, last, bits)`` runs of Punkt's classes."""
-    return runs(punkt_bits)
+def literal(text: str) -> str:
+    """A parenthesized string literal of lines under 100 characters."""
+    lines = textwrap.wrap(text, 90, break_on_hyphens=False)
+    body = "\n".join(f'    "{line} "' for line in lines)
+    return f"(\n{body}\n)"
+
+
+def write_data() -> None:
+    """rouge_lcs/text/unicode_data.py: the classes as ``first-last:value`` runs."""
+    tokens, punkt = runs(token_classes()), runs(punkt_classes())
+    version = UNICODE_VERSION
+    source = f'''"""The ``unicode`` tokenizer's and Punkt's character classes, Unicode {version}.
+
+Generated by scripts/gen_unicode_table.py: do not edit.  Runs of code points as
+``first-last:value`` (hexadecimal; ``first:value`` for one code point), read by
+rouge_lcs.text.unicode_classes (the Python engine) and written into the C extension's
+unicode_table.h by its build (setup.py).
+"""
+
+#: The Unicode version of the classes below.
+UNICODE_VERSION = "{UNICODE_VERSION}"
+
+#: The tokenizer: 1 = word character (L, M, N), 2 = a token by itself (Han, Hiragana, Katakana).
+TOKEN_RANGES = {literal(encode(tokens))}
+
+#: Punkt's classes: 1 = ``\\\\s`` (White_Space), 2 = ``\\\\w``, 4 = ``\\\\d`` (decimal digits).
+PUNKT_RANGES = {literal(encode(punkt))}
+'''
+    OUT.write_text(source, encoding="ascii")
+    print(f"{OUT}: {len(tokens)} + {len(punkt)} runs of Unicode {UNICODE_VERSION}")
 
 
 def case_bits(cp: int) -> int:
@@ -99,8 +166,8 @@ def lower_delta(cp: int) -> int:
     return ord(low) - cp if len(low) == 1 and cp != 0x3A3 else 0
 
 
-def write_case_table() -> None:
-    """case_table.h from this interpreter's str methods."""
+def case_header() -> str:
+    """case_table.h's text, from this interpreter's str methods."""
     import unicodedata
 
     bits, deltas = runs(case_bits), runs(lower_delta)
@@ -124,37 +191,11 @@ def write_case_table() -> None:
     ]
     lines += [f"    {{0x{a:X}, 0x{b:X}, {d}}}," for a, b, d in deltas]
     lines += ["};", "#endif /* ROUGE_LCS_CASE_TABLE_H */"]
-    CASE_OUT.write_text("\n".join(lines) + "\n", encoding="ascii")
-    version = unicodedata.unidata_version
-    print(f"{CASE_OUT}: {len(bits)} + {len(deltas)} ranges from Unicode {version}")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
-    write_case_table()
-    table = ranges()
-    punkt = punkt_ranges()
-    lines = [
-        "/* Generated by scripts/gen_unicode_table.py: do not edit. */",
-        "#ifndef ROUGE_LCS_UNICODE_TABLE_H",  # included by tokens.h and module.c
-        "#define ROUGE_LCS_UNICODE_TABLE_H",
-        "#include <stdint.h>",
-        f'#define UNICODE_TABLE_REGEX_VERSION "{regex.__version__}"',
-        f"#define UNICODE_RANGE_COUNT {len(table)}",
-        "/* (first, last, class): class 1 = word character, 2 = a token by itself */",
-        "static const uint32_t UNICODE_RANGES[][3] = {",
-    ]
-    lines += [f"    {{0x{a:X}, 0x{b:X}, {c}}}," for a, b, c in table]
-    lines.append("};")
-    lines += [
-        f"#define PUNKT_RANGE_COUNT {len(punkt)}",
-        "/* (first, last, bits): Punkt's regex classes, 1 = \\s, 2 = \\w, 4 = \\d */",
-        "static const uint32_t PUNKT_RANGES[][3] = {",
-    ]
-    lines += [f"    {{0x{a:X}, 0x{b:X}, {c}}}," for a, b, c in punkt]
-    lines.append("};")
-    lines.append("#endif /* ROUGE_LCS_UNICODE_TABLE_H */")
-    OUT.write_text("\n".join(lines) + "\n", encoding="ascii")
-    print(f"{OUT}: {len(table)} ranges from regex {regex.__version__}")
+    write_data()
 
 
 if __name__ == "__main__":

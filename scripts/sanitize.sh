@@ -34,9 +34,11 @@ mkdir -p "$build/rouge_lcs"
 (cd rouge_lcs && find . -name '*.so' -prune -o -name '__pycache__' -prune -o -type f -print |
     while read -r f; do mkdir -p "$build/rouge_lcs/$(dirname "$f")" && cp "$f" "$build/rouge_lcs/$f"; done)
 echo "+ building the sanitized extension in $build" >&2
+# the generated tables (unicode_table.h, case_table.h, nfkc_table.h) as the build writes them
+"$PYTHON" -c 'import sys, setup; setup.write_generated_headers(sys.argv[1])' "$build/generated"
 "$CC" -shared -fPIC -O1 -g -std=c99 -Wall -Wextra -Wno-unused-parameter -Werror \
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -I"$include" rouge_lcs/engine/csrc/module.c -o "$build/rouge_lcs/_native$suffix"
+    -I"$include" -I"$build/generated" rouge_lcs/engine/csrc/module.c -o "$build/rouge_lcs/_native$suffix"
 
 export PYTHONPATH="$build${PYTHONPATH:+:$PYTHONPATH}"
 export LD_PRELOAD="$asan"

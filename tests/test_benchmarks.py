@@ -225,3 +225,12 @@ def test_benchmark_smoke(name):
     out = _bench(name, "--smoke", cwd=REPO / "benchmarks")
     assert SMOKE[name] in out, out[-2000:]
     assert not re.search(r": False\b|\bFalse$", out, re.M), out
+
+
+def test_bench_install_smoke():
+    """bench_install.py on tiny input, this checkout with the environment's regex: it runs the
+    workloads in a child process and checks the scores' digests (it exits non-zero if two
+    configurations differ)."""
+    out = _bench("bench_install.py", "--smoke", timeout=300)
+    assert "native unicode True" in out or "native unicode False" in out, out
+    assert "scores same" in out, out

@@ -8,11 +8,11 @@ and uses the pure-Python/numpy engine (the reference, with bit-identical numbers
 is the one place in the library that asks; users ask through :mod:`rouge_lcs.native`.
 
 :class:`NativeStore` numbers the tokens of each distinct text in C (the ``Encoder``): the
-tokenizers whose record names a native mode (``rouge_score`` always; ``unicode`` where the
-code-point table matches the installed ``regex``) and the splitters with a native mode run in
-C; other tokenizers, splitters and the Porter stemmer (through its process-wide memo, once per
-new word) run in Python and hand their tokens to the C interner.  The counting kernel then runs
-without the GIL on ``num_threads`` threads.
+tokenizers whose record names a native mode (``rouge_score``, ``unicode``: its code-point
+classes are the project's own table, rouge_lcs/text/unicode_data.py) and the splitters with a
+native mode run in C; other tokenizers, splitters and the Porter stemmer (through its
+process-wide memo, once per new word) run in Python and hand their tokens to the C interner.
+The counting kernel then runs without the GIL on ``num_threads`` threads.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from functools import cache
 
 from rouge_lcs.base.arrays import expand
 from rouge_lcs.base.arrow import ArrowTexts
-from rouge_lcs.base.lazy import lazy_import, version_of
+from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import all_utf8
 from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
@@ -52,6 +52,7 @@ from rouge_lcs.text.sentences import (
 )
 from rouge_lcs.text.stemming import PORTER, stem
 from rouge_lcs.text.tokenizers import JOINERS, CheckedTokenizer, unicode_tokenize
+from rouge_lcs.text.unicode_classes import unicode_version
 
 # Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms (type checkers
 # treat any name TYPE_CHECKING as true).
@@ -60,7 +61,6 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
     import numpy as np
-    import regex
 
     #: What the kernels read: contiguous int32 ids / int64 offsets in any buffer.
     Buffer: TypeAlias = bytes | array[int] | np.ndarray
@@ -68,7 +68,6 @@ if TYPE_CHECKING:
     from rouge_lcs.engine.reference.python import PythonBackend, PythonStore
 else:
     np = lazy_import("numpy")
-    regex = lazy_import("regex")
 
 #: The environment variable that picks the engine.
 ENV = "ROUGE_LCS_IMPLEMENTATION"
@@ -89,17 +88,11 @@ _KINDS = {"n": 0, "L": 1, "Lsum": 2}
 
 
 def native_unicode() -> bool:
-    """Whether the ``unicode`` tokenizer runs natively: its code-point table
-    (``rouge_lcs/engine/csrc/unicode_table.h``, see scripts/gen_unicode_table.py) was generated
-    from the installed version of ``regex``, whose classes the Python tokenizer uses."""
-    return _native is not None and _regex_version() == _native.UNICODE_TABLE_REGEX_VERSION
-
-
-@cache
-def _regex_version() -> str:
-    """The installed regex's version, read without importing regex (the ``rouge_score``
-    tokenizer and Punkt in C never need it; its import was ~20 ms of a fresh first call)."""
-    return version_of("regex", "_main.py")
+    """Whether the ``unicode`` tokenizer and Punkt run natively: the extension loaded and its
+    code-point table (``unicode_table.h``, written by the build from
+    ``rouge_lcs/text/unicode_data.py``, the table the Python engine reads) is of the same Unicode
+    version as that file (a stale build of an older table is not used)."""
+    return _native is not None and unicode_version() == _native.UNICODE_VERSION
 
 
 def available() -> bool:
@@ -174,9 +167,9 @@ def _encoder_for(settings: Settings) -> Any:
     if tokenizer.native == "rouge_score":
         return _native.Encoder(_native.MODE_ROUGE_SCORE, None, stemmer)
     if tokenizer.native == "unicode":
-        # Natively when the code-point table was generated from the installed ``regex`` (the
-        # Python tokenizer's classes); otherwise ASCII texts natively and the others through
-        # the Python tokenizer, so the numbers never depend on the engine.
+        # Natively where the C table is the Python tokenizer's (native_unicode); otherwise
+        # ASCII texts natively and the others through the Python tokenizer, so the numbers
+        # never depend on the engine.
         normalize = _normalize if native_unicode() else None
         # _normalize's NFKC (joiners removed) in C on the threads (csrc/nfkc.h) where the C
         # table is of this interpreter's Unicode version; _normalize for the other texts
@@ -251,7 +244,7 @@ class _PunktSplit:
 def _punkt_split() -> Callable[[str], list[str]]:
     """:func:`rouge_lcs.text.sentences.nltk_split` for the C encoder's texts that need Punkt (it
     skips Punkt itself where Punkt cannot cut), with Punkt in C where its character classes
-    (generated from ``regex`` with the unicode table) match the installed ``regex``."""
+    are the Python Punkt's (native_unicode)."""
     if not native_unicode():
         return nltk_split
     return _PunktSplit()
@@ -259,7 +252,7 @@ def _punkt_split() -> Callable[[str], list[str]]:
 
 def _language_split(spec: Splitter) -> Callable[[str], list[str]] | None:
     """A ``language=`` splitter with Punkt in C (as :func:`_punkt_split`), or None where the
-    splitter is not a language's Punkt or the C tables do not match the installed ``regex``."""
+    splitter is not a language's Punkt or the C tables are not the Python Punkt's."""
     if not native_unicode() or not uses_language_punkt(spec):
         return None
     model = language_model(spec)

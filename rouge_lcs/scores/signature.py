@@ -1,10 +1,12 @@
 """A sacrebleu-style signature naming every setting that changes a ROUGE number.
 
-Example: ``rouge_lcs:v<version>|tok:unicode|norm:nfkc|case:lower|stem:porter-nltk<v>|
+Example: ``rouge_lcs:v<version>|tok:unicode-18.0.0|norm:nfkc|case:lower|stem:porter-nltk<v>|
 lsum:auto-punkt_tab.english|multi:max_f|beta:1|refs:1|agg:mean``; with ``language="zh"`` a
 ``lang:zh`` part follows ``rouge_lcs``, and an optional segmenter names its package versions
-(``tok:jieba-0.42.1``).  Two runs with the same signature give the same numbers;
-any option that changes a score changes the signature.  Report it next to the scores.
+(``tok:jieba-0.42.1``), and the ``unicode`` tokenizer the Unicode version of its character
+classes (``tok:unicode-18.0.0``, rouge_lcs.text.unicode_classes).  Two runs with the same
+signature give the same numbers; any option that changes a score changes the signature.
+Report it next to the scores.
 """
 
 from __future__ import annotations
@@ -30,6 +32,16 @@ def _stemmer(name: str) -> str:
         return name
 
 
+def _tokenizer(name: str, native: str | None) -> str:
+    """``unicode-18.0.0``: the ``unicode`` tokenizer's classes are of one Unicode version, which
+    a new table would change (scripts/gen_unicode_table.py)."""
+    if native == "unicode" and name == "unicode":
+        from rouge_lcs.text.unicode_classes import unicode_version
+
+        return f"{name}-{unicode_version()}"
+    return name
+
+
 def _refs(n_refs: Sequence[int]) -> str:
     counts = sorted({int(n) for n in n_refs})
     if not counts:
@@ -53,7 +65,7 @@ def make_signature(
     parts = [
         f"rouge_lcs:v{__version__}",
         *language,
-        f"tok:{tokenizer.name}",
+        f"tok:{_tokenizer(tokenizer.name, tokenizer.native)}",
         f"norm:{tokenizer.normalization}",
         f"case:{tokenizer.case}",
         f"stem:{_stemmer(tokenizer.stemmer.name) if tokenizer.stemmed else 'no'}",

@@ -4,9 +4,10 @@ The decision procedure of NLTK 3.10's Punkt (Kiss & Strunk 2006; ``nltk/tokenize
 Apache License 2.0, © NLTK Project) for a *trained* model — the candidate contexts, the word
 tokenizer, the first pass (sentence ends, ellipses, abbreviations), the second pass
 (collocations, orthographic heuristic, frequent sentence starters, initials and ordinals) and
-the realignment of closing quotes — with the same regular expressions (run by ``regex``, the
-engine NLTK routes them through) and no per-token objects.  Training is not ported: the
-parameters are NLTK's own pretrained ``punkt_tab`` tables.
+the realignment of closing quotes — with the same regular expressions (their ``\\s``, ``\\w``
+and ``\\d`` written out as the project's own classes of one Unicode version, so that the
+installed ``regex``, the engine NLTK routes them through, does not decide them) and no per-token
+objects.  Training is not ported: the parameters are NLTK's own pretrained ``punkt_tab`` tables.
 
 Why a port: ``import nltk`` imports all of NLTK (and SciPy when installed: 0.3–3 s on the first
 ROUGE-Lsum call), and NLTK's per-token objects made Punkt half of the native engine's time on
@@ -20,9 +21,8 @@ from collections.abc import Iterable, Mapping
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
 if TYPE_CHECKING:
+    import re
     from typing import Any
-
-    import regex
 
 # Orthographic context bits (nltk.tokenize.punkt._ORTHO_*).
 _BEG_UC, _MID_UC, _UNK_UC = 1 << 1, 1 << 2, 1 << 3
@@ -35,7 +35,7 @@ _PUNCTUATION = frozenset(";:,.!?")
 # _get_last_whitespace_index tests membership in string.whitespace (ASCII only).
 _ASCII_WHITESPACE = frozenset(" \t\n\r\x0b\x0c")
 
-# PunktToken's regular expressions (compiled by each Punkt: regex is imported at first use).
+# PunktToken's regular expressions (compiled by each Punkt at the first use of one).
 _RE_ELLIPSIS = r"\.\.+$"
 _RE_NUMERIC = r"^-?[\.,]?\d[\d,\.-]*\.?$"
 _RE_INITIAL = r"[^\W\d]\.$"
@@ -94,8 +94,8 @@ class Punkt:
 
     def __getattr__(self, name: str) -> Any:
         """The regular expressions, compiled at the first use of one (only the Python splitter
-        reads them; Punkt in C reads :attr:`tables`): importing ``regex`` and compiling them
-        cost ~20 ms of a fresh process's first call.  Compiling twice from two threads at once
+        reads them; Punkt in C reads :attr:`tables`): compiling them costs milliseconds of a
+        fresh process's first call.  Compiling twice from two threads at once
         builds equal patterns, so no lock."""
         if name not in Punkt._PATTERNS:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -103,28 +103,34 @@ class Punkt:
         return object.__getattribute__(self, name)
 
     def _compile(self) -> None:
-        """Compile the patterns as NLTK's PunktLanguageVars builds them."""
-        import re  # here too: ~3 ms of every fresh process, for re.escape alone
+        """Compile the patterns as NLTK's PunktLanguageVars builds them, with ``\\s``, ``\\w``
+        and ``\\d`` written out as the project's classes (rouge_lcs.text.unicode_classes, which
+        Punkt in C reads too): with them explicit, the standard library's ``re`` runs them as
+        ``regex`` does NLTK's, and no installed module's Unicode version decides them."""
+        import re  # here too: ~3 ms of every fresh process
 
-        import regex  # here, not with the package: ~20 ms that most calls never need
+        from rouge_lcs.text.unicode_classes import punkt_pattern
 
-        self._ellipsis = regex.compile(_RE_ELLIPSIS)
-        self._numeric = regex.compile(_RE_NUMERIC)
-        self._initial = regex.compile(_RE_INITIAL, regex.UNICODE)
-        self._realignment = regex.compile(_RE_BOUNDARY_REALIGNMENT, regex.MULTILINE)
+        def compile_(pattern: str, flags: int = 0) -> re.Pattern[str]:
+            return re.compile(punkt_pattern(pattern), flags)
+
+        self._ellipsis = compile_(_RE_ELLIPSIS)
+        self._numeric = compile_(_RE_NUMERIC)
+        self._initial = compile_(_RE_INITIAL)
+        self._realignment = compile_(_RE_BOUNDARY_REALIGNMENT, re.MULTILINE)
         # As PunktLanguageVars builds them, with re.escape (a set's order does not matter in a
         # character class).
         ends = re.escape("".join(set(self.sent_end_chars) - {"."}))
         non_word = r"(?:[)\";}\]\*:@\'\({\[\u2018\u2019\u201c\u201d\xab\xbb" + ends + "])"
         sent_end = "[" + re.escape("".join(self.sent_end_chars)) + "]"
-        self._word_re = regex.compile(
+        self._word_re = compile_(
             _WORD_TOKENIZE_FMT
             % {"NonWord": non_word, "MultiChar": _MULTI_CHAR_PUNCT, "WordStart": _WORD_START},
-            regex.UNICODE | regex.VERBOSE,
+            re.VERBOSE,
         )
-        self._period_re = regex.compile(
+        self._period_re = compile_(
             _PERIOD_CONTEXT_FMT % {"NonWord": non_word, "SentEndChars": sent_end},
-            regex.UNICODE | regex.VERBOSE,
+            re.VERBOSE,
         )
 
     @property
@@ -229,10 +235,10 @@ class Punkt:
 
     # -- the text-level procedure (span_tokenize) -------------------------------------------
 
-    def _contexts(self, text: str) -> Iterable[tuple[regex.Match[str], str]]:
+    def _contexts(self, text: str) -> Iterable[tuple[re.Match[str], str]]:
         """``_match_potential_end_contexts``: each candidate and the text around it."""
         prev_start = prev_stop = 0
-        prev_match: regex.Match[str] | None = None
+        prev_match: re.Match[str] | None = None
         for match in self._period_re.finditer(text):
             start = match.start()
             # The last ASCII whitespace between the previous candidate and this one.

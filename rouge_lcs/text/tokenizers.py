@@ -40,6 +40,7 @@ from rouge_lcs.base.validation import callable_hash, returned_strs
 from rouge_lcs.text.languages import Language, get_language
 from rouge_lcs.text.normalization import Folded
 from rouge_lcs.text.stemming import PORTER, Stemmer, stemmer_for
+from rouge_lcs.text.unicode_classes import token_pattern
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
 if TYPE_CHECKING:
@@ -64,16 +65,11 @@ TokenizerSpec = str | TokenizeFn | SupportsTokenize | None
 
 # One token per CJK ideograph / kana character; otherwise maximal runs of letters, marks and
 # numbers.  Marks are kept inside words so that scripts such as Devanagari or Thai, whose vowel
-# signs are combining marks, are not cut into pieces.  The `regex` patterns are compiled at first
-# use (importing `regex` costs ~20 ms, which `import rouge_lcs` does not pay).
+# signs are combining marks, are not cut into pieces.  The classes are the project's own, of one
+# Unicode version (rouge_lcs.text.unicode_classes), so the tokens do not change with the
+# installed `regex`; the pattern (stdlib `re`, explicit ranges) is compiled at first use.
+# The scripts of class 2, for the Burmese pattern below (XL-Sum's, run by `regex`).
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
-
-
-@cache
-def _unicode_token() -> regex.Pattern[str]:
-    import regex
-
-    return regex.compile(rf"[{_CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_CJK}]]+", regex.V1)
 
 
 # The stdlib's `re` for ASCII text, compiled at first use too: `import re` costs ~3 ms.
@@ -99,7 +95,7 @@ def unicode_tokenize(text: str) -> list[str]:
         # NFKC leaves ASCII unchanged; the stdlib regex is ~3x faster than `regex`.
         return _ascii_token().findall(lowered)
     normalized = unicodedata.normalize("NFKC", text).lower().translate(JOINERS)
-    return _unicode_token().findall(normalized)
+    return token_pattern().findall(normalized)
 
 
 # A user-perceived character (extended grapheme cluster) that starts with a letter or digit:

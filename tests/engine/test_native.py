@@ -383,28 +383,8 @@ def test_native_stemming_of_non_ascii_words_does_not_import_nltk():
 # --- the native unicode tokenizer ------------------------------------------------------------
 
 
-@needs_native
-def test_unicode_table_matches_regex_on_every_code_point():
-    import importlib.util
-
-    from rouge_lcs import _native
-
-    if not native.native_unicode():
-        pytest.skip("installed regex differs from the table's: the Python tokenizer is used")
-    spec = importlib.util.spec_from_file_location(
-        "gen_unicode_table",
-        Path(__file__).resolve().parents[2] / "scripts" / "gen_unicode_table.py",
-    )
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
-    expected = {cp: cls for first, last, cls in generator.ranges() for cp in range(first, last + 1)}
-    wrong = [cp for cp in range(0x110000) if _native._test_unicode_class(cp) != expected.get(cp, 0)]
-    assert wrong == []
-    # Punkt's \s, \w, \d (rouge_lcs/engine/csrc/punkt.h), from the same regex, on every code point.
-    punkt = {
-        cp: bits for first, last, bits in generator.punkt_ranges() for cp in range(first, last + 1)
-    }
-    assert [cp for cp in range(0x110000) if _native._test_punkt_class(cp) != punkt.get(cp, 0)] == []
+# The code-point classes against the Unicode Character Database and the C table against the
+# Python engine's: tests/text/test_unicode_classes.py.
 
 
 @needs_native
@@ -843,9 +823,28 @@ PYTHON_FREE = [
     "punkt.h",
     "case_table.h",
     "nfkc_table.h",
+    "unicode_table.h",
     "nfkc.h",
     "arrow.h",
 ]
+#: The tables the build writes (setup.py's write_generated_headers), not kept in csrc/.
+GENERATED = {"unicode_table.h", "case_table.h", "nfkc_table.h"}
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """An include folder with the generated tables, written as the build writes them."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("setup", CSRC.parents[2] / "setup.py")
+    assert spec is not None and spec.loader is not None
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)
+    return setup.write_generated_headers(tmp_path_factory.mktemp("generated"))
+
+
+def _source(header: str, generated: Path) -> Path:
+    return (generated if header in GENERATED else CSRC) / header
 
 
 def _compiler() -> str | None:
@@ -860,8 +859,8 @@ def _compiler() -> str | None:
 
 
 @pytest.mark.parametrize("header", PYTHON_FREE)
-def test_gil_free_headers_include_no_python_h(header):
-    text = (CSRC / header).read_text("utf-8")
+def test_gil_free_headers_include_no_python_h(header, generated):
+    text = _source(header, generated).read_text("utf-8")
     includes = [line for line in text.splitlines() if line.lstrip().startswith("#include")]
     assert includes and not any("Python" in line or "text.h" in line for line in includes)
     assert "Py" not in "".join(
@@ -870,7 +869,7 @@ def test_gil_free_headers_include_no_python_h(header):
 
 
 @pytest.mark.parametrize("header", PYTHON_FREE)
-def test_gil_free_headers_compile_alone_without_python_headers(header, tmp_path):
+def test_gil_free_headers_compile_alone_without_python_headers(header, tmp_path, generated):
     compiler = _compiler()
     if compiler is None:
         pytest.skip("no C compiler")
@@ -884,9 +883,10 @@ def test_gil_free_headers_compile_alone_without_python_headers(header, tmp_path)
             "-Wextra",
             "-Werror",
             "-Wno-unused-function",
+            f"-I{generated}",
             "-x",
             "c",
-            str(CSRC / header),
+            str(_source(header, generated)),
         ],
         capture_output=True,
         text=True,
@@ -896,12 +896,15 @@ def test_gil_free_headers_compile_alone_without_python_headers(header, tmp_path)
 
 
 def test_every_c_file_is_built_and_shipped():
-    """setup.py builds module.c, which includes every header of the folder; MANIFEST.in ships
-    the folder (the sdist builds the wheel)."""
+    """setup.py builds module.c, which includes every header of the folder and the generated
+    tables; MANIFEST.in ships the folder and the tables' generators (the sdist builds the
+    wheel)."""
     root = CSRC.parent.parent.parent
     module = (CSRC / "module.c").read_text("utf-8")
-    for header in sorted(p.name for p in CSRC.glob("*.h")):
+    for header in sorted({*(p.name for p in CSRC.glob("*.h")), *GENERATED}):
         assert f'#include "{header}"' in module
+    manifest = (root / "MANIFEST.in").read_text()
+    assert "scripts/gen_unicode_table.py" in manifest and "scripts/gen_nfkc_table.py" in manifest
     assert sorted(p.name for p in CSRC.iterdir() if p.suffix in (".c", ".h")) == sorted(
         [*(p.name for p in CSRC.glob("*.h")), "module.c"]
     )
