@@ -3,4 +3,4 @@
 The signature names it, so a release whose numbers differ by even one ulp gets a new version
 and an entry in CHANGELOG.md."""
 
-__version__ = "0.2.1"
+__version__ = "0.3.0"

@@ -13,6 +13,11 @@
  *   scores.h         precision, recall and F from counts, references combined; no Python.h;
  *   wlcs.h           ROUGE-W's weighted LCS (the value, and the script's summary-level marks)
  *                    on the counting kernel's threads; no Python.h;
+ *   similarity.h     one-against-many ROUGE similarity on token ids (sim_run); no Python.h;
+ *   nfkc.h           unicodedata.normalize("NFKC", ...) for the text stage's threads, from
+ *                    nfkc_table.h; no Python.h;
+ *   tokens.h         texts -> token ids on several threads: the tokenizers' scans over pieces
+ *                    that text.h prepared, hashing and interning; no Python.h;
  *   text.h           the stages that hold the GIL: the Encoder (interning, stemming), the
  *                    rouge_score and unicode tokenizers, sentence splitting;
  *   punkt_tables.h   a Punkt model's tables as C maps, read from the model module's source;
