@@ -23,11 +23,12 @@ from collections.abc import Sequence
 
 from rouge_lcs.rouge155.pyrouge import evaluate_dirs, parse_args, pyrouge_args
 
-USAGE = (
-    "usage: rouge-lcs rouge155 --system-dir DIR --model-dir DIR --system-pattern REGEX "
-    "--model-pattern REGEX [--html] [--json] [ROUGE-1.5.5 flags: -n N -m -s -l N -b N -f A|B -p A "
-    "-w W -2 D -u -U -d -x -c C -r R]"
-)
+# Wrapped as argparse wraps a usage (the flags are the script's: argparse would misread "-2 -1").
+USAGE = """\
+usage: rouge-lcs rouge155 --system-dir DIR --model-dir DIR
+                          --system-pattern REGEX --model-pattern REGEX [--html] [--json]
+                          [ROUGE-1.5.5 flags: -n N -m -s -l N -b N -f A|B -p A -w W
+                           -2 D -u -U -d -x -c C -r R]"""
 
 _FOLDER_OPTIONS = ("--system-dir", "--model-dir", "--system-pattern", "--model-pattern")
 
