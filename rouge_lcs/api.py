@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rouge_lcs.base.validation import References, Texts
-from rouge_lcs.config.options import OPTIONS, describe
+from rouge_lcs.config.options import OPTIONS, document_options
 from rouge_lcs.engine.compute import Progress
 from rouge_lcs.scores.output import Output
 from rouge_lcs.scores.results import Scores
@@ -80,7 +80,7 @@ def rouge(
     Args:
         predictions (list of str): one text per example.
         references (list of str, or list of lists of str): one or several texts per example.
-    {options}
+        {options}
     """
     if compat == "rouge155":  # the script's own engine, tokens and report
         from typing import cast  # here: typing costs ~5 ms, rouge155's own imports far more
@@ -114,6 +114,4 @@ def rouge(
     )
 
 
-# The options are described once, in rouge_lcs.config.options.
-if rouge.__doc__:
-    rouge.__doc__ = rouge.__doc__.replace("    {options}", describe(indent="        "))
+document_options(rouge)  # the options are described once, in rouge_lcs.config.options

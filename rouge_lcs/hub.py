@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from rouge_lcs.base.validation import TextBatch
-from rouge_lcs.config.options import OPTIONS, describe
+from rouge_lcs.config.options import OPTIONS, describe, document_options
 from rouge_lcs.engine.backend import checked_texts, checked_utf8
 from rouge_lcs.rouge155.mode import rouge155_output
 from rouge_lcs.scores.output import Output, OutputOptions, to_output
@@ -38,6 +38,14 @@ def compute(predictions: list[str], references: list[list[str]], **options: Any)
     """The evaluate-style result of checked texts (``references``: a list of texts each).
 
     Options are those of :func:`rouge_lcs.rouge`; an unknown one is a ``TypeError`` naming it.
+
+    Args:
+        predictions (list of str): one text per example.
+        references (list of lists of str): the reference texts of each example.
+        **options: any of the options below, by name.
+
+    Keyword Args:
+        {options}
     """
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
@@ -55,3 +63,6 @@ def compute(predictions: list[str], references: list[list[str]], **options: Any)
     # and stemmed the words they share again (benchmarks/bench_metric_parallel.py).
     scorer = function_scorer(scoring.pop("rouge_types", None), **scoring)
     return to_output(scorer.score_of(TextBatch(predictions, references)), output)
+
+
+document_options(compute)  # the options are described once, in rouge_lcs.config.options

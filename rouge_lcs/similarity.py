@@ -303,7 +303,10 @@ def dedup(
         seeds: texts that every text is also compared with and that are never dropped nor
             compared with each other — Alpaca's and Self-Instruct's 175 seed tasks, which their
             loops score each new instruction against, with the instructions kept so far.
-        rouge_type, measure, workers, **options: as in :func:`cdist`.
+        rouge_type: as in :func:`cdist`.
+        measure: as in :func:`cdist`.
+        workers: as in :func:`cdist`.
+        **options: as in :func:`cdist`.
     """
     items = _column(texts, "texts")
     pool = [] if seeds is None else _column(seeds, "seeds")
@@ -576,7 +579,8 @@ def mbr(
             mean n-gram counts, linear in the number of candidates; an approximation whose
             choice agrees with exact MBR on most sources, see docs/training_loops.md).
         return_matrix: keep the exact method's score matrix in each result.
-        workers, **options: as in :func:`cdist`.
+        workers: as in :func:`cdist`.
+        **options: as in :func:`cdist`.
     """
     sources, single = _mbr_sources(candidates)
     check_choice(method, "method", ("exact", "aggregate"))

@@ -71,9 +71,38 @@ def to_markdown(text: str) -> str:
     return "\n".join(out)
 
 
+def with_options(text: str) -> str:
+    """``text`` with its ``{options}`` line replaced by the ``Args`` lines of every option.
+
+    At run time the module fills the line in when it is imported (``rouge_lcs.api``,
+    ``rouge_lcs.hub``); the reference reads the source without importing it, so the same
+    lines are written here, by the same function."""
+    if "{options}" not in text:
+        return text
+    from rouge_lcs.config.options import fill_options
+
+    return fill_options(text, escape=plain_markdown)
+
+
+def plain_markdown(text: str) -> str:
+    """Plain text as Markdown shows it: ``<weight>`` is no HTML tag, ``'rougeS*' or
+    'rougeSU*'`` no emphasis."""
+    return text.replace("<", "&lt;").replace("*", "\\*")
+
+
 class RestToMarkdown(griffe.Extension):
     """Rewrite every docstring into Markdown once the tree is loaded."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._done: set[str] = set()
+
     def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None:
-            obj.docstring.value = to_markdown(obj.docstring.value)
+        if obj.docstring is not None and obj.path not in self._done:
+            self._done.add(obj.path)
+            obj.docstring.value = to_markdown(with_options(obj.docstring.value))
+
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        # on_object does not see the top package itself (rouge_lcs's own example was left
+        # as ">>>" lines, which Markdown reads as three nested quotes)
+        self.on_object(obj=pkg)

@@ -1,8 +1,8 @@
 """MkDocs hooks of the documentation site (mkdocs.yml ``hooks:``).
 
 ``<!-- cli-reference -->`` in a page becomes the ``--help`` of ``rouge-lcs`` and of each of its
-commands, printed by the parsers themselves at build time, so the reference cannot drift from
-the code."""
+commands, printed by the parsers themselves at build time, and ``<!-- options-table -->`` the
+table of every option read from ``OPTIONS``, so neither reference can drift from the code."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 MARKER = "<!-- cli-reference -->"
+OPTIONS_MARKER = "<!-- options-table -->"
 
 
 def _help(argv: list[str]) -> str:
@@ -46,6 +47,31 @@ def cli_reference() -> str:
     return "\n".join(parts)
 
 
+def _plain(text: str) -> str:
+    """Plain text in Markdown: ``<weight>`` no HTML tag, ``'rougeS*'`` no emphasis."""
+    return text.replace("<", "&lt;").replace("*", "\\*")
+
+
+def options_table() -> str:
+    """Markdown: one item per option of ``OPTIONS``: its name, type, default, group and flag,
+    then what it means (a list, not a table: the meanings are paragraphs, which a table's
+    last column squeezes to a few words a line)."""
+    from rouge_lcs.config.options import OPTIONS
+
+    items = []
+    for o in OPTIONS.values():
+        flag = f", command line `{o.cli}`" if o.cli else ", not on the command line"
+        items.append(
+            f"- **`{o.name}`** ({_plain(o.type_help)}; default `{o.default!r}`; "
+            f"{o.group}{flag}): {_plain(o.help)}"
+        )
+    return "\n".join(items)
+
+
 def on_page_markdown(markdown: str, **kwargs: Any) -> str:
-    """Expand the CLI reference marker (mkdocs event)."""
-    return markdown.replace(MARKER, cli_reference()) if MARKER in markdown else markdown
+    """Expand the CLI reference and options table markers (mkdocs event)."""
+    if MARKER in markdown:
+        markdown = markdown.replace(MARKER, cli_reference())
+    if OPTIONS_MARKER in markdown:
+        markdown = markdown.replace(OPTIONS_MARKER, options_table())
+    return markdown

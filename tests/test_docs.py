@@ -98,3 +98,33 @@ def test_every_named_test_file_exists():
         if not ((ROOT / path).is_file() if "/" in path else by_name.get(path) == 1)
     ]
     assert not stale, stale
+
+
+def test_readme_puts_the_user_first():
+    """The Space's metadata first (the Hub reads it there), then the two Quick start commands,
+    then what it is, the install and the evaluate swap before the contributor's material."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    assert text.startswith("---\n") and "\nsdk: gradio\n" in text.split("\n---\n", 1)[0]
+    headings = re.findall(r"^## (.+)$", _FENCE.sub("", text), flags=re.M)
+    assert headings[:4] == [
+        "Quick start",
+        "What it is",
+        "Install",
+        'Switching from `evaluate.load("rouge")`',
+    ], headings
+    quick = text.split("## Quick start", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#")[0].strip() for line in quick.splitlines()]
+    assert commands == ["python3 dev.py run", "python3 dev.py test"]
+    for heading in ("Report the signature in your paper", "How to cite", "Licence"):
+        assert heading in headings, heading
+    assert 'lsum_split="newline"' in text.split("## Report the signature", 1)[0]
+
+
+def test_the_citation_names_this_version():
+    import rouge_lcs
+
+    cff = (ROOT / "CITATION.cff").read_text("utf-8")
+    assert re.search(r"^cff-version: 1\.2\.0$", cff, flags=re.M)
+    assert re.search(rf"^version: {re.escape(rouge_lcs.__version__)}$", cff, flags=re.M), cff
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert f'version = "{rouge_lcs.__version__}"' in readme  # the README's @software entry

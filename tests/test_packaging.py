@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import site
 import subprocess
@@ -99,9 +101,10 @@ def dist(tmp_path_factory) -> Path:
     return out
 
 
-def _fresh_venv(tmp: Path) -> Path:
-    """A new venv that sees this environment's packages, except this project's own, through
-    a filtered ``.pth`` (so pip finds every dependency satisfied without an index)."""
+def _fresh_venv(tmp: Path, leave_out: tuple[str, ...] = ()) -> Path:
+    """A new venv that sees this environment's packages, except this project's own and
+    ``leave_out``'s, through a filtered ``.pth`` (so pip finds every dependency satisfied
+    without an index)."""
     env_dir = tmp / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -117,7 +120,7 @@ def _fresh_venv(tmp: Path) -> Path:
     for site_dir in site.getsitepackages():
         for entry in Path(site_dir).iterdir():
             own = entry.name.lower().replace("-", "_")
-            if own.startswith(("rouge_lcs", "__editable__")) or entry.suffix == ".pth":
+            if own.startswith(("rouge_lcs", "__editable__", *leave_out)) or entry.suffix == ".pth":
                 continue
             if not (deps / entry.name).exists():
                 (deps / entry.name).symlink_to(entry)
@@ -269,16 +272,70 @@ print(json.dumps({k: v.fmeasure for k, v in result.scores.mean().items()}))
 SPACE_FILES = ("app.py", "requirements.txt", "space")
 
 
+def _copy_tracked(to: Path) -> None:
+    """The repository's tracked files as they are in the worktree: what a clone holds."""
+    for name in _run(["git", "ls-files"], ROOT, os.environ.copy()).split():
+        if (ROOT / name).is_file():
+            (to / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / name, to / name)
+
+
+_MISSING_JIEBA = (
+    "from rouge_lcs import rouge\n"
+    "try:\n    print(rouge(['我喜欢读书'], ['我爱看书'], ['rouge1'], tokenizer='jieba'))\n"
+    "except ImportError as e:\n    print(e)\n"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("editable", [False, True], ids=["regular", "editable"])
+def test_an_install_from_a_clone_names_an_extra_command_that_works(tmp_path, editable):
+    """``pip install /path/to/clone`` (or ``-e``) in a fresh venv without jieba: the error
+    names a command that, run as printed, installs the zh extra; the release's name,
+    ``rouge-lcs[zh]``, is on no index before a release and fails."""
+    clone = tmp_path / "clone"
+    _copy_tracked(clone)
+    python = _fresh_venv(tmp_path, leave_out=("jieba",))
+    env = _offline_env(tmp_path)
+    _run([python, "-m", "pip", "uninstall", "-y", "setuptools"], tmp_path, env)  # as above
+    pip = [python, "-m", "pip", "install", "--no-build-isolation"]
+    _run([*pip, *(["-e"] if editable else []), clone], tmp_path, env)
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    message = _run([python, "-c", _MISSING_JIEBA], elsewhere, env).strip()
+    # says which copy (installed from the clone, or run from it: -e), then the command
+    found = re.search(r"needs jieba: for this copy, (.+): pip install (.+)$", message)
+    assert found, message
+    kind = "run from the clone" if editable else "installed from the clone"  # -e: imports it
+    assert found[1] == f"{kind} {clone}", message
+    assert shlex.split(found[2]) == [f"{clone}[zh]"], message
+    # jieba becomes visible to pip (as if downloaded: no index here), then the printed command
+    deps = tmp_path / "deps"  # the folder _fresh_venv's .pth names
+    for site_dir in site.getsitepackages():
+        for entry in Path(site_dir).glob("jieba*"):
+            (deps / entry.name).symlink_to(entry)
+    release = subprocess.run(
+        # forced: pip would otherwise find rouge-lcs installed (from the clone) and stop there
+        [python, "-m", "pip", "install", "--force-reinstall", "--no-deps", "rouge-lcs[zh]"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert release.returncode != 0, release.stdout  # what the message must not give
+    out = _run([*pip, *shlex.split(found[2])], elsewhere, env)
+    assert re.search(r"Requirement already satisfied: jieba>=", out), out  # the extra asked for it
+    scores = _run([python, "-c", _MISSING_JIEBA], elsewhere, env)
+    assert scores.startswith("{'rouge1'"), scores
+
+
 @pytest.mark.slow
 def test_this_repository_pushed_as_a_space_installs_and_runs(tmp_path):
     # A Space is this repository pushed as it is: its requirements.txt installs the library
     # from the repository itself (no release needed), then app.py scores the example.
     space = tmp_path / "space"
-    tracked = _run(["git", "ls-files"], ROOT, os.environ.copy()).split()
-    for name in tracked:
-        if (ROOT / name).is_file():
-            (space / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(ROOT / name, space / name)
+    _copy_tracked(space)
     python = _fresh_venv(tmp_path)
     env = _offline_env(tmp_path)
     # Offline here, so the build uses this environment's setuptools (the Space has an index);

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import subprocess
 import sys
 import zlib
@@ -75,3 +76,43 @@ def test_every_public_name_has_a_reference_entry(site: Path) -> None:
         if f"{module}.{name}" not in documented
     ]
     assert not missing, missing
+
+
+def _section(page: str, anchor: str) -> str:
+    """The HTML of one object's entry: from its heading to the next heading of its level."""
+    start = page.index(f'id="{anchor}"')
+    own = page.index('class="doc doc-heading"', start)  # the entry's own heading
+    end = page.find('class="doc doc-heading"', own + 1)
+    return page[start : end if end != -1 else len(page)]
+
+
+def test_the_reference_of_rouge_and_of_the_metric_names_every_option(site: Path) -> None:
+    """The options are written into rouge()'s docstring at import; the static reference fills
+    the same lines in (scripts/griffe_rest.py), each a list item with its type and default."""
+    from rouge_lcs.config.options import OPTIONS
+
+    for page, anchor in (
+        ("reference/rouge_lcs.html", "rouge_lcs.rouge"),
+        ("reference/hub.html", "rouge_lcs.hub.compute"),
+    ):
+        entry = _section((site / page).read_text("utf-8"), anchor)
+        listed = set(re.findall(r"<li[^>]*>\s*<b><code>(\w+)</code></b>", entry))
+        missing = [name for name in OPTIONS if name not in listed]
+        assert not missing, (page, missing)
+        assert "{options}" not in entry
+
+
+def test_the_reference_renders_docstrings_as_markdown(site: Path) -> None:
+    pages = {p.name: p.read_text("utf-8") for p in (site / "reference").glob("*.html")}
+    # doctest prompts inside code blocks, not ">>>" read as three nested quotes
+    assert not [name for name, text in pages.items() if "<blockquote>" in text]
+    # no dunders (__slots__, __reduce__) in any table of contents; __version__ is public
+    toc = re.findall(r'href="#([^"]+)" class="md-nav__link"', "".join(pages.values()))
+    assert "rouge_lcs.rouge" in toc
+    dunders = {a for a in toc if a.rsplit(".", 1)[-1].startswith("__")}
+    assert dunders <= {"rouge_lcs.__version__"}, dunders
+    # the options table read from OPTIONS, not OPTIONS's source
+    options = pages["options.html"]
+    assert "Option(" not in options and "<code>--rouge-types</code>" in options
+    # Google-style sections as lists
+    assert 'class="doc-section-title">Parameters:' in pages["rouge_lcs.html"]

@@ -14,6 +14,8 @@ Three groups:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rouge_lcs.base.records import record
 from rouge_lcs.text.languages import LANGUAGE_CODES, describe_stemmers
 from rouge_lcs.text.rouge_types import DEFAULT_ROUGE_TYPES, VALID_NAMES_HELP
@@ -323,3 +325,23 @@ def describe(indent: str = "    ", width: int = 96) -> str:
         text = f"{option.name} ({option.type_help}): {option.help}{default}"
         lines += _wrap(text, width, indent, indent + "    ")
     return "\n".join(lines)
+
+
+def fill_options(doc: str, escape: Callable[[str], str] | None = None) -> str:
+    """``doc`` with its ``{options}`` line replaced by :func:`describe`'s lines for every
+    option, at that line's indentation (under an ``Args:`` heading); ``escape``, if given,
+    rewrites those lines (the site's Markdown: ``<weight>``, ``'rougeS*'`` as plain text)."""
+    lines = doc.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == "{options}":
+            text = describe(indent=line[: len(line) - len(line.lstrip())])
+            lines[i] = escape(text) if escape else text
+    return "\n".join(lines)
+
+
+def document_options(function: Callable[..., object]) -> None:
+    """Fill the ``{options}`` line of ``function``'s docstring in, once, at import: ``help()``
+    shows every option, written once here (the documentation site fills the same line in
+    from the source: scripts/griffe_rest.py)."""
+    if function.__doc__:
+        function.__doc__ = fill_options(function.__doc__)

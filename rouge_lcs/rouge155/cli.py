@@ -1,16 +1,18 @@
-"""``rouge-lcs rouge155``: the ROUGE-1.5.5 report for a system folder and a model folder.
+"""rouge-lcs rouge155: the ROUGE-1.5.5 report for a system folder and a model folder.
+
+A run:
 
     rouge-lcs rouge155 --system-dir sys --model-dir gold \\
         --system-pattern 'summary.(\\d+).txt' --model-pattern 'summary.[A-Z].#ID#.txt' \\
         -n 2 -m -f A -d
 
-Files are matched and read as pyrouge's ``convert_and_evaluate()`` reads them (one sentence a
-line, each cut at its first ``<``; see :mod:`rouge_lcs.rouge155.pyrouge`); ``--html``: the files
-are pyrouge's HTML already, read as its ``evaluate()`` does.  The script's flags follow the
-folder options, spelled as the script spells them, and are used as given; with no flag at all
-the run is pyrouge's own: its defaults and the ``-m`` it always appends (``-c 95 -2 -1 -U -r
-1000 -n 4 -w 1.2 -a -m``).  The report goes to stdout in the script's format (``-d`` adds the
-per-example lines); ``--json`` prints pyrouge's ``output_to_dict`` instead.
+Files are matched and read as pyrouge's convert_and_evaluate() reads them (one sentence a
+line, each cut at its first "<"; the pyrouge class: rouge_lcs.rouge155.pyrouge). With --html
+the files are pyrouge's HTML already, read as its evaluate() does. The script's flags follow
+the folder options, spelled as the script spells them, and are used as given; with no flag at
+all the run is pyrouge's own: its defaults and the -m it always appends (-c 95 -2 -1 -U -r
+1000 -n 4 -w 1.2 -a -m). The report goes to stdout in the script's format (-d adds the
+per-example lines); --json prints pyrouge's output_to_dict instead.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from collections.abc import Sequence
 
 from rouge_lcs.rouge155.pyrouge import evaluate_dirs, parse_args, pyrouge_args
 
-USAGE = (
-    "usage: rouge-lcs rouge155 --system-dir DIR --model-dir DIR --system-pattern REGEX "
-    "--model-pattern REGEX [--html] [--json] [ROUGE-1.5.5 flags: -n N -m -s -l N -b N -f A|B -p A "
-    "-w W -2 D -u -U -d -x -c C -r R]"
-)
+# Wrapped as argparse wraps a usage (the flags are the script's: argparse would misread "-2 -1").
+USAGE = """\
+usage: rouge-lcs rouge155 --system-dir DIR --model-dir DIR
+                          --system-pattern REGEX --model-pattern REGEX [--html] [--json]
+                          [ROUGE-1.5.5 flags: -n N -m -s -l N -b N -f A|B -p A -w W
+                           -2 D -u -U -d -x -c C -r R]"""
 
 _FOLDER_OPTIONS = ("--system-dir", "--model-dir", "--system-pattern", "--model-pattern")
 
@@ -34,9 +37,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; 0 on success, 2 with one error line on bad input."""
     args = list(sys.argv[1:] if argv is None else argv)
     if any(a in ("-h", "--help") for a in args):
-        print(__doc__.strip())
-        print()
+        # usage first, as argparse prints it; the docstring is plain text for this help
         print(USAGE)
+        print()
+        print(__doc__.strip())
         return 0
     folders: dict[str, str] = {}
     as_json = html = False

@@ -4,7 +4,9 @@ resolve until a release), and no other ``pip install`` written anywhere in the p
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -41,9 +43,67 @@ def test_release_and_checkout_commands(tmp_path, monkeypatch):
     (clone / "rouge_lcs").mkdir(parents=True)
     (clone / "pyproject.toml").write_text('[project]\nname = "rouge-lcs"\nversion = "0"\n')
     monkeypatch.chdir(tmp_path)
-    assert install_command("ja", clone / "rouge_lcs") == f"pip install '{clone}[ja]'"
+    assert install_command("ja", clone / "rouge_lcs") == (
+        f"for this copy, run from the clone {clone}: pip install '{clone}[ja]'"
+    )
     monkeypatch.chdir(clone)
-    assert install_command("ja", clone / "rouge_lcs") == "pip install '.[ja]'"
+    assert install_command("ja", clone / "rouge_lcs") == (
+        "for this copy, run from the clone in the current folder: pip install '.[ja]'"
+    )
+
+
+def _installed(site: Path, direct_url: dict | None) -> Path:
+    """A copy in ``site`` with pip's records: METADATA, and direct_url.json (PEP 610)."""
+    (site / "rouge_lcs").mkdir(parents=True)
+    info = site / "rouge_lcs-0.2.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.4\nName: rouge-lcs\nVersion: 0.2.1\n"
+        "Requires-Dist: numpy>=2.0\n"
+        'Requires-Dist: jieba>=0.42; extra == "zh"\n'
+        'Requires-Dist: fugashi>=1.3; extra == "ja"\n'
+    )
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url))
+    return site / "rouge_lcs"
+
+
+def test_a_copy_installed_from_a_clone_names_the_clone(tmp_path, monkeypatch):
+    clone = tmp_path / "my clone"  # a space in the path: the command quotes it
+    clone.mkdir()
+    (clone / "pyproject.toml").write_text('[project]\nname = "rouge-lcs"\n')
+    monkeypatch.chdir(tmp_path)
+    # what `pip install /path/to/clone` records (pip 24: "dir_info": {})
+    package = _installed(tmp_path / "a", {"url": clone.as_uri(), "dir_info": {}})
+    command = install_command("zh", package)
+    assert command.startswith(f"for this copy, installed from the clone {clone}: pip install ")
+    assert shlex.split(command.split(": ")[1]) == ["pip", "install", f"{clone}[zh]"]
+    package = _installed(tmp_path / "b", {"url": clone.as_uri(), "dir_info": {"editable": True}})
+    assert install_command("zh", package).startswith("for this copy, an editable install of ")
+    monkeypatch.chdir(clone)
+    assert install_command("zh", package).endswith(": pip install '.[zh]'")
+    # the clone is gone: the extra's own requirements, from the installed METADATA
+    gone = {"url": (tmp_path / "deleted").as_uri(), "dir_info": {}}
+    command = install_command("zh", _installed(tmp_path / "c", gone))
+    assert command.endswith("the [zh] extra's requirements: pip install 'jieba>=0.42'"), command
+
+
+def test_a_copy_installed_from_git_or_a_file_or_an_index(tmp_path):
+    git = {
+        "url": "https://example.org/rouge.git",
+        "vcs_info": {"vcs": "git", "commit_id": "abc123"},
+    }
+    assert install_command("ja", _installed(tmp_path / "a", git)).endswith(
+        ": pip install 'rouge-lcs[ja] @ git+https://example.org/rouge.git@abc123'"
+    )
+    wheel = tmp_path / "rouge_lcs-0.2.1-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    archive = {"url": wheel.as_uri(), "archive_info": {}}
+    assert install_command("ja", _installed(tmp_path / "b", archive)).endswith(
+        f": pip install '{wheel}[ja]'"
+    )
+    # from an index: no direct_url.json
+    assert install_command("ja", _installed(tmp_path / "c", None)) == "pip install 'rouge-lcs[ja]'"
 
 
 def _missing_jieba_message(package_parent: Path, cwd: Path) -> str:
