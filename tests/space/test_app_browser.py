@@ -1107,11 +1107,18 @@ def test_no_contrast_failure_in_either_scheme_at_either_size(every_page, tmp_pat
     page.wait_for_timeout(300)
     _no_axe_violation(page)
     _save_screenshot(page, tmp_path, f"space{_suffix(page)}.png")
+    page.get_by_role("tab", name="A batch").click()
+    page.locator("#download").wait_for()
+    page.wait_for_timeout(300)
+    _no_axe_violation(page)  # the empty per-example CSV box (axe: aria-prohibited-attr)
     data = tmp_path / "pairs.jsonl"
     data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in BATCH_ROWS), "utf-8")
     _upload_batch(page, data)
     page.wait_for_selector("#examples-table")
     page.wait_for_timeout(300)  # the results scroll into view
+    # A scored pair and a scored batch on one page: every id once (each stock table its own).
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id).filter(i => i)")
+    assert sorted({i for i in ids if ids.count(i) > 1}) == []
     _save_screenshot(page, tmp_path, f"space-batch{_suffix(page)}.png")
     page.locator("#examples-table summary").first.click()
     page.wait_for_timeout(300)
