@@ -12,7 +12,9 @@ owner from the moment it lands (:mod:`space.sessions`):
 - ``POST …/gradio_api/queue/join`` (and ``/call/``, ``/run/``): every file the request names
   must be an upload that its session owns or is first to claim; otherwise the request is
   answered 422 with one message naming the field, in Gradio's validation format (shown by
-  gradio_client as a ``ValidationError``), before the framework sees — or logs — the path;
+  gradio_client as a ``ValidationError``), before the framework sees — or logs — the path
+  (``/call/v2/``, whose keyword body has no session: every file must be a live upload, the
+  handler then claims it);
 - ``GET …/gradio_api/heartbeat/<session>``: the open connection says the session is live.
 """
 
@@ -45,6 +47,14 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: The header through which the page names its session when it uploads.
 SESSION_HEADER = "x-rouge-session"
+#: The file parameters of the API endpoints, as their messages name them.
+FILE_WORDS = {
+    "file": "Upload",
+    "file_a": "System A file",
+    "file_b": "System B file",
+    "predictions_file": "Predictions file",
+    "references_file": "References file",
+}
 #: Routes whose JSON body names the files an event reads.
 EVENT_ROUTES = ("/gradio_api/queue/join", "/gradio_api/call/", "/gradio_api/run/")
 
@@ -156,6 +166,23 @@ class UploadGate:
                 payload["session_hash"] = secrets.token_hex(16)
                 body = json.dumps(payload).encode("utf-8")
             problems = self.refusals(payload, str(scope.get("path", "")))
+            if problems:
+                await JSONResponse({"detail": problems}, status_code=422)(scope, receive, send)
+                return
+        elif isinstance(payload, dict) and "/gradio_api/call/v2/" in str(scope.get("path", "")):
+            # Keyword arguments (no session of the caller's: the queue gives the call one, and
+            # the handler claims its files): at least no path that is not a live upload.
+            problems = [
+                {
+                    "__type__": "validate",
+                    "is_valid": False,
+                    "parameter_name": str(key),
+                    "message": str(refused(FILE_WORDS.get(str(key), "File"))),
+                }  # fmt: skip
+                for key, value in payload.items()
+                for file in file_paths(value)
+                if not self.sessions.is_upload(file)
+            ]
             if problems:
                 await JSONResponse({"detail": problems}, status_code=422)(scope, receive, send)
                 return

@@ -50,7 +50,7 @@ from space.scoring import (
     score_batch,
     score_pair,
 )
-from space.server import UploadGate
+from space.server import FILE_WORDS, UploadGate
 from space.sessions import SessionFiles
 from space.uploads import check_upload
 
@@ -93,11 +93,14 @@ SERVED: list[gr.Blocks] = []
 
 #: The file inputs, by element id: the API parameter and the field as messages name it.
 FILE_FIELDS = {
-    "upload": ("file", "Upload"),
-    "file-a": ("file_a", "System A file"),
-    "file-b": ("file_b", "System B file"),
-    "audit-predictions": ("predictions_file", "Predictions file"),
-    "audit-references": ("references_file", "References file"),
+    elem_id: (parameter, FILE_WORDS[parameter])
+    for elem_id, parameter in (
+        ("upload", "file"),
+        ("file-a", "file_a"),
+        ("file-b", "file_b"),
+        ("audit-predictions", "predictions_file"),
+        ("audit-references", "references_file"),
+    )
 }
 
 

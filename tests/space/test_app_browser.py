@@ -882,6 +882,11 @@ def test_no_visitor_text_in_the_server_log(server, temp_dir, client, monkeypatch
     for route in ("call/score_batch", "run/score_batch"):
         response = httpx.post(server + f"gradio_api/{route}", json={"data": [None, pasted]})
         assert response.status_code == 422
+    # Keyword arguments (/call/v2/): a server path gets the field's message too.
+    named = {"path": f"/etc/{marker}", "meta": {"_type": "gradio.FileData"}}
+    response = httpx.post(server + "gradio_api/call/v2/score_batch", json={"file": named})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["message"].startswith("Upload: not a file uploaded")
     _refused(client, pasted=f"{marker} only one column", api_name="/score_batch")
     _send_paths_as_is(monkeypatch)
     _refused(client, file=_named(Path(f"/tmp/{marker}.jsonl")), api_name="/score_batch")
