@@ -7,9 +7,15 @@ Other modules read them as ``limits.NAME`` at call time (so a test may lower one
 
 from __future__ import annotations
 
+import os
+
 MAX_TEXT_CHARS = 10_000
 MAX_REFERENCES = 8
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # also the server's max_file_size: refused before landing
+#: Seconds an upload that no live page sent may wait for the request that reads it (an API
+#: caller uploads, then calls at once); past them it is deleted.  ROUGE_SPACE_UNCLAIMED_S
+#: sets it (the tests shorten it to see an abandoned upload go).
+UNCLAIMED_UPLOAD_S = float(os.environ.get("ROUGE_SPACE_UNCLAIMED_S", "120"))
 #: File types an upload may have (the readers' formats).
 UPLOAD_SUFFIXES = (".csv", ".jsonl", ".json")
 MAX_PAIRS = 5_000

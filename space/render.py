@@ -156,9 +156,11 @@ def _table(
     elem_id: str = "",
     caption: str = "",
     texts: tuple[str, ...] = TEXT_COLUMNS,
+    scroll: str = "",
 ) -> str:
     """A responsive table: on a phone each row of a ``wide`` table becomes a card whose cells
-    carry their header (``data-label``), so no number needs horizontal scrolling."""
+    carry their header (``data-label``), so no number needs horizontal scrolling.  ``scroll``:
+    the name of the horizontal scroll area the table sits in on a wider screen (none if empty)."""
     # Number columns' headers sit right, over their right-aligned numbers.
     head = "".join(
         f'<th scope="col">{esc(h)}</th>'
@@ -168,10 +170,19 @@ def _table(
     )
     ident = f' id="{elem_id}"' if elem_id else ""
     cap = f'<div class="caption">{esc(caption)}</div>' if caption else ""
-    return (
-        f'{cap}<table class="rt {css_class}"{ident}><thead><tr>{head}</tr></thead>'
+    table = (
+        f'<table class="rt {css_class}"{ident}><thead><tr>{head}</tr></thead>'
         f"{body if body.startswith('<tbody') else f'<tbody>{body}</tbody>'}</table>"
     )
+    if scroll:
+        # A table that may be wider than the page (long system names, many columns) scrolls
+        # in its own area, which a keyboard can reach (tabindex) and a screen reader names;
+        # the page itself never scrolls sideways.
+        table = (
+            f'<div class="table-scroll" role="region" tabindex="0" aria-label="{esc(scroll)}">'
+            f"{table}</div>"
+        )
+    return cap + table
 
 
 def _cells(labels: list[str], values: list[str], header: str) -> str:
@@ -273,7 +284,13 @@ def render_stock(ours: Scores, stock: Scores, batch: bool = False) -> str:
         )
     return (
         '<div class="stock">'
-        + _table(["type", *labels], "".join(rows), "scores wide", "stock-table", title)
+        + _table(
+            ["type", *labels],
+            "".join(rows),
+            "scores wide stock-table",
+            "batch-stock-table" if batch else "pair-stock-table",
+            title,
+        )
         + f'<p class="note">{esc(note)}</p></div>'
     )
 
@@ -597,7 +614,14 @@ def render_comparison(result: ComparisonResult) -> str:
         if warning
         else ""
     )
-    out += _table(["type", *labels], "".join(rows), "scores wide", "compare-table", caption)
+    out += _table(
+        ["type", *labels],
+        "".join(rows),
+        "scores wide compare",
+        "compare-table",
+        caption,
+        scroll="Comparison",
+    )
     return out + render_largest_differences(result)
 
 
@@ -668,7 +692,15 @@ def render_largest_differences(result: ComparisonResult) -> str:
     )
     headers = ["#", f"{name_a} F", f"{name_b} F", difference, name_a, name_b, "references"]
     texts = (name_a, name_b, "references")
-    return _table(headers, "".join(bodies), "examples wide", "differences-table", caption, texts)
+    return _table(
+        headers,
+        "".join(bodies),
+        "examples wide compare",
+        "differences-table",
+        caption,
+        texts,
+        scroll="Where the systems differ most",
+    )
 
 
 # --- Reproduce a reported score ---------------------------------------------------------------

@@ -14,7 +14,6 @@ import contextlib
 import json
 import logging
 import os
-import secrets
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 import gradio as gr
 from gradio import processing_utils
+from starlette.middleware import Middleware
 
 from rouge_lcs.cli.io import write_scores_csv
 from space import limits, render
@@ -50,6 +50,7 @@ from space.scoring import (
     score_batch,
     score_pair,
 )
+from space.server import FILE_WORDS, UploadGate
 from space.sessions import SessionFiles
 from space.uploads import check_upload
 
@@ -58,7 +59,8 @@ STATIC = Path(__file__).with_name("static")
 
 #: Each visitor's files (the per-example CSV, their uploads): removed when they leave, all of
 #: them when the server stops.
-SESSIONS = SessionFiles()
+SESSIONS = SessionFiles(unclaimed_s=limits.UNCLAIMED_UPLOAD_S)
+SESSIONS.sweep_every(limits.UNCLAIMED_UPLOAD_S / 4)
 atexit.register(SESSIONS.close)
 
 INTERNAL = (
@@ -86,21 +88,47 @@ def _session(request: gr.Request | None) -> str:
 
 
 #: The Blocks being served (set by :func:`build_demo`): its upload route records the files
-#: it received, the only server files a request may have read.
+#: it received.
 SERVED: list[gr.Blocks] = []
 
+#: The file inputs, by element id: the API parameter and the field as messages name it.
+FILE_FIELDS = {
+    elem_id: (parameter, FILE_WORDS[parameter])
+    for elem_id, parameter in (
+        ("upload", "file"),
+        ("file-a", "file_a"),
+        ("file-b", "file_b"),
+        ("audit-predictions", "predictions_file"),
+        ("audit-references", "references_file"),
+    )
+}
 
-def _received(path: Path) -> bool:
-    """Whether the upload route of the served Blocks stored ``path``."""
-    files = tuple(getattr(SERVED[-1], "upload_file_set", ())) if SERVED else ()
-    name = str(path)
-    return name in files or any(os.path.abspath(f) == name for f in files)
+
+def event_fields(fn_index: int | None, api_name: str) -> list[tuple[str, str] | None]:
+    """Per input of the served event ``fn_index`` (or the endpoint ``api_name``): its file
+    field, ``None`` for an input that is not a file (see :class:`space.server.UploadGate`)."""
+    if not SERVED:
+        return []
+    fns = SERVED[-1].fns
+    fn = fns.get(fn_index) if fn_index is not None else None
+    if fn is None and api_name:
+        fn = next((f for f in fns.values() if f.api_name == api_name), None)
+    if fn is None:
+        return []
+    return [FILE_FIELDS.get(str(getattr(block, "elem_id", "") or "")) for block in fn.inputs]
 
 
-def uploaded(value: Any, what: str) -> str | None:
-    """The path of a file argument if it is a file uploaded to this server (see
-    :mod:`space.uploads`), else a :class:`UserError`; no file stays ``None``.  ``value``: the
-    file's data as sent (events that skip the widgets' preprocessing) or its path."""
+def _received(paths: list[str]) -> None:
+    """Tell the served Blocks of files the upload gate stored (as its own route would)."""
+    if SERVED:
+        SERVED[-1].upload_file_set.update(paths)
+
+
+def uploaded(value: Any, what: str, session: str) -> str | None:
+    """The path of a file argument if it is a file uploaded to this server that ``session``
+    owns (see :mod:`space.uploads`), else a :class:`UserError`; no file stays ``None``.
+    ``value``: the file's data as sent (events that skip the widgets' preprocessing) or its
+    path."""
     path = value.get("path") if isinstance(value, dict) else value
     if path is None or path == "":
         return None
@@ -108,37 +136,31 @@ def uploaded(value: Any, what: str) -> str | None:
         path,
         what,
         folder=processing_utils.get_upload_folder(),
-        is_uploaded=_received,
+        is_uploaded=lambda p: SESSIONS.claim(p, session),
         content_hash=processing_utils.hash_file,
     )
     return str(checked)
 
 
 @contextlib.contextmanager
-def request_uploads() -> Iterator[Callable[[Any, str], str | None]]:
+def request_uploads(request: gr.Request | None) -> Iterator[Callable[[Any, str], str | None]]:
     """For one API request: a checker of its file arguments (as :func:`uploaded`) that also
     deletes every file it accepted when the request ends, scored or refused (an API caller
-    has no page whose closing would delete them; a file a live visitor also uses stays)."""
-    owner = f"api-request-{secrets.token_hex(16)}"
+    has no page whose closing would delete them)."""
+    session = _session(request)
+    taken: list[str] = []
 
     def take(value: Any, what: str) -> str | None:
-        path = uploaded(value, what)
+        path = uploaded(value, what, session)
         if path:
-            SESSIONS.register(owner, path)
+            taken.append(path)
         return path
 
     try:
         yield take
     finally:
-        SESSIONS.forget(owner)
-
-
-def _keep(request: gr.Request | None, *paths: str | None) -> None:
-    """Delete these files (the visitor's uploads) when the visitor leaves."""
-    session = _session(request)
-    for path in paths:
-        if session and path:
-            SESSIONS.register(session, path)
+        for path in taken:
+            SESSIONS.release(session, path)
 
 
 # --- One pair --------------------------------------------------------------------------------
@@ -197,8 +219,7 @@ def batch_page(request: gr.Request, *inputs: Any) -> tuple[Any, ...]:
     *scoring_inputs, histogram_type = inputs
 
     def run() -> BatchResult:
-        file = uploaded(scoring_inputs[0], "Upload")
-        _keep(request, file)
+        file = uploaded(scoring_inputs[0], "Upload", _session(request))
         return score_batch(file, *scoring_inputs[1:])
 
     result, message = _guard("score_batch", run)
@@ -289,11 +310,11 @@ def compare_page(request: gr.Request, *inputs: Any) -> tuple[str, str, str]:
     *scoring_inputs, name_a, name_b = inputs
 
     def run() -> ComparisonResult:
+        session = _session(request)
         files = (
-            uploaded(scoring_inputs[0], "System A file"),
-            uploaded(scoring_inputs[1], "System B file"),
+            uploaded(scoring_inputs[0], "System A file", session),
+            uploaded(scoring_inputs[1], "System B file", session),
         )
-        _keep(request, *files)
         return compare_systems(*files, *scoring_inputs[2:], name_a=name_a, name_b=name_b)
 
     result, message = _guard("compare", run)
@@ -310,11 +331,11 @@ def audit_page(request: gr.Request, *inputs: Any) -> tuple[str, str, str]:
     separator): message (the verdict), ranking, what to report instead."""
 
     def run() -> AuditResult:
+        session = _session(request)
         files = (
-            uploaded(inputs[0], "Predictions file"),
-            uploaded(inputs[1], "References file"),
+            uploaded(inputs[0], "Predictions file", session),
+            uploaded(inputs[1], "References file", session),
         )
-        _keep(request, *files)
         return audit_outputs(*files, *inputs[2:])
 
     result, message = _guard("audit", run)
@@ -375,11 +396,12 @@ def score_batch_api(
     beta: float = DEFAULT_BETA,
     multi_ref: str = DEFAULT_MULTI_REF,
     language: str | None = None,
+    request: gr.Request | None = None,
 ) -> dict[str, Any]:
     """Score a CSV/JSONL file or pasted ``prediction<TAB>reference`` rows."""
     types = STANDARD_TYPES if rouge_types is None else rouge_types
     options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
-    with request_uploads() as take:
+    with request_uploads(request) as take:
         return _api(lambda: score_batch(take(file, "Upload"), pasted, types, *options))
 
 
@@ -397,12 +419,13 @@ def compare_api(
     language: str | None = None,
     name_a: str = "",
     name_b: str = "",
+    request: gr.Request | None = None,
 ) -> dict[str, Any]:
     """Compare systems A and B (two files, or pasted ``A<TAB>B<TAB>reference`` rows); per type
     the keys of ``rouge-lcs compare --json``."""
     types = STANDARD_TYPES if rouge_types is None else rouge_types
     options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
-    with request_uploads() as take:
+    with request_uploads(request) as take:
         return _api(
             lambda: compare_systems(
                 take(file_a, "System A file"),
@@ -422,12 +445,13 @@ def audit_api(
     pasted: str = "",
     reported: str = "",
     sentence_separator: str = "",
+    request: gr.Request | None = None,
 ) -> dict[str, Any]:
     """Which tool and settings reproduce ``reported`` (``"R1=44.16 R2=21.28 RL=40.90"``, the
     CLI's ``--reported``) on these outputs: two files of one text per line, or pasted
     ``prediction<TAB>reference`` rows; the keys of ``rouge-lcs audit --json`` plus
     ``report_instead`` and ``signature``."""
-    with request_uploads() as take:
+    with request_uploads(request) as take:
         return _api(
             lambda: audit_outputs(
                 take(predictions_file, "Predictions file"),
@@ -788,21 +812,26 @@ def _compare_tab() -> list[Any]:
     return inputs
 
 
-#: What the Reproduce tab reads, as its introduction says it.
-AUDIT_INTRO = (
+#: The Reproduce tab's lead: what it answers, in one sentence; how, folded below it.
+AUDIT_LEAD = (
     "## Reproduce a reported score\n"
-    "A paper's ROUGE numbers and the outputs they were computed on: which package and "
-    "settings give those numbers? Upload the predictions and the references (one text per "
-    "line, line k of each the same example — as `rouge-lcs audit` reads them), or paste "
-    "`prediction<TAB>reference` rows (more reference columns may follow), and type the "
-    "numbers as the paper prints them (`R1=44.16 R2=21.28 RL=40.90`; any of R1, R2, RL, "
-    "RLsum; percent or fractions; the decimals as written). Every known recipe — "
-    "rouge-score, evaluate, datasets, pyrouge and files2rouge (the Perl script), "
-    "torchmetrics, pltrdy's rouge, this library — is computed on your texts and ranked: "
-    "those whose numbers round to the reported ones first (several tie when the data cannot "
-    "tell them apart), then by distance. Without numbers, every recipe side by side. "
-    "How each recipe is computed and its known defects: `docs/audit.md` (linked from "
-    f"[the README]({README_LINK}))."
+    "Which package and settings give a paper's ROUGE numbers on its outputs? Give the outputs "
+    "and the numbers; the answer is the first line of the results."
+)
+
+#: How the Reproduce tab works, in a disclosure under its lead (a visitor who knows reads
+#: on to the fields).
+AUDIT_HOW = (
+    "Upload the predictions and the references (one text per line, line k of each the same "
+    "example — as `rouge-lcs audit` reads them), or paste `prediction<TAB>reference` rows "
+    "(more reference columns may follow), and type the numbers as the paper prints them "
+    "(`R1=44.16 R2=21.28 RL=40.90`; any of R1, R2, RL, RLsum; percent or fractions; the "
+    "decimals as written). Every known recipe — rouge-score, evaluate, datasets, pyrouge and "
+    "files2rouge (the Perl script), torchmetrics, pltrdy's rouge, this library — is computed "
+    "on your texts and ranked: those whose numbers round to the reported ones first (several "
+    "tie when the data cannot tell them apart), then by distance. Without numbers, every "
+    "recipe side by side. How each recipe is computed and its known defects: `docs/audit.md` "
+    f"(linked from [the README]({README_LINK}))."
 )
 
 
@@ -813,7 +842,11 @@ AUDIT_PLACEHOLDER = (
 
 def _audit_tab() -> list[Any]:
     with gr.Tab("Reproduce", id="reproduce"):
-        gr.Markdown(AUDIT_INTRO + f" {LIMITS}")
+        gr.Markdown(
+            f'{AUDIT_LEAD}\n\n<details id="audit-how"><summary>How it works, and the limits'
+            f"</summary>\n\n{AUDIT_HOW}\n\n{LIMITS}\n\n</details>",
+            elem_id="audit-intro",
+        )
         with gr.Row(equal_height=False):
             predictions = gr.File(
                 label="Predictions (one per line)", elem_id="audit-predictions", min_width=240
@@ -906,4 +939,11 @@ def launch_options() -> dict[str, Any]:
         "state_session_capacity": 500,
         "show_error": False,
         "allowed_paths": [str(README)],
+        # Every upload owned from the moment it lands; every file an event names checked
+        # before the framework reads it (space/server.py).
+        "app_kwargs": {
+            "middleware": [
+                Middleware(UploadGate, sessions=SESSIONS, fields=event_fields, on_upload=_received)
+            ]
+        },
     }

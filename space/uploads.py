@@ -3,12 +3,14 @@
 An API caller names its file by a server path (``{"path": …, "meta": {"_type":
 "gradio.FileData"}}``); the web server only checks that the path lies somewhere under its
 upload folder, which also holds every other visitor's uploads and the copies of their
-downloads.  So the Space reads a path only if it is a file the upload route stored itself:
+downloads.  So the Space reads a path only if it is a file its upload route stored, for the
+request's own session:
 
-- exactly ``<upload folder>/<folder>/<name>``, with no ``..`` and no symbolic link at either
-  level (resolved, it is the same path);
-- listed among the files the upload route received (the server's own copies of results, in
-  folders of the same shape, are not);
+- exactly ``<upload folder>/<landing>/<hash>/<name>`` (each upload request lands in a folder
+  of its own), with no ``..`` and no symbolic link at any level (resolved, it is the same
+  path);
+- a live upload that this session owns or is the first to claim (``is_uploaded``; the
+  server's own copies of results, and another visitor's uploads, are not);
 - and its folder's name is the content hash the upload route gave it (the file is unchanged
   since it landed).
 
@@ -49,15 +51,17 @@ def check_upload(
     if not given.is_absolute() or ".." in given.parts:
         raise refused(what)
     roots = {Path(os.path.abspath(folder)), Path(folder).resolve()}
-    if given.parent.parent not in roots:
+    if given.parent.parent.parent not in roots:
         raise refused(what)
     try:
-        if given.is_symlink() or given.parent.is_symlink() or not given.is_file():
+        links = (given, given.parent, given.parent.parent)
+        if any(p.is_symlink() for p in links) or not given.is_file():
             raise refused(what)
         resolved = given.resolve(strict=True)
     except OSError:
         raise refused(what) from None
-    if resolved != Path(folder).resolve() / given.parent.name / given.name:
+    landing = given.parent.parent.name
+    if resolved != Path(folder).resolve() / landing / given.parent.name / given.name:
         raise refused(what)
     if not (is_uploaded(given) or is_uploaded(resolved)):
         raise refused(what)

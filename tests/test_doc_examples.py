@@ -146,6 +146,14 @@ NOT_RUN: dict[tuple[str, str, str], str] = {
     ("docs/training_loops.md", "yaml", "process_results: !function utils.process_results"): (
         _LM_EVAL_TASK
     ),
+    (
+        "docs/training_loops.md",
+        "bash",
+        "lm_eval --model hf --model_args pretrained=YOUR_MODEL \\",
+    ): (
+        "the model and the Hub's data sets are the reader's (network); tests/integrations/"
+        "test_lm_eval_recipe.py runs these tasks with lm-eval's command line on local data"
+    ),
     ("docs/moving/evaluate.md", "python", "import evaluate  # the stock metric"): (
         "loads the stock metric from the Hub (network); the next block prints its numbers"
         " with compat='rouge_score', which equal rouge_score's (tests/test_compat.py)"

@@ -10,6 +10,24 @@ window.rougeScroll = (id) => {
   if (top < 0 || top > window.innerHeight * 0.6) el.scrollIntoView({block: "start"});
 };
 
+// Each upload names this page's session, so the server deletes the file when the visitor
+// leaves (even if it was never scored) and no other visitor can read it.  Gradio's client
+// calls the global fetch for its uploads; only those requests get the header.
+if (!window.rougeFetchTagged) {
+  window.rougeFetchTagged = true;
+  const plainFetch = window.fetch.bind(window);
+  window.fetch = (resource, options) => {
+    const url = typeof resource === "string" ? resource : (resource && resource.url) || "";
+    const session = window.__gradio_session_hash__;
+    if (session && /\/gradio_api\/upload(\?|$)/.test(url)) {
+      const headers = new Headers((options && options.headers) || {});
+      headers.set("x-rouge-session", session);
+      options = {...(options || {}), headers: headers};
+    }
+    return plainFetch(resource, options);
+  };
+}
+
 // A file the demo cannot take (too large, or not a table) is stopped here, before it is
 // sent: the server would refuse it with a passing notice, and the old results would stay.
 // Instead its name and size go to the tab's handler, which shows the reason in the tab's
@@ -58,8 +76,15 @@ window.addEventListener("drop", (e) => guard(e, e.dataTransfer && e.dataTransfer
 //   not reach it (axe: label-content-name-mismatch).  Its name becomes its visible text and
 //   the field's label;
 // - the footer's "Settings" link holds an icon whose alt text repeats the link's text, so a
-//   screen reader says it twice (axe: image-redundant-alt): the icon is marked decorative.
+//   screen reader says it twice (axe: image-redundant-alt): the icon is marked decorative;
+// - an empty file box (the per-example CSV before a batch is scored) is a plain div with an
+//   aria-label, which ARIA does not allow on an element without a role (axe:
+//   aria-prohibited-attr, serious): it becomes what it shows, an image (an empty-file icon)
+//   with that name.
 function mend() {
+  for (const box of document.querySelectorAll("div.empty[aria-label]:not([role])")) {
+    box.setAttribute("role", "img");
+  }
   for (const button of document.querySelectorAll("button.upload-container[aria-label]")) {
     const text = (button.innerText || "").replace(/\s+/g, " ").trim();
     const label = button.closest(".block")?.querySelector('[data-testid="block-label"]');

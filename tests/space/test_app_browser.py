@@ -61,6 +61,7 @@ AXE_CANDIDATES = [
     "/tmp/axe/node_modules/axe-core/axe.min.js",
 ]
 TIMEOUT = 60_000  # ms; two shared cores
+UNCLAIMED_S = 8
 
 
 def _free_port() -> int:
@@ -85,6 +86,8 @@ def server(temp_dir) -> Iterator[str]:
         GRADIO_ANALYTICS_ENABLED="False",
         GRADIO_TEMP_DIR=str(temp_dir),
         HF_HUB_OFFLINE="1",
+        # An upload no live page sent and no request claimed goes after this many seconds.
+        ROUGE_SPACE_UNCLAIMED_S=str(UNCLAIMED_S),
         # The server's own temporary files (each visitor's folder) land here too, so a test
         # can see what is left of a visitor after they leave.
         TMPDIR=str(temp_dir),
@@ -264,7 +267,7 @@ def test_korean_pair_results_in_view_traced_four_decimals(page, tmp_path):
         assert _box(page, "#pair-results")["x"] > _box(page, "#prediction")["x"] + 300
     else:  # stacked: references under the prediction, results under the inputs
         assert _box(page, "#references")["y"] >= _box(page, "#prediction")["y"] + 50
-    assert page.locator("#stock-table").get_by_text("rouge1").count() == 1
+    assert page.locator("#pair-stock-table").get_by_text("rouge1").count() == 1
 
 
 def test_several_references_name_the_one_used(page):
@@ -506,6 +509,69 @@ def test_compare_tab(page, tmp_path):
     _no_horizontal_scroll(page)
 
 
+def _columns_reachable(page: Any, selector: str) -> dict[str, Any]:
+    """Where the cells of the table ``selector`` are: each cell's right edge, and the table's
+    own scroll area (its width, how far it scrolls, whether it may scroll)."""
+    return page.evaluate(
+        """(sel) => {
+            const table = document.querySelector(sel);
+            const area = table.closest('.table-scroll');
+            const box = area.getBoundingClientRect();
+            return {
+                rights: [...table.querySelectorAll('th, td')]
+                    .filter(c => c.checkVisibility())
+                    .map(c => c.getBoundingClientRect().right),
+                clipped: [...table.querySelectorAll('th, td.num')]
+                    .filter(c => c.checkVisibility() && c.scrollWidth > c.clientWidth + 1)
+                    .map(c => c.innerText),
+                left: box.left, right: box.right, scroll: area.scrollWidth,
+                overflow: getComputedStyle(area).overflowX,
+            };
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("names", [
+    ("bart-large-cnn-finetuned-on-xsum-seed-12", "pegasus-multi-news-with-length-penalty-2"),
+    ("averyveryverylongsystemnamewithnobreaks1", "averyveryverylongsystemnamewithnobreaks2"),
+], ids=["hyphenated", "unbreakable"])  # fmt: skip
+def test_compare_with_long_names_hides_no_column(page, names):
+    """Systems named with 40 characters, 12 examples: at 1280 px the comparison's headers wrap
+    and every column — the CI, the p-values, the wins — is on screen (hyphenated names) or
+    within the table's own sideways scroll (names with nothing to break at), never cut off;
+    on a phone each row is a card.  A row of the largest differences opens both outputs."""
+    rows = "".join(
+        f"the cat sat on the mat number {k}\tthe cat number {k} sat\tthe cat sat on a rug {k}\n"
+        for k in range(12)
+    )
+    _compare(page, rows, names=names)
+    page.wait_for_timeout(300)
+    _no_horizontal_scroll(page)
+    width = page.viewport_size["width"]
+    for selector in ("#compare-table", "#differences-table"):
+        where = _columns_reachable(page, selector)
+        assert where["clipped"] == [], where["clipped"]
+        assert where["right"] <= width
+        if page.size_name == "laptop" and names[0].count("-"):
+            assert max(where["rights"]) <= where["right"] + 1  # all on screen, no scrolling
+        else:  # past the area's edge only if the area scrolls that far
+            assert max(where["rights"]) <= where["left"] + where["scroll"] + 1
+            if where["scroll"] > where["right"] - where["left"] + 1:
+                assert where["overflow"] == "auto"
+    headers = page.locator("#compare-table thead th").all_inner_texts()
+    assert [h.replace("\n", " ") for h in headers[-3:]] == [
+        "p (bootstrap)",
+        "p (randomization)",
+        f"{names[1]} higher · tie · {names[0]} higher",
+    ] or page.size_name == "phone"
+    cells = page.locator("#compare-table td.num").all_inner_texts()
+    assert len(cells) == 4 * 7 and all(c.strip() for c in cells)
+    first = page.locator("#differences-table tbody.example").first
+    first.locator("summary").click()
+    assert first.locator("details h3").all_inner_texts() == list(names)
+
+
 # --- the API and the server's limits (no browser) -------------------------------------------
 
 
@@ -694,6 +760,139 @@ def test_two_concurrent_sessions_keep_their_files_apart(browser, server, temp_di
     log = (temp_dir / "server.log").read_text("utf-8", errors="ignore")
     assert not any(m in log for m in markers)
     pages[1].context.close()
+
+
+def _wait_until_gone(folder: Path, marker: str, seconds: float) -> list[Path]:
+    """The files under ``folder`` holding ``marker`` once they are gone or ``seconds`` pass."""
+    deadline = time.time() + seconds
+    while _files_containing(folder, marker) and time.time() < deadline:
+        time.sleep(0.5)
+    return _files_containing(folder, marker)
+
+
+def test_upload_then_leave_deletes_the_file(
+    browser, server, client, temp_dir, tmp_path, monkeypatch
+):
+    """A visitor who uploads and leaves without scoring, and an API caller who only POSTs
+    /gradio_api/upload, leave nothing behind: the visitor's file goes when the page closes
+    (it was the page session's from the moment it landed), the caller's when nobody claimed
+    it in time; a visitor who stays keeps theirs."""
+    import httpx
+
+    pages = [_open(browser, server, "laptop", "light"), _open(browser, server, "laptop", "dark")]
+    markers = ["qxleaveone", "qxstaytwo"]
+    for page, marker in zip(pages, markers):
+        page.get_by_role("tab", name="A batch").click()
+        data = _batch_file(tmp_path, f"{marker}.jsonl", marker, rows=3)
+        page.locator("#upload input[type=file]").set_input_files(str(data))
+        _wait_for_file(page, "#upload", data)
+        deadline = time.time() + 20  # the name shows while the bytes may still be in flight
+        while not _files_containing(temp_dir, marker) and time.time() < deadline:
+            time.sleep(0.2)
+        assert _files_containing(temp_dir, marker), marker
+    started = time.time()
+    pages[0].context.close()  # leaves without pressing Score
+    assert _wait_until_gone(temp_dir, markers[0], 20) == []
+    assert time.time() - started < UNCLAIMED_S  # by the page's closing, not the sweep
+    posted = _batch_file(tmp_path, "posted.jsonl", "qxpostonly", rows=3)
+    response = httpx.post(
+        server + "gradio_api/upload",
+        files={"files": (posted.name, posted.read_bytes(), "application/json")},
+        timeout=30,
+    )
+    assert response.status_code == 200
+    (stored,) = response.json()
+    assert Path(stored).is_file()
+    assert _wait_until_gone(temp_dir, "qxpostonly", UNCLAIMED_S + 20) == []
+    # The visitor who stayed still has their file: another session naming it is refused, and
+    # the visitor can still score it.
+    (kept,) = _files_containing(temp_dir, markers[1])
+    _send_paths_as_is(monkeypatch)
+    message = _refused(client, file=_named(kept), api_name="/score_batch")
+    assert "Upload: not a file uploaded with this request" in message
+    assert kept.is_file()
+    pages[1].locator("#score-batch").click()
+    pages[1].wait_for_selector("#aggregate-table")
+    pages[1].context.close()
+    assert _wait_until_gone(temp_dir, markers[1], 20) == []
+
+
+def test_same_file_from_concurrent_sessions_is_each_ones_own(
+    server, temp_dir, tmp_path, monkeypatch
+):
+    """Six API clients (six sessions) send the same bytes at once and score them: each call
+    answers (none loses its file to another's request end); each stored its own copy; a
+    path one client got back is refused to another, and that refusal deletes nothing."""
+    import concurrent.futures
+
+    import httpx
+    from gradio_client import Client, handle_file
+
+    data = _batch_file(tmp_path, "same.jsonl", "qxsamefile", rows=40)
+    clients = [Client(server, verbose=False) for _ in range(6)]
+    assert len({c.session_hash for c in clients}) == 6
+
+    def score(client: Any) -> int:
+        return client.predict(file=handle_file(str(data)), api_name="/score_batch")["pairs"]
+
+    for _ in range(2):  # two rounds of six at once
+        with concurrent.futures.ThreadPoolExecutor(6) as pool:
+            assert list(pool.map(score, clients)) == [40] * 6
+    assert _wait_until_gone(temp_dir, "qxsamefile", 10) == []  # each call's file went with it
+    # Same bytes, two uploads: two stored files; another session cannot read (or delete) one.
+    stored = [
+        httpx.post(
+            server + "gradio_api/upload", files={"files": (data.name, data.read_bytes())}
+        ).json()[0]
+        for _ in range(2)
+    ]
+    assert stored[0] != stored[1] and all(Path(p).is_file() for p in stored)
+    _send_paths_as_is(monkeypatch)
+    first, second = clients[0], clients[1]
+    assert first.predict(file=_named(Path(stored[0])), api_name="/score_batch")["pairs"] == 40
+    assert not Path(stored[0]).exists()  # the first call's file, gone when its call ended
+    message = _refused(second, file=_named(Path(stored[0])), api_name="/score_batch")
+    assert "Upload: not a file uploaded with this request" in message
+    assert Path(stored[1]).is_file()  # the same bytes' other copy: untouched
+    assert second.predict(file=_named(Path(stored[1])), api_name="/score_batch")["pairs"] == 40
+
+
+def test_no_visitor_text_in_the_server_log(server, temp_dir, client, monkeypatch):
+    """Payloads the framework would echo into its log (too few values, values of the wrong
+    shape, a file object naming the text) are answered with a message; the pasted marker
+    never reaches the log."""
+    import httpx
+
+    marker = "qxSECRETPASTED"
+    log_path = temp_dir / "server.log"
+    start = len(log_path.read_text("utf-8", errors="ignore"))
+    config = httpx.get(server + "config", timeout=30).json()
+    fn = {d.get("api_name"): d["id"] for d in config["dependencies"]}["score_batch"]
+    pasted = f"{marker} a b\ta c"
+    for data in (
+        [None, pasted],
+        [None, {"x": pasted}],
+        [{"path": f"/x/{marker}", "meta": {"_type": "gradio.FileData"}}, pasted],
+        [{"path": f"/x/{marker}"}, pasted, "rouge1"],
+    ):
+        body = {"data": data, "fn_index": fn, "session_hash": "qxlogcheck"}
+        response = httpx.post(server + "gradio_api/queue/join", json=body, timeout=30)
+        assert response.status_code == 422, response.text
+        assert response.json()["detail"][0]["message"]
+    for route in ("call/score_batch", "run/score_batch"):
+        response = httpx.post(server + f"gradio_api/{route}", json={"data": [None, pasted]})
+        assert response.status_code == 422
+    # Keyword arguments (/call/v2/): a server path gets the field's message too.
+    named = {"path": f"/etc/{marker}", "meta": {"_type": "gradio.FileData"}}
+    response = httpx.post(server + "gradio_api/call/v2/score_batch", json={"file": named})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["message"].startswith("Upload: not a file uploaded")
+    _refused(client, pasted=f"{marker} only one column", api_name="/score_batch")
+    _send_paths_as_is(monkeypatch)
+    _refused(client, file=_named(Path(f"/tmp/{marker}.jsonl")), api_name="/score_batch")
+    time.sleep(0.5)
+    log = log_path.read_text("utf-8", errors="ignore")[start:]
+    assert marker not in log, log[-2000:]
 
 
 def test_out_of_range_beta_is_a_message_and_clears_results(page):
@@ -913,11 +1112,18 @@ def test_no_contrast_failure_in_either_scheme_at_either_size(every_page, tmp_pat
     page.wait_for_timeout(300)
     _no_axe_violation(page)
     _save_screenshot(page, tmp_path, f"space{_suffix(page)}.png")
+    page.get_by_role("tab", name="A batch").click()
+    page.locator("#download").wait_for()
+    page.wait_for_timeout(300)
+    _no_axe_violation(page)  # the empty per-example CSV box (axe: aria-prohibited-attr)
     data = tmp_path / "pairs.jsonl"
     data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in BATCH_ROWS), "utf-8")
     _upload_batch(page, data)
     page.wait_for_selector("#examples-table")
     page.wait_for_timeout(300)  # the results scroll into view
+    # A scored pair and a scored batch on one page: every id once (each stock table its own).
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id).filter(i => i)")
+    assert sorted({i for i in ids if ids.count(i) > 1}) == []
     _save_screenshot(page, tmp_path, f"space-batch{_suffix(page)}.png")
     page.locator("#examples-table summary").first.click()
     page.wait_for_timeout(300)
@@ -962,10 +1168,11 @@ def _named(path: Path) -> dict[str, Any]:
 
 
 def _refused(client: Any, **arguments: Any) -> str:
-    """The error message of a call that must not be answered."""
-    from gradio_client.exceptions import AppError
+    """The error message of a call that must not be answered: the app's (AppError), or the
+    upload gate's before the call is queued (ValidationError)."""
+    from gradio_client.exceptions import AppError, ValidationError
 
-    with pytest.raises(AppError) as caught:
+    with pytest.raises((AppError, ValidationError)) as caught:
         client.predict(**arguments)
     return str(caught.value)
 
@@ -997,8 +1204,11 @@ def test_api_reads_no_server_file_but_its_own_upload(client, temp_dir, tmp_path,
         assert "Upload: not a file uploaded with this request" in message, path
         message = _refused(client, file_a=_named(path), file_b=_named(path), api_name="/compare")
         assert "System A file: not a file uploaded with this request" in message, path
-    # Out of the upload folder altogether: refused before the app (no answer either way).
-    _refused(client, file=_named(package_file), api_name="/score_batch")
+    # Out of the upload folder altogether: the same message, not Gradio's bare
+    # {"error": null}.
+    for path in (package_file, Path("/etc/passwd")):
+        message = _refused(client, file=_named(path), api_name="/score_batch")
+        assert "Upload: not a file uploaded with this request" in message, path
     log = (temp_dir / "server.log").read_text("utf-8", errors="ignore")
     assert "qxsecret" not in log
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 from rouge_lcs import rouge
 from rouge_lcs.config.options import OPTIONS
 from rouge_lcs.scores.explain import explain
-from space import choices, examples, limits, parsing, render, scoring
+from space import choices, examples, limits, parsing, render, scoring, sessions
 from space.sessions import SessionFiles
 
 FOUR_DECIMALS = re.compile(r"^-?\d\.\d{4}$")
@@ -45,7 +46,7 @@ def test_parse_references_blank_line_separated():
 def test_score_pair_korean_example_four_decimals_and_trace():
     result = scoring.score_pair(examples.KO_PREDICTION, examples.KO_REFERENCE)
     page = render.render_pair_scores(result)
-    table = page.split('id="stock-table"')[0]
+    table = page.split('id="pair-stock-table"')[0]
     f_cells = _numbers(table)[2::3]
     assert f_cells == ["0.4286", "0.1667", "0.2857", "0.2857"]
     assert all(FOUR_DECIMALS.match(cell) for cell in _numbers(page))
@@ -246,7 +247,7 @@ def test_score_batch_outputs(tmp_path):
     expected = rouge([p for p, _ in ROWS], [r for _, r in ROWS])
     f_cells = re.findall(r'data-label="F">([^<]*)<', aggregate)
     assert f_cells == [f"{expected[k]:.4f}" for k in expected]
-    assert "Mean over 3 examples" in aggregate and 'id="stock-table"' in aggregate
+    assert "Mean over 3 examples" in aggregate and 'id="batch-stock-table"' in aggregate
     assert result.signature.endswith("ci:bootstrap-0.95-n1000-seed0")
     answer = result.as_dict()
     assert answer["pairs"] == 3 and set(answer["stock_mean_fmeasure"]) == set(expected)
@@ -291,6 +292,47 @@ def test_session_files_are_apart_and_removed(tmp_path):
     assert not shared.exists()
     with pytest.raises(ValueError, match="session"):
         files.folder("")
+
+
+def test_uploads_have_one_owner_from_landing_to_deletion(tmp_path, monkeypatch):
+    """Each upload is its own file with one owner: a session that sent it, or the first
+    session to claim it; nobody else may read it or delete it; an unclaimed file goes after
+    its deadline, an API call's when the call ends, a session's when the session ends."""
+    files = SessionFiles(tmp_path / "sessions", unclaimed_s=60)
+
+    def land(name: str, session: str = "") -> Path:
+        landing = tmp_path / "uploads" / name
+        path = landing / "same-hash" / "pairs.jsonl"
+        path.parent.mkdir(parents=True)
+        path.write_text("identical content", "utf-8")
+        files.landed(path, landing, session)
+        return path
+
+    mine, theirs = land("one", "session-one"), land("two", "session-two")
+    assert mine != theirs  # identical content, two stored files
+    assert files.claim(mine, "session-one") and not files.claim(mine, "session-two")
+    assert not files.claim(theirs, "session-one")
+    files.release("session-two", mine)  # another's request cannot delete it
+    files.forget("session-two")
+    assert mine.exists() and not theirs.exists() and not theirs.parent.parent.exists()
+    files.forget("session-one")
+    assert not mine.exists() and not files.is_upload(mine)
+    # An API caller's upload (no session when it lands): the first claimant owns it.
+    anonymous = land("three")
+    assert files.claim(anonymous, "api-caller") and not files.claim(anonymous, "other")
+    files.release("other", anonymous)
+    assert anonymous.exists()
+    files.release("api-caller", anonymous)  # the call ended
+    assert not anonymous.exists() and not files.claim(anonymous, "api-caller")
+    # Unclaimed past its deadline: swept; a claimed one stays.
+    left, kept = land("four"), land("five")
+    assert files.claim(kept, "session-three")
+    assert files.sweep() == [] and left.exists()
+    later = time.monotonic() + 61
+    monkeypatch.setattr(sessions.time, "monotonic", lambda: later)
+    assert files.sweep() == [left.resolve()] and not left.exists() and kept.exists()
+    assert not files.claim(tmp_path / "not-an-upload", "session-three")
+    assert not files.claim(kept, "")
 
 
 def test_histogram_bins():
@@ -407,7 +449,7 @@ def test_stock_metric_numbers_beside_ours():
     )
     assert result.as_dict()["stock_fmeasure"]["rouge1"] == stock["rouge1"] == 0.0
     page = render.render_pair_scores(result)
-    assert 'id="stock-table"' in page and "keeps only ASCII letters and digits" in page
+    assert 'id="pair-stock-table"' in page and "keeps only ASCII letters and digits" in page
     english = render.render_pair_scores(scoring.score_pair("the cat sat", "the cat sat down"))
     assert "Here they agree to four decimals." in english
 
@@ -433,9 +475,9 @@ def test_upload_problems_name_the_file():
 
 def _upload_folder(tmp_path: Path) -> tuple[Path, Path]:
     """An upload folder holding one upload, stored as the upload route stores it
-    (``<folder>/<content hash>/<name>``), with a stand-in hash."""
+    (``<folder>/<request's folder>/<content hash>/<name>``), with a stand-in hash."""
     folder = tmp_path / "uploads"
-    upload = folder / "hash-of-pairs" / "pairs.jsonl"
+    upload = folder / "landing" / "hash-of-pairs" / "pairs.jsonl"
     upload.parent.mkdir(parents=True)
     upload.write_text('{"prediction": "a", "reference": "a"}\n', "utf-8")
     return folder, upload
@@ -457,17 +499,21 @@ def test_check_upload_takes_only_the_upload_routes_files(tmp_path):
         )
 
     assert check(str(upload)) == upload.resolve()
-    planted = folder / "hash-of-pairs" / "planted.jsonl"  # in an upload's folder, not uploaded
+    stored = folder / "landing" / "hash-of-pairs"
+    planted = stored / "planted.jsonl"  # in an upload's folder, not uploaded
     planted.write_text(upload.read_text("utf-8"), "utf-8")
-    link = folder / "hash-of-pairs" / "link.jsonl"
+    link = stored / "link.jsonl"
     link.symlink_to(upload)
-    linked_folder = folder / "linked"
+    linked_folder = folder / "landing" / "linked"
     linked_folder.symlink_to(upload.parent)
+    linked_landing = folder / "linked-landing"
+    linked_landing.symlink_to(upload.parent.parent)
     received |= {str(planted), str(link), str(linked_folder / "pairs.jsonl")}
-    changed = folder / "hash-of-pairs" / "changed.jsonl"  # listed, but not its folder's hash
+    received.add(str(linked_landing / "hash-of-pairs" / "pairs.jsonl"))
+    changed = stored / "changed.jsonl"  # listed, but not its folder's hash
     changed.write_text("x", "utf-8")
     received.add(str(changed))
-    deep = folder / "hash-of-pairs" / "sub" / "pairs.jsonl"
+    deep = folder / "landing" / "hash-of-pairs" / "sub" / "pairs.jsonl"
     outside = tmp_path / "pairs.jsonl"
     outside.write_text(upload.read_text("utf-8"), "utf-8")
     for path in (
@@ -477,9 +523,11 @@ def test_check_upload_takes_only_the_upload_routes_files(tmp_path):
         str(changed),
         str(deep),
         str(outside),
-        f"{folder}/hash-of-pairs/../hash-of-pairs/pairs.jsonl",
-        "hash-of-pairs/pairs.jsonl",  # relative
-        str(folder / "hash-of-pairs"),  # a folder
+        str(folder / "hash-of-pairs.jsonl"),  # one level: the stock upload route's shape
+        str(linked_landing / "hash-of-pairs" / "pairs.jsonl"),
+        f"{folder}/landing/hash-of-pairs/../hash-of-pairs/pairs.jsonl",
+        "landing/hash-of-pairs/pairs.jsonl",  # relative
+        str(folder / "landing" / "hash-of-pairs"),  # a folder
         str(upload) + "\x00",
         "",
         None,
