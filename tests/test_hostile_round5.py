@@ -1,0 +1,79 @@
+"""Hostile inputs, round 5 (issue 47): each defect as a regression test, on both engines.
+
+ROUGE-W within [0, 1] and exactly 1 for identical texts (docs/guarantees.md), ``mbr`` on an
+empty or lone source, ``rouge-lcs audit`` on a blank reference and ``--limit``, Perl flag
+numerals, one-line messages for an empty Arrow column.  (The streamed ``score --data
+FILE.parquet``: tests/cli/test_stream.py.)
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from rouge_lcs import score
+
+sys.path.insert(0, str(Path(__file__).parent))
+import rouge155_oracle as oracle  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+
+# --- E7: ROUGE-W ----------------------------------------------------------------------------
+
+
+def words(count: int, start: int = 0) -> str:
+    return " ".join(f"w{k}x" for k in range(start, start + count))
+
+
+@pytest.mark.parametrize("weight", ["rougeW", "rougeW-1.5", "rougeW-2"])
+def test_rouge_w_of_identical_texts_is_exactly_one(weight):
+    # 1,000 distinct words gave 1.0000000000000022 (the sum of weight steps, rounded);
+    # repeated words and every length up to 1,500 by steps
+    texts = [words(n) for n in (1, 2, 3, 7, 50, 333, 999, 1000, 1001, 1500)]
+    texts += ["the cat the cat the cat " * 40, "a " * 700]
+    result = score(texts, texts, [weight])
+    for values in (result.precision, result.recall, result.fmeasure):
+        assert values[:, 0].tolist() == [1.0] * len(texts)
+
+
+def test_rouge_w_is_never_above_one():
+    # a prediction that is a contiguous part of the reference: precision 1 (the whole
+    # prediction is one run), recall and F below 1; with several references, pooled
+    preds, refs = [], []
+    for n in (10, 100, 999, 1000, 2000):
+        preds.append(words(n, start=5))
+        refs.append(words(n + 10))
+    for multi_ref in ("max_f", "mean", "pooled"):
+        result = score(
+            preds, [[r, p] for r, p in zip(refs, preds)], ["rougeW"], multi_ref=multi_ref
+        )
+        for values in (result.precision, result.recall, result.fmeasure):
+            assert values.max() <= 1.0, multi_ref
+    single = score(preds, refs, ["rougeW"])
+    assert single.precision[:, 0].max() <= 1.0
+    assert single.precision[:, 0].min() > 1 - 1e-12  # and it is (up to rounding) 1
+
+
+@pytest.mark.perl
+def test_rouge_w_of_identical_texts_beside_the_script():
+    """What ROUGE-1.5.5 prints for the same identical texts (docs/evaluate.md): precision
+    1.00000 (its own sum rounds past 1 too; 5 decimals hide it) and recall n ** (1 - w), the
+    reference's weight applied twice; compat="rouge155" prints the same."""
+    if not oracle.available():
+        pytest.skip("ROUGE-1.5.5 oracle not installed")
+    from rouge_lcs.rouge155.mode import rouge155_report
+
+    text = words(1000)
+    stdout = oracle.run([oracle.file_bytes(text)], [[oracle.file_bytes(text)]], ["-w", "1.2"])[0]
+    found = re.search(r"ROUGE-W-1.2 Eval \S+ R:([0-9.]+) P:([0-9.]+) F:([0-9.]+)", stdout)
+    assert found is not None, stdout
+    recall, precision = float(found.group(1)), float(found.group(2))
+    assert precision == 1.0 and recall == round(1000**-0.2, 5)
+    ours = score([text], [text], ["rougeW"])
+    assert ours.precision[0, 0] == 1.0 == ours.recall[0, 0]  # the definition: 1, not above
+    report, _, _ = rouge155_report([text], [[text]], ["rougeW"], {})
+    assert "ROUGE-W-1.2 Average_R: 0.25119" in report.text()
