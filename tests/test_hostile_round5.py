@@ -8,6 +8,7 @@ FILE.parquet``: tests/cli/test_stream.py.)
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from rouge_lcs import score
+from rouge_lcs.similarity import mbr
 
 sys.path.insert(0, str(Path(__file__).parent))
 import rouge155_oracle as oracle  # noqa: E402
@@ -77,3 +79,26 @@ def test_rouge_w_of_identical_texts_beside_the_script():
     assert ours.precision[0, 0] == 1.0 == ours.recall[0, 0]  # the definition: 1, not above
     report, _, _ = rouge155_report([text], [[text]], ["rougeW"], {})
     assert "ROUGE-W-1.2 Average_R: 0.25119" in report.text()
+
+
+# --- E8: mbr ----------------------------------------------------------------------------------
+
+
+def test_mbr_an_empty_source_is_named():
+    with pytest.raises(ValueError, match=r"candidates\[0\]: expected at least one"):
+        mbr([[], ["a", "b"]])
+    with pytest.raises(ValueError, match=r"candidates\[1\]: expected at least one"):
+        mbr([["a b", "a c"], []])
+    with pytest.raises(ValueError, match=r"references\[1\]: expected at least one"):
+        mbr([["a"], ["b"]], references=[["a"], []])
+
+
+@pytest.mark.parametrize("method", ["exact", "aggregate"])
+def test_mbr_a_lone_candidate_has_a_number(method):
+    rouge_type = "rouge1" if method == "aggregate" else "rougeL"
+    result = mbr(["the cat sat"], rouge_type=rouge_type, method=method)
+    # no other candidate: scored against itself, ROUGE of a text with itself is 1
+    assert result.index == 0 and result.scores == [1.0]
+    empty = mbr([""], rouge_type=rouge_type, method=method)  # no token: 0, as score() gives
+    assert empty.scores == [0.0]
+    assert not any(math.isnan(s) for r in mbr([["a"], ["b", "b c"]]) for s in r.scores)
