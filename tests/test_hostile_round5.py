@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 
 from rouge_lcs import score
+from rouge_lcs.rouge155 import flags
 from rouge_lcs.similarity import mbr
 
 sys.path.insert(0, str(Path(__file__).parent))
 import rouge155_oracle as oracle  # noqa: E402
+from test_hostile import assert_one_line_error, cli  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -102,3 +104,51 @@ def test_mbr_a_lone_candidate_has_a_number(method):
     empty = mbr([""], rouge_type=rouge_type, method=method)  # no token: 0, as score() gives
     assert empty.scores == [0.0]
     assert not any(math.isnan(s) for r in mbr([["a"], ["b", "b c"]]) for s in r.scores)
+
+
+# --- smaller items ----------------------------------------------------------------------------
+
+
+def test_audit_refuses_a_blank_reference_line(tmp_path):
+    preds, refs = tmp_path / "p.txt", tmp_path / "r.txt"
+    preds.write_text("the cat sat\na dog ran\n", encoding="utf-8")
+    refs.write_text("the cat sat down\n  \n", encoding="utf-8")
+    done = cli("audit", "--predictions", str(preds), "--references", str(refs))
+    assert_one_line_error(done, "line 2", "blank")
+
+
+@pytest.mark.parametrize("limit", ["-1", "0"])
+def test_audit_limit_below_one_is_refused(tmp_path, limit):
+    preds, refs = tmp_path / "p.txt", tmp_path / "r.txt"
+    preds.write_text("the cat sat\n", encoding="utf-8")
+    refs.write_text("the cat sat down\n", encoding="utf-8")
+    done = cli("audit", "--predictions", str(preds), "--references", str(refs), "--limit", limit)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and "--limit" in err and "at least 1" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["1_0", "\uff12", "\u0662", " 1_0 "])
+def test_perl_flag_numbers_are_ascii_numerals(value):
+    # Perl reads "1_0" as 1 and a fullwidth or Arabic-Indic "2" as 0; Python's int() read
+    # them as 10 and 2
+    with pytest.raises(ValueError, match="-n needs a number"):
+        flags.parse_args(["-n", value])
+    with pytest.raises(ValueError, match="-w needs a number"):
+        flags.parse_args(["-n", "1", "-w", f"1.{value}"])
+    with pytest.raises(ValueError, match="skip"):
+        from rouge_lcs.rouge155.api import Options
+
+        Options(n=1, skip=value).validate()
+
+
+def test_perl_flag_numbers_as_perl_writes_them_still_read():
+    opts, _ = flags.parse_args(["-n", "+2", "-w", "1.2", "-c", "95", "-2", "4", "-p", ".5"])
+    assert (opts.n, opts.weight, opts.skip, opts.alpha) == (2, "1.2", "4", 0.5)
+
+
+def test_an_empty_arrow_column_is_a_one_line_error():
+    pa = pytest.importorskip("pyarrow")
+    with pytest.raises(ValueError) as caught:
+        score(pa.array([], pa.string()), pa.array([], pa.string()), ["rouge1"])
+    assert "\n" not in str(caught.value) and "predictions" in str(caught.value)
