@@ -21,7 +21,7 @@ from rouge_lcs.similarity import mbr
 
 sys.path.insert(0, str(Path(__file__).parent))
 import rouge155_oracle as oracle  # noqa: E402
-from test_hostile import assert_one_line_error, cli  # noqa: E402
+from test_hostile import _peak, assert_one_line_error, cli  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -152,3 +152,33 @@ def test_an_empty_arrow_column_is_a_one_line_error():
     with pytest.raises(ValueError) as caught:
         score(pa.array([], pa.string()), pa.array([], pa.string()), ["rouge1"])
     assert "\n" not in str(caught.value) and "predictions" in str(caught.value)
+
+
+# --- E6: RougeState and per-token rewards linear in the reference's distinct tokens --------------
+
+
+def test_rouge_state_memory_is_linear_in_distinct_tokens():
+    from rouge_lcs import RougeState
+
+    # a mask per distinct token OR-ed bit by bit: 10k / 40k distinct tokens held ~6 / ~100 MB
+    # (16x for 4x the tokens); linear memory gives ~4x
+    small, large = words(10_000), words(40_000)
+    peaks = []
+    for text in (small, large):
+        state_of = lambda text=text: RougeState(text, ["rougeL"]).push(words(50, 100)).scores()  # noqa: E731
+        peaks.append(_peak(state_of))
+    assert peaks[1] / peaks[0] < 6, peaks
+    state = RougeState(large, ["rouge1", "rougeL"]).push(words(50, 100) + " ")
+    # hand-worked: 50 of the reference's words in order; P = 1, R = 50 / 40,000
+    assert state.scores()["rougeL"].precision == 1.0
+    assert state.scores()["rougeL"].recall == 50 / 40_000
+
+
+def test_token_rewards_memory_is_linear_in_distinct_tokens():
+    from rouge_lcs.rewards import token_rewards
+
+    peaks = []
+    for count in (10_000, 40_000):
+        ref = words(count)
+        peaks.append(_peak(lambda ref=ref: token_rewards([words(20, 7)], [ref])))
+    assert peaks[1] / peaks[0] < 6, peaks
