@@ -8,7 +8,9 @@ FILE.parquet``: tests/cli/test_stream.py.)
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 import re
 import sys
 from pathlib import Path
@@ -182,3 +184,20 @@ def test_token_rewards_memory_is_linear_in_distinct_tokens():
         ref = words(count)
         peaks.append(_peak(lambda ref=ref: token_rewards([words(20, 7)], [ref])))
     assert peaks[1] / peaks[0] < 6, peaks
+
+
+def test_token_rewards_on_a_reference_of_several_strips_equal_the_lcs_of_each_prefix():
+    """A reference past one strip of the C kernel's mask table (4,096 tokens), walked strip by
+    strip over every prefix: each prefix's recall is its LCS (rapidfuzz's) over the length."""
+    from rapidfuzz.distance import LCSseq
+
+    from rouge_lcs.rewards import token_rewards
+
+    rng = random.Random(47)
+    for n, vocab in [(9000, 40), (4097, 4097), (12_345, 3)]:
+        ref = [f"t{rng.randrange(vocab)}" for _ in range(n)]
+        pred = [f"t{rng.randrange(vocab)}" for _ in range(400)]
+        rewards = token_rewards([" ".join(pred)], [" ".join(ref)], measure="recall")[0]
+        running = list(itertools.accumulate(rewards))
+        want = [LCSseq.similarity(pred[: k + 1], ref) / n for k in range(len(pred))]
+        assert running == pytest.approx(want, abs=1e-12), n
