@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from rouge_lcs.api import score
 from rouge_lcs.base.version import __version__
+from rouge_lcs.cli.columns import is_parquet
 from rouge_lcs.cli.io import (
     InputError,
     Output,
@@ -310,7 +311,7 @@ def cmd_score(argv: Sequence[str]) -> int:
         return _score_rouge155(parser, args)
     scorer = _scorer(args)  # bad options: before reading
     _check_statistics(args)
-    if args.data and args.data.endswith(".parquet"):
+    if is_parquet(args.data):  # .parquet or .pq, any case, as dedup and similar read them
         return _score_parquet(scorer, args)
     if args.output:
         raise InputError("--output: per-example Parquet is written with --data FILE.parquet")

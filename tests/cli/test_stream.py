@@ -106,3 +106,14 @@ def test_a_dictionary_of_string_views_is_read():
     result = score(preds, ["the cat sat down", "the dog", "the cat"], ["rouge1"])
     # unigram F by hand: 6/7, 1/2, 2 of 3 and 2 of 2 -> 4/5
     assert result.fmeasure[:, 0].tolist() == pytest.approx([6 / 7, 1 / 2, 4 / 5], abs=1e-15)
+
+
+@pytest.mark.parametrize("name", ["d.pq", "D.PARQUET"])
+def test_every_parquet_suffix_is_streamed(tmp_path, capfd, name):
+    data = tmp_path / name
+    pq.write_table(
+        pa.table({"prediction": ["the cat sat"], "reference": ["the cat sat down"]}), data
+    )
+    assert main(["score", "--data", str(data), "--rouge-types", "rouge1", "--json"]) == 0
+    # unigram F by hand: 3 of 3 and 3 of 4 -> 6/7
+    assert '"fmeasure": 0.8571428571428571' in capfd.readouterr().out
