@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -89,10 +90,14 @@ sys.exit(status)
 """
 
 
-def peak_of_run(data: Path, output: Path) -> tuple[float, float, float]:
+def peak_of_run(
+    data: Path, output: Path, child: str = CHILD, before: Sequence[str] = ()
+) -> tuple[float, float, float]:
     """Wall seconds, the command's own peak RSS (MB) and the child's ``ru_maxrss`` (MB, for
-    comparison) of one ``rouge-lcs score`` run in a fresh interpreter."""
-    command = [sys.executable, "-c", CHILD, "score", "--data", str(data), "-o", str(output)]
+    comparison) of one ``rouge-lcs score`` run in a fresh interpreter (``child``: the code it
+    runs, :data:`CHILD` or one that reads ``before``, arguments ahead of the command's)."""
+    command = [sys.executable, "-c", child, *before, "score", "--data", str(data)]
+    command += ["-o", str(output)]
     command += ["--rouge-types", "rouge1", "rouge2", "rougeL", "--json"]
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

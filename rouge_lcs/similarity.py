@@ -481,7 +481,9 @@ class MBRResult:
     Attributes:
         index: the chosen candidate (the highest expected ROUGE; the first on ties).
         scores: each candidate's expected ROUGE against the pseudo-references (the mean over
-            them, exactly rounded: equal expectations tie exactly).
+            them, exactly rounded: equal expectations tie exactly); a lone candidate, with no
+            other to be compared with, is scored against itself (1.0, or 0.0 for a text
+            without tokens).
         matrix: with ``return_matrix=True`` (exact method), ``matrix[i, j]`` = ROUGE of
             candidate ``i`` (prediction) against pseudo-reference ``j``; else None.
     """
@@ -491,15 +493,20 @@ class MBRResult:
     matrix: np.ndarray | None = None
 
 
-def _mbr_sources(candidates: object) -> tuple[list[list[str]], bool]:
-    """The candidate lists, and whether one source (a list of str) was given."""
+def _mbr_sources(candidates: object, name: str = "candidates") -> tuple[list[list[str]], bool]:
+    """The candidate lists (or pseudo-reference lists: ``name``), each non-empty, and whether
+    one source (a list of str) was given."""
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
-        raise fail_type("candidates", "a list of str, or a list of lists of str", candidates)
+        raise fail_type(name, "a list of str, or a list of lists of str", candidates)
     if not candidates:
-        raise fail_value("candidates", "at least one candidate", candidates)
+        raise fail_value(name, "at least one text", candidates)
     if all(isinstance(c, str) for c in candidates):
-        return [_texts(candidates, "candidates")], True
-    return [_texts(c, f"candidates[{i}]") for i, c in enumerate(candidates)], False
+        return [_texts(candidates, name)], True
+    sources = [_texts(c, f"{name}[{i}]") for i, c in enumerate(candidates)]
+    for i, source in enumerate(sources):
+        if not source:  # its index would point into nothing
+            raise fail_value(f"{name}[{i}]", "at least one text", source)
+    return sources, False
 
 
 def _aggregate_scores(
@@ -531,8 +538,8 @@ def _aggregate_scores(
         own = sum(c.values())
         if refs is None:
             k = len(pool) - 1
-            if k == 0:
-                out.append(math.nan)
+            if k == 0:  # a lone candidate: against itself, as the exact method scores it
+                out.append(1.0 if own else 0.0)
                 continue
             hits = math.fsum(min(v, (total[g] - v) / k) for g, v in c.items())
             ref_total = (size - own) / k
@@ -592,7 +599,7 @@ def mbr(
     if references is None:
         pseudo = [None] * len(sources)
     else:
-        given, one = _mbr_sources(references)
+        given, one = _mbr_sources(references, "references")
         if one != single or len(given) != len(sources):
             raise fail_value(
                 "references",
@@ -625,15 +632,17 @@ def mbr(
             rows = matrix.tolist()
             if refs is None:
                 k = len(cands) - 1
+                # a lone candidate has no other to be compared with: it is scored against
+                # itself (its own row's only value), a number rather than NaN
                 scores = [
-                    math.fsum(v for j, v in enumerate(row) if j != i) / k if k else math.nan
+                    math.fsum(v for j, v in enumerate(row) if j != i) / k if k else row[0]
                     for i, row in enumerate(rows)
                 ]
             else:
                 scores = [math.fsum(row) / len(row) for row in rows]
         best = 0
         for i, value in enumerate(scores):
-            if value > scores[best]:  # NaN (a lone candidate) is never chosen over a number
+            if value > scores[best]:
                 best = i
         results.append(MBRResult(best, scores, matrix if return_matrix else None))
     return results[0] if single else results

@@ -188,6 +188,7 @@ SMOKE = {
     "bench_scale.py": "| floor |",
     "bench_similarity.py": "long: score of one 2,000-word query x 11 texts",
     "bench_statistics.py": "200 examples x 4 types, 100 resamples, best of 1:",
+    "bench_stream_rowgroups.py": "peak RSS, one row group against 1,000-row groups:",
     "bench_threads.py": "ROUGE_LCS_NUM_THREADS=2",
     "bench_token_rewards.py": "RougeState.push against a 100-word reference",
 }

@@ -65,23 +65,40 @@ def _chunks(value: object) -> list[Any]:
     return list(chunks) if chunks is not None else [value]
 
 
-def _first_null(arr: Any) -> int:
+def first_null(arr: Any) -> int:
+    """The index of the first null of ``arr`` (an Arrow array that has one)."""
+    # pyarrow.compute is a submodule ``import pyarrow`` does not load: ``pa.compute`` failed
+    # with AttributeError where nothing else had imported it (the command line's stream).
+    import pyarrow.compute as pc
+
+    return int(pc.index(arr.is_null(), True).as_py())
+
+
+def plain_strings(arr: Any) -> Any:
+    """``arr`` with a dictionary decoded and string views as ``large_string`` (their bytes
+    copied by Arrow), anything else as it is: the forms the buffers are read in."""
     pa = _pyarrow()
-    return int(pa.compute.index(arr.is_null(), True).as_py())
+    types = pa.types
+    if types.is_dictionary(arr.type):
+        values = arr.dictionary
+        if types.is_string_view(values.type):
+            # Arrow has no 'take' (dictionary_decode) for views: the values cast first
+            values = values.cast(pa.large_string())
+        arr = values.take(arr.indices)
+    if types.is_string_view(arr.type):
+        arr = arr.cast(pa.large_string())  # in C: Arrow's own copy of the bytes
+    return arr
 
 
 def _as_strings(arr: Any, name: str, base: int) -> Any:
     """``arr`` as a string or large_string array without nulls (views, dictionaries cast)."""
     pa = _pyarrow()
     types = pa.types
-    if types.is_dictionary(arr.type):
-        arr = arr.dictionary_decode()
-    if types.is_string_view(arr.type):
-        arr = arr.cast(pa.large_string())  # in C: Arrow's own copy of the bytes
+    arr = plain_strings(arr)
     if not (types.is_string(arr.type) or types.is_large_string(arr.type)):
         raise TypeError(f"{name}: expected an Arrow column of strings, got type {arr.type}")
     if arr.null_count:
-        row = base + _first_null(arr)
+        row = base + first_null(arr)
         raise ValueError(f"{name}[{row}]: expected a str, got null (a missing Arrow value)")
     return arr
 
@@ -277,7 +294,7 @@ class ArrowLists(Sequence[list[str]]):
             if not (pa.types.is_list(arr.type) or pa.types.is_large_list(arr.type)):
                 raise TypeError(f"{name}: expected an Arrow column of strings or lists of strings")
             if arr.null_count:
-                row = base + _first_null(arr)
+                row = base + first_null(arr)
                 raise ValueError(f"{name}[{row}]: expected a list of str, got null")
             offs = arr.offsets.to_numpy(zero_copy_only=False)
             if len(arr) and (
@@ -294,7 +311,7 @@ class ArrowLists(Sequence[list[str]]):
                 else (arr.values.slice(0, 0))
             )
             if flat.null_count:  # named by its example and place in the list
-                v = _first_null(flat)
+                v = first_null(flat)
                 row = int((offs[1:] - offs[0] <= v).sum())
                 j = v - int(offs[row] - offs[0])
                 raise ValueError(f"{name}[{base + row}][{j}]: expected a str, got null")

@@ -37,6 +37,8 @@ def fail_type(name: str, expected: str, value: object) -> TypeError:
 def fail_value(name: str, expected: str, value: object) -> ValueError:
     """The ``ValueError`` for argument ``name``: what was expected, and the value that came."""
     shown = repr(value)
+    if "\n" in shown:  # a multi-line repr (an Arrow array's) made a message of many lines
+        shown = " ".join(shown.split())
     if len(shown) > 80:
         shown = shown[:77] + "..."
     return ValueError(f"{name}: expected {expected}, got {shown}")

@@ -34,9 +34,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--decimals", type=int, help="the paper's decimals (default: as written)")
     parser.add_argument("--sentence-separator", help="a marker of sentence ends, e.g. '<n>'")
-    parser.add_argument("--limit", type=int, help="show at most this many rows")
+    parser.add_argument(
+        "--limit", type=_positive, metavar="N", help="show at most this many rows (N >= 1)"
+    )
     parser.add_argument("--json", action="store_true", help="print the audit as JSON")
     return parser
+
+
+def _positive(text: str) -> int:
+    """``--limit``: a whole number of rows, at least 1 (``[:-1]`` would drop the last row)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
 
 
 def mark_sentences(texts: Sequence[str], separator: str) -> list[str]:
@@ -54,6 +67,12 @@ def main(argv: Sequence[str]) -> int:
         if len(column) != len(preds):
             raise InputError(
                 f"--references {path}: {len(column)} lines, but --predictions has {len(preds)}"
+            )
+        blank = next((k for k, text in enumerate(column, start=1) if not text.strip()), None)
+        if blank is not None:  # it would score 0 for every recipe, silently (the Space refuses)
+            raise InputError(
+                f"--references {path}: line {blank} is blank; every example needs a reference "
+                "text (an empty one would score 0)"
             )
     if args.sentence_separator:
         preds = mark_sentences(preds, args.sentence_separator)

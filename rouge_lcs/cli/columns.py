@@ -18,10 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from rouge_lcs.base.arrow import first_null, plain_strings
 from rouge_lcs.cli.io import InputError, json_line
 
 #: Rows read at once: bounds the memory of a batch (``score --data`` reads the same).
 BATCH_ROWS = 16384
+
+#: Bytes of the file read at once.  Without a buffer (pyarrow's default, 0) a column chunk is
+#: read whole, and a file written with pyarrow's or pandas' defaults is one row group of up
+#: to 1,048,576 rows: its column was held whole (1M short pairs: 403 MB peak against ~144 MB
+#: with this buffer; benchmarks/bench_stream_rowgroups.py).
+READ_BUFFER = 1 << 20
 
 #: The suffixes read and written as Parquet.
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -46,13 +53,14 @@ def pyarrow_modules(flag: str) -> tuple[Any, Any]:
 
 
 def open_parquet(path: str, flag: str) -> Any:
-    """The file as a ``pyarrow.parquet.ParquetFile`` (without ``pre_buffer``, which keeps the
-    column chunks read so far in memory: rouge_lcs.cli.stream)."""
+    """The file as a ``pyarrow.parquet.ParquetFile`` read through a buffer of
+    ``READ_BUFFER`` bytes, without ``pre_buffer`` (which keeps the column chunks read so far
+    in memory: rouge_lcs.cli.stream)."""
     pa, pq = pyarrow_modules(f"{flag} FILE.parquet")
     if not Path(path).is_file():
         raise InputError(f"{flag} {path}: no such file")
     try:
-        return pq.ParquetFile(path, pre_buffer=False)
+        return pq.ParquetFile(path, pre_buffer=False, buffer_size=READ_BUFFER)
     except (OSError, pa.ArrowInvalid) as error:
         raise InputError(f"{flag} {path}: cannot be read as Parquet ({error})") from None
 
@@ -63,19 +71,14 @@ def text_chunk(arr: Any, path: str, column: str, first_row: int) -> Any:
     import pyarrow as pa
 
     types = pa.types
-    if types.is_dictionary(arr.type) and (
-        types.is_string(arr.type.value_type) or types.is_large_string(arr.type.value_type)
-    ):
-        arr = arr.dictionary_decode()
-    if types.is_string_view(arr.type):
-        arr = arr.cast(pa.large_string())
+    arr = plain_strings(arr)
     if not (types.is_string(arr.type) or types.is_large_string(arr.type)):
         raise InputError(
             f"{path}: column {column!r} holds {arr.type}, not text (--column names a column "
             "of strings)"
         )
     if arr.null_count:
-        row = first_row + int(pa.compute.index(arr.is_null(), True).as_py())
+        row = first_row + first_null(arr)
         raise InputError(
             f"{path}: row {row} (counting from 0) of column {column!r} is null; every row needs "
             "a text (drop or fill the nulls first)"
@@ -111,8 +114,13 @@ def _check_column(source: Any, path: str, column: str) -> list[str]:
         rows = metadata.row_group(group)
         stats = rows.column(leaf).statistics
         if stats is not None and stats.has_null_count and stats.null_count:
-            arr = source.read_row_group(group, columns=[column]).column(0).combine_chunks()
-            text_chunk(arr, path, column, first)
+            # by batches: a row group can hold the whole file (pyarrow's default: 1M rows)
+            at = first
+            for batch in source.iter_batches(
+                batch_size=BATCH_ROWS, row_groups=[group], columns=[column]
+            ):
+                text_chunk(batch.column(0), path, column, at)
+                at += batch.num_rows
         first += rows.num_rows
     return names
 

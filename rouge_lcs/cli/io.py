@@ -13,7 +13,10 @@ import contextlib
 import csv
 import io
 import json
+import os
 import re
+import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -288,3 +291,64 @@ def bundled_examples() -> list[dict[str, Any]]:
     """The example set shipped with the package (the seeds' examples and a few English pairs)."""
     text = resources.files("rouge_lcs").joinpath("data/examples.jsonl").read_text("utf-8")
     return [json.loads(line) for line in split_lines(text) if line.strip()]
+
+
+class Output:
+    """An output opened before the work: a file is written to a temporary file beside it and
+    renamed over it only when everything was written (no partial file is left, and a path
+    that cannot be written is refused before the run); stdout is written directly."""
+
+    def __init__(self, path: str | None, flag: str, binary: bool = False) -> None:
+        self.path = path
+        self._temp: str | None = None
+        if binary and (path is None or path == "-"):
+            raise InputError(f"{flag}: a Parquet output is a file (-o FILE.parquet)")
+        if path is None or path == "-":
+            stream = sys.stdout.buffer
+            self.handle: Any = io.TextIOWrapper(
+                stream, encoding="utf-8", newline="", write_through=True
+            )
+            return
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            if os.path.isdir(path):
+                raise IsADirectoryError(21, "is a directory")
+            descriptor, self._temp = tempfile.mkstemp(
+                prefix=".rouge-lcs-", suffix=".part", dir=folder
+            )
+        except OSError as error:
+            raise InputError(
+                f"{flag} {path}: cannot be written ({error.strerror or error})"
+            ) from None
+        # closed by commit() or discard(), which the caller always reaches
+        self.handle = (
+            open(descriptor, "wb")  # noqa: SIM115
+            if binary
+            else open(descriptor, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        )
+
+    def commit(self) -> None:
+        """Put the written file in place."""
+        if self._temp is None:
+            self.handle.flush()
+            self.handle.detach()
+            return
+        self.handle.close()
+        assert self.path is not None
+        os.replace(self._temp, self.path)
+        self._temp = None
+
+    def discard(self) -> None:
+        """Remove the temporary file of an output that is not to be kept (stdout: let it go
+        without closing it, so the command's error message can still be printed)."""
+        if self._temp is None:
+            with contextlib.suppress(OSError, ValueError):
+                self.handle.flush()
+            with contextlib.suppress(ValueError):
+                self.handle.detach()
+            return
+        if self._temp is not None:
+            self.handle.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self._temp)
+            self._temp = None

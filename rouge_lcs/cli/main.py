@@ -20,8 +20,10 @@ from typing import Any, TextIO
 
 from rouge_lcs.api import score
 from rouge_lcs.base.version import __version__
+from rouge_lcs.cli.columns import is_parquet
 from rouge_lcs.cli.io import (
     InputError,
+    Output,
     Table,
     bundled_examples,
     decode,
@@ -165,7 +167,18 @@ def _score_parquet(scorer: Rouge, args: argparse.Namespace) -> int:
         raise InputError("give either --data or --predictions/--references, not both")
     if args.csv or args.confidence:
         raise InputError("--csv/--confidence: not with --data FILE.parquet (use --output)")
-    means, n, ref_counts = stream_scores(scorer, args.data, args.output, progress=True)
+    # Opened before any work (a path that cannot be written fails first); written beside the
+    # target and renamed over it only once every batch is scored, so an error leaves no
+    # partial file behind.
+    output = Output(args.output, "--output", binary=True) if args.output else None
+    try:
+        means, n, ref_counts = stream_scores(scorer, args.data, output, progress=True)
+    except BaseException:
+        if output is not None:
+            output.discard()
+        raise
+    if output is not None:
+        output.commit()
     signature = scorer.signature(sorted(ref_counts), n_resamples=args.n_resamples, seed=args.seed)
     if args.json:
         payload: dict[str, object] = {k: dict(v._asdict()) for k, v in means.items()}
@@ -298,7 +311,7 @@ def cmd_score(argv: Sequence[str]) -> int:
         return _score_rouge155(parser, args)
     scorer = _scorer(args)  # bad options: before reading
     _check_statistics(args)
-    if args.data and args.data.endswith(".parquet"):
+    if is_parquet(args.data):  # .parquet or .pq, any case, as dedup and similar read them
         return _score_parquet(scorer, args)
     if args.output:
         raise InputError("--output: per-example Parquet is written with --data FILE.parquet")

@@ -15,13 +15,9 @@ by record batches into Arrow columns that the engine reads without a ``str`` per
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
-import io
 import json
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -40,6 +36,7 @@ from rouge_lcs.cli.columns import (
 )
 from rouge_lcs.cli.io import (
     InputError,
+    Output,
     decode,
     json_line,
     lone_surrogate,
@@ -111,67 +108,6 @@ def _write(handle: TextIO, kind: str, records: list[dict[str, Any]], texts: list
             }
             for record in records
         )
-
-
-class _Output:
-    """An output opened before the work: a file is written to a temporary file beside it and
-    renamed over it only when everything was written (no partial file is left, and a path
-    that cannot be written is refused before the run); stdout is written directly."""
-
-    def __init__(self, path: str | None, flag: str, binary: bool = False) -> None:
-        self.path = path
-        self._temp: str | None = None
-        if binary and (path is None or path == "-"):
-            raise InputError(f"{flag}: a Parquet output is a file (-o FILE.parquet)")
-        if path is None or path == "-":
-            stream = sys.stdout.buffer
-            self.handle: Any = io.TextIOWrapper(
-                stream, encoding="utf-8", newline="", write_through=True
-            )
-            return
-        folder = os.path.dirname(os.path.abspath(path))
-        try:
-            if os.path.isdir(path):
-                raise IsADirectoryError(21, "is a directory")
-            descriptor, self._temp = tempfile.mkstemp(
-                prefix=".rouge-lcs-", suffix=".part", dir=folder
-            )
-        except OSError as error:
-            raise InputError(
-                f"{flag} {path}: cannot be written ({error.strerror or error})"
-            ) from None
-        # closed by commit() or discard(), which the caller always reaches
-        self.handle = (
-            open(descriptor, "wb")  # noqa: SIM115
-            if binary
-            else open(descriptor, "w", encoding="utf-8", newline="")  # noqa: SIM115
-        )
-
-    def commit(self) -> None:
-        """Put the written file in place."""
-        if self._temp is None:
-            self.handle.flush()
-            self.handle.detach()
-            return
-        self.handle.close()
-        assert self.path is not None
-        os.replace(self._temp, self.path)
-        self._temp = None
-
-    def discard(self) -> None:
-        """Remove the temporary file of an output that is not to be kept (stdout: let it go
-        without closing it, so the command's error message can still be printed)."""
-        if self._temp is None:
-            with contextlib.suppress(OSError, ValueError):
-                self.handle.flush()
-            with contextlib.suppress(ValueError):
-                self.handle.detach()
-            return
-        if self._temp is not None:
-            self.handle.close()
-            with contextlib.suppress(OSError):
-                os.unlink(self._temp)
-            self._temp = None
 
 
 def _options(parser: argparse.ArgumentParser) -> None:
@@ -324,15 +260,15 @@ def cmd_dedup(argv: Sequence[str]) -> int:
         raise InputError(
             "--neighbors: the kept records go to a JSONL or Parquet output (-o FILE.jsonl)"
         )
-    work: Callable[[list[_Output]], None]
+    work: Callable[[list[Output]], None]
     if kind == "parquet" or any(is_parquet(p) for p in (source, args.seeds, args.dropped)):
         work = _dedup_arrow(args, source, kind)
     else:
         work = _dedup_lists(args, source, kind)
-    outputs = [_Output(args.output, "-o", binary=kind == "parquet")]
+    outputs = [Output(args.output, "-o", binary=kind == "parquet")]
     try:
         if args.dropped:
-            outputs.append(_Output(args.dropped, "--dropped", binary=is_parquet(args.dropped)))
+            outputs.append(Output(args.dropped, "--dropped", binary=is_parquet(args.dropped)))
         work(outputs)
     except BaseException:
         for output in outputs:
@@ -345,7 +281,7 @@ def cmd_dedup(argv: Sequence[str]) -> int:
 
 def _dedup_lists(
     args: argparse.Namespace, source: str, kind: str
-) -> Callable[[list[_Output]], None]:
+) -> Callable[[list[Output]], None]:
     """Read and check a file of texts (refused before any output is opened); returns the
     run, which writes to the outputs."""
     texts, records = _read(source, args.field)
@@ -388,7 +324,7 @@ def _dedup_to(
     texts: list[str],
     records: list[dict[str, Any]],
     seeds: list[str],
-    outputs: list[_Output],
+    outputs: list[Output],
 ) -> None:
     from tqdm import tqdm
 
@@ -501,7 +437,7 @@ def _arrow_texts(args: argparse.Namespace, path: str, flag: str) -> tuple[Any, A
 
 def _dedup_arrow(
     args: argparse.Namespace, source: str, kind: str
-) -> Callable[[list[_Output]], None]:
+) -> Callable[[list[Output]], None]:
     """``dedup`` with a Parquet input, seeds or output: Arrow columns in, tables out (read and
     checked now; the returned run writes to the outputs)."""
     pa, _ = pyarrow_modules("dedup with Parquet")
@@ -527,7 +463,7 @@ def _dedup_arrow_to(
     texts: Any,
     tables: Callable[[], Any],
     seeds: Any,
-    outputs: list[_Output],
+    outputs: list[Output],
 ) -> None:
     import numpy as np
 
@@ -582,7 +518,7 @@ def _similar_arrow(args: argparse.Namespace, queries: str, corpus: str, kind: st
         items = _column_of(args, queries, "--data").combine_chunks()
         total = len(items)
         batches = ((k, items.slice(k, BATCH_ROWS)) for k in range(0, total, BATCH_ROWS))
-    output = _Output(args.output, "-o", binary=kind == "parquet")
+    output = Output(args.output, "-o", binary=kind == "parquet")
     try:
         index = SimilarityIndex(texts, **_scoring(args))
         pool = as_large_strings(texts)
@@ -627,7 +563,7 @@ def cmd_similar(argv: Sequence[str]) -> int:
         return _similar_arrow(args, query_path, corpus_path, kind)
     queries, _ = _read(query_path, args.field)
     corpus, _ = _read(corpus_path, args.field)
-    output = _Output(args.output, "-o")
+    output = Output(args.output, "-o")
     try:
         index = SimilarityIndex(corpus, **_scoring(args))
         handle = output.handle

@@ -21,8 +21,8 @@ from __future__ import annotations
 import sys
 import time
 
-from rouge_lcs.cli.columns import BATCH_ROWS, pyarrow_modules
-from rouge_lcs.cli.io import InputError
+from rouge_lcs.cli.columns import BATCH_ROWS, open_parquet, pyarrow_modules
+from rouge_lcs.cli.io import InputError, Output
 from rouge_lcs.distributed import PartialSums, exact_sum
 from rouge_lcs.scores.results import Score, score_columns
 from rouge_lcs.scores.scorer import Rouge
@@ -38,16 +38,14 @@ def _reference_column(names: list[str], path: str) -> str:
 
 
 def stream_scores(
-    scorer: Rouge, path: str, output: str | None, progress: bool
+    scorer: Rouge, path: str, output: Output | None, progress: bool
 ) -> tuple[dict[str, Score], int, set[int]]:
     """Score a Parquet file of pairs batch by batch; returns the exact means, the number of
-    examples and the reference counts seen.  ``output``: write per-example scores there."""
+    examples and the reference counts seen.  ``output``: an opened binary output the
+    per-example scores are written to (the caller commits or discards it)."""
     pa, pq = pyarrow_modules("--data FILE.parquet")
     pool = pa.default_memory_pool()
-    try:
-        source = pq.ParquetFile(path, pre_buffer=False)
-    except (OSError, pa.ArrowInvalid) as error:
-        raise InputError(f"--data {path}: cannot be read as Parquet ({error})") from None
+    source = open_parquet(path, "--data")
     names = source.schema_arrow.names
     if "prediction" not in names:
         raise InputError(f"{path}: no 'prediction' column; it has {names}")
@@ -88,7 +86,7 @@ def stream_scores(
             ref_counts.update(scores.stats.ref_counts())
             if output is not None:
                 if writer is None:
-                    writer = pq.ParquetWriter(output, out.schema)
+                    writer = pq.ParquetWriter(output.handle, out.schema)
                 writer.write_table(out)
             done += n
             del batch, preds, refs, index, out, scores

@@ -99,11 +99,12 @@ class Candidate:
     Keeping one n-bit mask per distinct token would cost V·n bits (1.5 GB for a 200,000-token
     line); so only the most frequent tokens' masks are kept, within ``_MASK_BYTES_PER_TOKEN · n``
     bytes, and the others are rebuilt from their positions when asked for (O(occurrences + n/8)).
-    The rebuild uses a scratch buffer of the instance: one Candidate is not for several threads
-    at once (every caller builds its own).
+    Nothing is written after construction (a rebuild has a buffer of its own), so one Candidate
+    may be read from several threads, as the copies of a :class:`rouge_lcs.RougeState` share
+    theirs.
     """
 
-    __slots__ = ("tokens", "width", "full", "positions", "_dense", "_buffer")
+    __slots__ = ("tokens", "width", "full", "positions", "_dense")
 
     def __init__(self, tokens: Tokens) -> None:
         self.tokens = tokens
@@ -118,7 +119,6 @@ class Candidate:
                 found.append(position)
         #: sorted positions of each distinct token
         self.positions = positions
-        self._buffer = bytearray((self.width + 7) // 8)
         self._dense: dict[int, int] = {}
         budget = _MASK_BYTES_PER_TOKEN * self.width
         cost = _int_bytes(self.width)
@@ -129,17 +129,14 @@ class Candidate:
 
     def _build(self, positions: list[int], count: int) -> int:
         """The mask of the first ``count`` (at least one) of ``positions``."""
-        # Setting bits in a reused little-endian byte buffer and converting once is O(k + n/8);
+        # Setting bits in a little-endian byte buffer and converting once is O(k + n/8);
         # OR-ing 1 << p into an int would copy the whole n-bit int for every occurrence.  The
-        # conversion stops at the last occurrence's byte: int.from_bytes skips zero high bytes
-        # one at a time, several times slower than it converts the others.
-        buffer = self._buffer
+        # buffer ends at the last occurrence's byte: int.from_bytes skips zero high bytes one
+        # at a time, several times slower than it converts the others.
+        buffer = bytearray((positions[count - 1] >> 3) + 1)
         for p in positions[:count]:
             buffer[p >> 3] |= 1 << (p & 7)
-        mask = int.from_bytes(memoryview(buffer)[: (positions[count - 1] >> 3) + 1], "little")
-        for p in positions[:count]:
-            buffer[p >> 3] = 0
-        return mask
+        return int.from_bytes(buffer, "little")
 
     def mask(self, token: int, width: int | None = None) -> int:
         """Match mask of ``token`` (0 when the candidate does not have it); with ``width``, a

@@ -182,8 +182,10 @@ def prf(
     recall = np.divide(hits, ref_total, out=zeros.copy(), where=ref_total > 0)
     for k, w in enumerate(weights or ()):
         if w:
-            precision[..., k] = inverse(precision[..., k], w)
-            recall[..., k] = inverse(recall[..., k], w)
+            # hits <= f(len) exactly, but the kernels' sum of weight steps can round a whole
+            # match a few ulps past f(len): a score above 1 is that rounding, clamped
+            precision[..., k] = inverse(np.minimum(precision[..., k], 1.0), w)
+            recall[..., k] = inverse(np.minimum(recall[..., k], 1.0), w)
     b2 = float(beta) * float(beta)
     denominator = recall + b2 * precision
     fmeasure = np.divide(

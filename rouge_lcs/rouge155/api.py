@@ -7,6 +7,7 @@ over references, rounding and the bootstrap average are arithmetic on them (:mod
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -118,22 +119,32 @@ MIN_WEIGHT, MAX_WEIGHT = 1.0, 10.0
 def _flag_number(value: object, name: str) -> float:
     """A finite number given as a number or as the text the user typed (kept for printing)."""
     if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            raise fail_value(name, "a number", value) from None
+        if not perl_numeral(value, False):
+            raise fail_value(name, "a number (ASCII digits)", value)
+        number = float(value)
         if not math.isfinite(number):
             raise fail_value(name, "a finite number", value)
         return number
     return check_number(value, name)
 
 
+#: The numerals the script's Perl reads as the number they show: ASCII digits, a sign, a
+#: point and an exponent.  Python's ``int``/``float`` also read ``1_0`` and fullwidth or other
+#: Unicode digits, which Perl reads as 1 and 0 (the digits before the first other character).
+_PERL_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_PERL_REAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+
+
+def perl_numeral(text: str, integer: bool) -> bool:
+    """Whether ``text`` is a numeral (an integer one with ``integer``) Perl reads whole."""
+    return (_PERL_INT if integer else _PERL_REAL).fullmatch(text.strip()) is not None
+
+
 def _flag_int(value: str, name: str) -> int:
     """An integer given as the text the user typed."""
-    try:
-        return int(value)
-    except ValueError:
-        raise fail_value(name, "an integer", value) from None
+    if not perl_numeral(value, True):
+        raise fail_value(name, "an integer (ASCII digits)", value)
+    return int(value)
 
 
 def metrics_for(opts: Options) -> list[Metric]:

@@ -12,7 +12,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from rouge_lcs.rouge155.api import Options, Text, score
+from rouge_lcs.rouge155.api import Options, Text, perl_numeral, score
 from rouge_lcs.rouge155.report import Report
 
 __all__ = ["parse_args", "score_flags"]
@@ -51,10 +51,10 @@ def parse_args(args: str | Sequence[str]) -> tuple[Options, bool]:
     def number(flag: str, kind: type) -> int | float | None:
         if flag not in values:
             return None
-        try:
-            return kind(values[flag])
-        except ValueError:
-            raise ValueError(f"option {flag} needs a number, got {values[flag]!r}") from None
+        text = values[flag]
+        if not perl_numeral(text, kind is int):  # "1_0", fullwidth digits: not Perl's
+            raise ValueError(f"option {flag} needs a number, got {text!r}")
+        return kind(text)
 
     def integer(flag: str) -> int | None:
         value = number(flag, int)

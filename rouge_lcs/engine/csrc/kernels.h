@@ -458,11 +458,14 @@ static void release_table(Workspace *ws) {
 
 /*
  * Advance `vec` (W words, the row before) through reference tokens rtok[0..nrows).  When `store`
- * is not NULL, row k + 1 is written at store + (k + 1) * W and the starting row at store.
- * Candidates longer than one strip are processed strip by strip with a carry bit per row.
+ * is not NULL, row k + 1 is written at store + (k + 1) * W and the starting row at store; when
+ * `ones` is not NULL, the set bits of row k + 1 are added to ones[k * stride] (prefix.h: every
+ * row's count without storing the rows).  Candidates longer than one strip are processed strip
+ * by strip with a carry bit per row.
  */
-static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int32_t *rtok,
-                        int64_t nrows, uint64_t *vec, uint64_t *store) {
+static int walk_rows(Workspace *ws, const int32_t *cand, int64_t n, const int32_t *rtok,
+                     int64_t nrows, uint64_t *vec, uint64_t *store, int64_t *ones,
+                     int64_t stride) {
     int64_t W = (n + 63) / 64;
     uint64_t top = (n & 63) ? (((uint64_t)1 << (n & 63)) - 1) : ~(uint64_t)0;
     if (store != NULL) memcpy(store, vec, (size_t)W * sizeof(uint64_t));
@@ -479,6 +482,7 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
                     v = lcs_step(v, masks[l], &carry) & top;
                 }
                 if (store != NULL) store[k + 1] = v;
+                if (ones != NULL) ones[k * stride] += popcount64(v);
             }
             vec[0] = v;
             return !ws_tick(ws, nrows);
@@ -492,6 +496,8 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
                 vec[W - 1] &= top;
             }
             if (store != NULL) memcpy(store + (k + 1) * W, vec, (size_t)W * sizeof(uint64_t));
+            if (ones != NULL)
+                for (int64_t w = 0; w < W; w++) ones[k * stride] += popcount64(vec[w]);
             if (ws_tick(ws, W)) return 0;
         }
         return 1;
@@ -519,6 +525,8 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
             }
             if (store != NULL)
                 memcpy(store + (k + 1) * W + w0, vec + w0, (size_t)sw * sizeof(uint64_t));
+            if (ones != NULL)
+                for (int64_t w = w0; w < w1; w++) ones[k * stride] += popcount64(vec[w]);
             if (ws_tick(ws, sw)) {
                 clear_masks(ws, cand, p0, p1);
                 return 0;
@@ -527,6 +535,11 @@ static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int
         clear_masks(ws, cand, p0, p1);
     }
     return 1;
+}
+
+static int advance_rows(Workspace *ws, const int32_t *cand, int64_t n, const int32_t *rtok,
+                        int64_t nrows, uint64_t *vec, uint64_t *store) {
+    return walk_rows(ws, cand, n, rtok, nrows, vec, store, NULL, 0);
 }
 
 static int set_full(Workspace *ws, int64_t n) {

@@ -37,6 +37,18 @@ static int prefix_lcs(Workspace *ws, const int32_t *pred, int64_t m, const int32
         return 1;
     }
     int64_t W = (n + 63) / 64, block = PREFIX_BLOCK_WORDS / W;
+    if (W > STRIP_WORDS) {
+        /* Past one strip the walk builds each strip's mask table once for the rows it is
+         * given: rows stored in blocks of PREFIX_BLOCK_WORDS / W (41 rows of a 100,000-token
+         * reference) rebuilt every table per block, ~20x the sequence score's time, growing
+         * with the distinct tokens.  All the prefixes in one walk, each row's ones counted as
+         * it goes, no row stored. */
+        if (!set_full(ws, n)) return 0;
+        for (int64_t k = 0; k < m; k++) out[k * stride] = 0;
+        if (!walk_rows(ws, ref, n, pred, m, ws->vec, NULL, out, stride)) return 0;
+        for (int64_t k = 0; k < m; k++) out[k * stride] = n - out[k * stride];
+        return 1;
+    }
     if (block < 1) block = 1;
     if (!set_full(ws, n) || !GROW(ws, rows, rows_cap, (block + 1) * W)) {
         ws->failed = ws->failed ? ws->failed : RUN_NO_MEMORY;
