@@ -165,13 +165,14 @@ class RougeScorer(BaseScorer):
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """Scores of ``prediction`` against ``target``: ``{type: Score(precision, recall,
         fmeasure)}`` (note the order: the reference first, as in rouge_score)."""
+        rouge = self._rouge
+        if type(target) is str and type(prediction) is str and rouge is not None:
+            return self._result(rouge._one_pair(prediction, [target]))  # the per-call path
         _check_text(target, "target")
         _check_text(prediction, "prediction")
         rouge = self._engine()
         if rouge is None:
             return {}
-        if type(target) is str and type(prediction) is str:  # the per-call path
-            return self._result(rouge._one_pair(prediction, [target]))
         # The batch path's checks and messages, and its texts: a str subclass is scored by its
         # characters (plain str), as score_batch scores it.
         batch = check_texts([prediction], [target])

@@ -100,7 +100,9 @@ class Scores:
         settings: Settings,
     ) -> None:
         given = (precision, recall, fmeasure)
-        flat = all(isinstance(v, array) for v in given)
+        # written out (not all() over a generator): ~1 µs of a one-example call
+        flat = isinstance(precision, array) and isinstance(recall, array)
+        flat = flat and isinstance(fmeasure, array)
         init = object.__setattr__  # read-only afterwards (__setattr__)
         init(self, "rouge_types", rouge_types)
         init(self, "stats", stats)

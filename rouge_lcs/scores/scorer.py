@@ -252,15 +252,6 @@ _FUNCTION_SCORERS: dict[tuple[object, ...], Rouge] = {}
 FUNCTION_SCORERS_LIMIT = 32
 
 
-def _typed(value: object) -> tuple[object, ...]:
-    """A cache key part for an option's value: its type beside it, so that values that are
-    equal but checked differently (``True`` and ``1``, ``1`` and ``1.0``) never share a
-    scorer; a list or tuple of ``str`` (the rouge types) by its items."""
-    if isinstance(value, (list, tuple)) and set(map(type, value)) <= {str}:
-        return (type(value), tuple(value))
-    return (type(value), value)
-
-
 def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> Rouge:
     """A :class:`Rouge` for one functional call, sharing its thread's vocabulary with the
     functional calls before it (see ``_FUNCTION_STORES``).
@@ -268,12 +259,17 @@ def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> 
     The scorer is kept for the next call with the same options (and the same engine in use:
     ``ROUGE_LCS_IMPLEMENTATION`` is read at each call), so that a loop of one-example calls
     resolves its options once, not at every call; options whose values cannot be hashed make
-    a new scorer each time.
+    a new scorer each time.  The key holds each value's type beside it, so that values that
+    are equal but checked differently (``True`` and ``1``) never share a scorer.
     """
+    values = tuple(options.values())
+    types = tuple(rouge_types) if isinstance(rouge_types, (list, tuple)) else rouge_types
     key: tuple[object, ...] | None = (
-        _typed(rouge_types),
-        *(_typed(options[name]) for name in sorted(options)),
-        tuple(sorted(options)),
+        type(rouge_types),
+        types,
+        tuple(options),
+        tuple(map(type, values)),
+        values,
         backend(),
     )
     try:
