@@ -5,7 +5,6 @@ A drop-in superset of ``evaluate.load("rouge")``: same arguments, same output ke
 
 import datasets
 import evaluate
-from datasets.utils.py_utils import temp_seed
 
 try:
     from rouge_lcs import hub
@@ -123,10 +122,12 @@ class RougeLcsMetric(evaluate.Metric):
         ):
             # evaluate's Arrow round trip exists to gather batches across processes; with one
             # process and one batch the checked lists are scored directly: same checks, same
-            # numbers, same seed, ~20 ms less on 2,500 pairs (benchmarks/bench_metric.py).
+            # numbers, ~20 ms less on 2,500 pairs (benchmarks/bench_metric.py).  No temp_seed
+            # (evaluate's save and restore of the global NumPy and random states, ~90 µs, most
+            # of a one-example call, benchmarks/bench_per_call.py): the library draws from no
+            # global generator (its bootstrap has its own, from the ``seed`` option).
             batch = hub.check_batch(predictions, references)
-            with temp_seed(self.seed):
-                return self._compute(batch.predictions, batch.references, **kwargs)
+            return self._compute(batch.predictions, batch.references, **kwargs)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):

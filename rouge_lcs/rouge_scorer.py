@@ -29,9 +29,10 @@ Where it differs, on purpose:
   character of it as a target (``score_multi("a b", "a b")``: F 0.667), which no caller
   means, and a drop-in must not silently give another number.  An empty ``targets`` is a
   ``ValueError`` (rouge_score's comes from ``np.argmax``).
-- :meth:`RougeScorer.score_batch` is new: a whole batch through the batched engine, the engine
-  ``score`` and ``score_multi`` count their one prediction on too (one path, compared with
-  rouge_score in the tests).
+- :meth:`RougeScorer.score_batch` is new: a whole batch through the batched engine.  ``score``
+  and ``score_multi`` take the engine's per-call path (one C call chain for the pair, no batch
+  machinery), whose numbers are the batch path's to the bit (both compared with rouge_score
+  in the tests).
 """
 
 from __future__ import annotations
@@ -139,6 +140,7 @@ class RougeScorer(BaseScorer):
         self._types = list(dict.fromkeys(rouge_types))  # rouge_score's result dict: one key each
         self._error: ValueError | None = None
         self._rouge: Rouge | None = None
+        self._names: list[str] = []  # the result dict's keys (the engine's type names)
         try:
             for rouge_type in self._types:
                 _check_rouge_type(rouge_type)
@@ -153,6 +155,7 @@ class RougeScorer(BaseScorer):
                 lsum_split="nltk" if split_summaries else "newline",
                 multi_ref="max_f",
             )
+            self._names = self._rouge.settings.names
 
     def _engine(self) -> Rouge | None:
         if self._error is not None:
@@ -162,6 +165,9 @@ class RougeScorer(BaseScorer):
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """Scores of ``prediction`` against ``target``: ``{type: Score(precision, recall,
         fmeasure)}`` (note the order: the reference first, as in rouge_score)."""
+        rouge = self._rouge
+        if type(target) is str and type(prediction) is str and rouge is not None:
+            return self._result(rouge._one_pair(prediction, [target]))  # the per-call path
         _check_text(target, "target")
         _check_text(prediction, "prediction")
         rouge = self._engine()
@@ -172,6 +178,11 @@ class RougeScorer(BaseScorer):
         batch = check_texts([prediction], [target])
         return _scores(rouge, batch)[0]
 
+    def _result(self, scores: tuple[object, Any, Any, Any]) -> dict[str, Score]:
+        """rouge_score's result dict of the per-call path's ``(stats, p, r, f)``."""
+        _, p, r, f = scores
+        return dict(zip(self._names, map(Score._make, zip(p, r, f))))
+
     def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, Score]:
         """Scores against several targets: per type, those of the target with the best F (the
         first one on ties).  ``targets`` is a list (any iterable) of texts; a text itself is a
@@ -181,6 +192,8 @@ class RougeScorer(BaseScorer):
         rouge = self._engine()
         if rouge is None:
             return {}
+        if type(prediction) is str and set(map(type, items)) == {str}:  # the per-call path
+            return self._result(rouge._one_pair(prediction, items))  # type: ignore[arg-type]
         # the scorer's multi_ref="max_f": per type, the target with the best F, the first on ties
         return _scores(rouge, check_texts([prediction], [items]))[0]
 

@@ -183,6 +183,7 @@ SMOKE = {
     "bench_metric.py": "stemming on : library",
     "bench_nfkc.py": "C NFKC, 2 threads against 1",
     "bench_parallel.py": "identical: True",
+    "bench_per_call.py": "all numbers equal",
     "bench_realsumm.py": "5 pairs from en_cnndm_realsumm; best of 1",
     "bench_rouge155.py": "en_headlines_rougemetric   -n 2 -m ",
     "bench_scale.py": "| floor |",

@@ -271,6 +271,29 @@ def check_texts(
     return TextBatch(preds, ref_lists)
 
 
+def single_example(predictions: object, references: object) -> tuple[str, list[str]] | None:
+    """``(prediction, references)`` of a batch of one example whose texts are all exactly
+    ``str`` (``[p]`` and ``[r]`` or ``[[r1, r2, …]]``, in lists or tuples), else ``None``.
+
+    The per-call path's check, which costs what one example costs: it accepts only what
+    :func:`check_texts` passes unchanged and returns ``None`` for anything else, which then
+    goes through :func:`check_texts` (so a wrong input gets the same error either way).
+    """
+    if type(predictions) not in (list, tuple) or type(references) not in (list, tuple):
+        return None
+    if len(predictions) != 1 or len(references) != 1:  # type: ignore[arg-type]
+        return None
+    prediction = predictions[0]  # type: ignore[index]
+    reference = references[0]  # type: ignore[index]
+    if type(prediction) is not str:
+        return None
+    if type(reference) is str:
+        return prediction, [reference]
+    if type(reference) in (list, tuple) and reference and set(map(type, reference)) == {str}:
+        return prediction, list(reference)
+    return None
+
+
 def check_unicode(text: str, name: str, note: str = "") -> None:
     """``text`` is encodable as UTF-8: a lone surrogate (``"\\ud800"``) is a ``ValueError`` naming
     ``name``, the code point and its (0-based) position, followed by ``note``."""

@@ -23,6 +23,7 @@ from rouge_lcs.base.validation import TextBatch, fail_type
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import Backend, Store, backend
 from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.text.rouge_types import weights
 
 #: Distinct texts kept between chunks (so recurring references are tokenized once); past this
 #: the cache starts afresh, which bounds memory on arbitrarily long inputs.
@@ -108,6 +109,63 @@ def kept_store(
     if kept is not None and len(kept) > STORE_LIMIT:
         kept = None
     return engine, kept if kept is not None else fresh_store(), fresh_store
+
+
+class OnePair:
+    """A scorer's per-call path: one example (a prediction and its references) scored by the
+    engine's :meth:`~rouge_lcs.engine.interface.Store.pair_scores`, without the batch
+    machinery (chunks, numbering, threads, the collector's pause).
+
+    The engine and its store are chosen when this is made (``ROUGE_LCS_IMPLEMENTATION`` read
+    once, not at every call: a scorer made under one engine keeps it for its one-pair calls),
+    and the store keeps its vocabulary between calls where it allows it (token ids only need
+    to be equal for equal tokens), starting afresh past ``STORE_LIMIT`` tokens.  Not shared
+    between threads (an encoder's buffers are not): :class:`OnePairs` holds one per thread.
+    """
+
+    __slots__ = ("_engine", "_settings", "_store", "_mode", "_beta", "_weights", "_calls")
+
+    def __init__(self, settings: Settings) -> None:
+        self._engine = backend()
+        self._settings = settings
+        self._store: Store | None = None
+        self._mode, self._beta = settings.multi_ref, settings.beta
+        self._weights = weights(settings.rouge_types)
+        self._calls = 0
+
+    def __call__(
+        self, prediction: str, references: list[str]
+    ) -> tuple[PairStats, array[float], array[float], array[float]]:
+        """The example's counts and per-type ``(precision, recall, fmeasure)`` (flat float64
+        arrays), the batch path's numbers for a batch of this example;
+        ``prediction`` and each reference exactly ``str``, at least one reference."""
+        store = self._store
+        self._calls = calls = self._calls + 1
+        # the bound checked every 64th call (len() is a Python call on the native store, ~5%
+        # of a short pair's call): 64 calls add few tokens to a 200,000-token vocabulary
+        if store is None or (not calls & 63 and len(store) > STORE_LIMIT):
+            store = self._engine.store(self._settings, 1)
+            # a store that is not reusable (the reference engine's holds whole documents) serves
+            # this call only
+            self._store = store if store.reusable else None
+        return store.pair_scores(prediction, references, self._mode, self._beta, self._weights)
+
+
+class OnePairs(threading.local):
+    """A scorer's :class:`OnePair`, one per thread, made on its thread's first one-pair call.
+    It pickles and copies as an empty cache (the engine is chosen again where it lands)."""
+
+    path: OnePair | None = None
+
+    def __reduce__(self) -> tuple[type[OnePairs], tuple[()]]:
+        return (OnePairs, ())
+
+    def get(self, settings: Settings) -> OnePair:
+        """This thread's path for ``settings`` (the scorer's: always the same ones)."""
+        path = self.path
+        if path is None:
+            path = self.path = OnePair(settings)
+        return path
 
 
 def compute_stats(

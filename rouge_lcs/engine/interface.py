@@ -10,6 +10,7 @@ engine it is (tests/test_architecture.py holds this).
   (:meth:`Store.chunk_stats`: the distinct texts of a chunk and the pairs as indices into them
   in, ``(pairs, types, 3)`` int64 counts ``(hits, prediction_total, reference_total)`` out);
   its :attr:`Store.chunk` is how many examples the batch driver hands it at once;
+- :meth:`Store.pair_scores`: one example's counts and scores at once (the per-call path);
 - :meth:`Backend.combine`: per-example precision, recall and F from the counts, an example's
   references combined (``multi_ref``);
 - :meth:`Backend.threads_serve`: whether ``num_proc`` is better served by threads;
@@ -122,6 +123,22 @@ class Store(Protocol):
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The texts' token ids (concatenated) and their offsets (one more than the texts);
         ids stay the same across calls on this store (the similarity engine's input)."""
+        ...
+
+    def pair_scores(
+        self,
+        prediction: str,
+        references: list[str],
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+    ) -> tuple[PairStats, array[float], array[float], array[float]]:
+        """One example (``prediction`` against each of ``references``, exact ``str``s, at least
+        one): its counts and its per-type ``(precision, recall, fmeasure)`` (flat float64
+        arrays, one value per type: no NumPy needed), the numbers that
+        :meth:`chunk_stats` and :meth:`Backend.combine` give for a batch of that example alone
+        (the per-call path, :class:`rouge_lcs.engine.compute.OnePair`: no chunking, no
+        numbering, one thread)."""
         ...
 
 

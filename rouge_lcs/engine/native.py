@@ -33,7 +33,7 @@ from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
-from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.engine.stats import PairStats, flat_floats, one_example
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.rouge_types import RougeType, unknown_kind
 from rouge_lcs.text.sentences import (
@@ -330,6 +330,11 @@ class NativeStore:
         #: ROUGE-W/S/SU from the other kernels, on the same ids).
         self._counted_only = only_counted(settings.rouge_types)
         self._types = _type_codes([t for t in settings.rouge_types if t.kind in _KINDS])
+        self._n_types = len(settings.rouge_types)
+        #: pair_scores' (split_mode, splitter), found at its first call (_find_pair_split)
+        self._pair_split: tuple[int, Any] | None = _UNSET
+        self._pair_zeros = _zeros("q", self._n_types * 3)  # one pair's counts
+        self._pair_floats = _zeros("d", self._n_types)  # one example's values of a measure
         self._sentences = any(t.kind == "Lsum" for t in settings.rouge_types)
         # The rule of DocumentStore: where the splitter cuts only at boundaries the tokenizer
         # treats as separators, the sentences' tokens put together are the text's tokens, and
@@ -485,6 +490,66 @@ class NativeStore:
             return PairStats(all_counts, np.frombuffer(n_refs, dtype=np.int64).copy())
         counts = self._flat_counts(texts, pair_pred, pair_ref)
         return PairStats.from_flat(counts, len(self._settings.rouge_types), n_refs)
+
+    def pair_scores(
+        self,
+        prediction: str,
+        references: list[str],
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+    ) -> tuple[PairStats, array[float], array[float], array[float]]:
+        """See :meth:`rouge_lcs.engine.interface.Store.pair_scores`: one C call
+        (``Encoder.pair_scores``) encodes the texts, counts the pairs on a workspace the
+        encoder keeps, and combines the scores, into flat buffers (no NumPy, no numbering: a
+        text repeated among the references is encoded twice, which costs less for one example
+        than looking for it).  Long texts (that kernel holds the GIL) and the kinds or
+        splitters it does not take go the batch path's way, with the same numbers."""
+        texts = [prediction, *references]
+        pairs = one_example(len(references))
+        n_types = self._n_types
+        split = self._pair_split
+        if split is _UNSET:
+            split = self._pair_split = self._find_pair_split()
+        if split is not None and sum(map(len, texts)) <= PAIR_MAX_CHARS:
+            counts = self._pair_zeros * len(references)  # the C call fills every value
+            floats = self._pair_floats
+            p, r, f = floats[:], floats[:], floats[:]
+            code = MULTI_REF_MODES.index(mode)
+            self._encoder.pair_scores(texts, self._types, code, beta, *split, counts, p, r, f)
+            return PairStats.from_flat(counts, n_types, pairs[2]), p, r, f
+        if not self._counted_only:  # ROUGE-W/S/SU: the batch path's steps
+            stats = self.chunk_stats(texts, *pairs)
+            combined = BACKEND.combine(stats, mode, beta, weights)
+            return (stats, *map(flat_floats, combined))  # type: ignore[return-value]
+        counts = self._flat_counts(texts, pairs[0], pairs[1])
+        p, r, f = _zeros("d", n_types), _zeros("d", n_types), _zeros("d", n_types)
+        _native.combine(counts, n_types, pairs[2], MULTI_REF_MODES.index(mode), beta, p, r, f)
+        return PairStats.from_flat(counts, n_types, pairs[2]), p, r, f
+
+    def _find_pair_split(self) -> tuple[int, Any] | None:
+        """``Encoder.pair_scores``' ``(split_mode, splitter)`` for these settings, or None where
+        it cannot score them: ``(-1, None)`` without ROUGE-Lsum; with it, the built-in splits
+        that :meth:`_documents` runs in C (their sentences' tokens put together are the
+        text's), with the same splitter."""
+        if not self._counted_only:
+            return None
+        if not self._sentences:
+            return (-1, None)
+        mode = self._splitter.native
+        if mode is None or not self._always_concatenate:
+            return None
+        split_mode = _SPLIT_MODES[mode]
+        return (split_mode, _punkt_split() if split_mode else self._settings.splitter)
+
+
+#: :attr:`NativeStore._pair_split` before it is found.
+_UNSET: Any = object()
+
+#: Texts of one example longer than this together (characters) are counted by the batch
+#: kernel, which releases the GIL and answers Ctrl-C; the per-call kernel holds the GIL
+#: (a pair this long takes ~1 ms there anyway, where the extra calls cost ~10 µs).
+PAIR_MAX_CHARS = 1 << 16
 
 
 def _python() -> PythonBackend:

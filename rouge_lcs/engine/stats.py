@@ -154,6 +154,27 @@ class PairStats:
         return PairStats.from_flat(flat_counts, self._n_types, flat_refs)
 
 
+#: :func:`one_example`'s arrays of an example with one reference, made once (never written).
+_ONE_REFERENCE = (array("q", [0]), array("q", [1]), array("q", [1]))
+
+
+def one_example(n_refs: int) -> tuple[array[int], array[int], array[int]]:
+    """``(pair_pred, pair_ref, n_refs)`` of one example with ``n_refs`` references, its texts
+    numbered ``[prediction, *references]``: what :meth:`~rouge_lcs.engine.interface.Store.
+    chunk_stats` takes for a batch of that example (the per-call path's pairs; int64 arrays,
+    read only)."""
+    if n_refs == 1:
+        return _ONE_REFERENCE
+    return array("q", [0]) * n_refs, array("q", range(1, n_refs + 1)), array("q", [n_refs])
+
+
+def flat_floats(values: np.ndarray | array[float]) -> array[float]:
+    """Values as a flat float64 ``array`` (row-major), the same floats."""
+    if isinstance(values, array):
+        return values
+    return array("d", values.reshape(-1).tolist())
+
+
 def _from_flat(counts: array[int], n_types: int, n_refs: array[int]) -> PairStats:
     return PairStats.from_flat(counts, n_types, n_refs)
 

@@ -21,10 +21,11 @@ from rouge_lcs.base.validation import (
     check_num_proc,
     check_num_threads,
     fail_type,
+    single_example,
 )
 from rouge_lcs.config.settings import Settings, make_settings
-from rouge_lcs.engine.backend import checked_texts, default_num_threads
-from rouge_lcs.engine.compute import Progress, StoreCache, compute_stats
+from rouge_lcs.engine.backend import backend, checked_texts, default_num_threads
+from rouge_lcs.engine.compute import OnePairs, Progress, StoreCache, compute_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.engine.workers import Workers
@@ -58,6 +59,12 @@ class Rouge:
             :class:`~rouge_lcs.engine.workers.Workers` that keeps its processes between calls.
         num_threads: threads of the native engine's counting (identical results); ``None``:
             ``ROUGE_LCS_NUM_THREADS`` when the batch is scored, else 1.
+
+    A batch of one example (``score([p], [r])``, ``score([p], [[r1, r2]])``) goes through a
+    per-call path: no chunks, no threads, its numbers those of the batch path to the bit.  Its
+    engine is chosen at the scorer's first such call on each thread and kept
+    (``ROUGE_LCS_IMPLEMENTATION`` is read then, not at every call); batches of several
+    examples read it at each call.
     """
 
     def __init__(
@@ -89,6 +96,7 @@ class Rouge:
         self._set_num_proc(num_proc)
         self.num_threads = check_num_threads(num_threads)
         self._stores = StoreCache()  # each thread's vocabulary, reused by its next call
+        self._pairs = OnePairs()  # each thread's per-call path (engine and store chosen once)
 
     def _set_num_proc(self, num_proc: int | Workers | None) -> None:
         self.workers = num_proc if isinstance(num_proc, Workers) else None
@@ -108,6 +116,7 @@ class Rouge:
         scorer._set_num_proc(num_proc)
         scorer.num_threads = check_num_threads(num_threads)
         scorer._stores = StoreCache()
+        scorer._pairs = OnePairs()
         return scorer
 
     @property
@@ -153,12 +162,36 @@ class Rouge:
             references: one text per example, or a list of texts per example.
             progress: called with the number of examples done, chunk by chunk.
         """
+        one = single_example(predictions, references)
+        if one is not None:  # one example of plain texts: the per-call path
+            return self._one_scores(*one, progress)
         stats = self.stats(predictions, references, progress=progress)
         return Scores.from_stats(stats, self.settings)
 
     def score_of(self, batch: TextBatch, *, progress: Progress | None = None) -> Scores:
         """Per-example :class:`Scores` of an already checked :class:`TextBatch`."""
+        predictions, references = batch.predictions, batch.references
+        if type(predictions) is list and len(predictions) == 1 and type(references) is list:
+            return self._one_scores(predictions[0], list(references[0]), progress)
         return Scores.from_stats(self.stats_of(batch, progress=progress), self.settings)
+
+    def _one_pair(self, prediction: str, references: list[str]) -> tuple[PairStats, Any, Any, Any]:
+        """One example's counts and per-type ``(precision, recall, fmeasure)`` by the per-call
+        path (:class:`~rouge_lcs.engine.compute.OnePair`); the texts exactly ``str``, at least
+        one reference."""
+        path = self._pairs.path  # this thread's (made by its first call)
+        if path is None:
+            path = self._pairs.get(self.settings)
+        return path(prediction, references)
+
+    def _one_scores(
+        self, prediction: str, references: list[str], progress: Progress | None
+    ) -> Scores:
+        """:meth:`score` of one example by the per-call path (the same :class:`Scores`)."""
+        stats, p, r, f = self._one_pair(prediction, references)
+        if progress is not None:  # the batch path reports its one chunk
+            progress(1)
+        return Scores(self.settings.names, p, r, f, stats, self.settings)
 
     def compute(
         self,
@@ -212,9 +245,43 @@ class Rouge:
 _FUNCTION_STORES = StoreCache()
 
 
+#: The scorers of the functional calls, by their options (see :func:`function_scorer`).
+_FUNCTION_SCORERS: dict[tuple[object, ...], Rouge] = {}
+#: Scorers kept at most (a loop that passes a new tokenizer function at every call would
+#: otherwise keep every one of them): past it the cache starts afresh.
+FUNCTION_SCORERS_LIMIT = 32
+
+
 def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> Rouge:
     """A :class:`Rouge` for one functional call, sharing its thread's vocabulary with the
-    functional calls before it (see ``_FUNCTION_STORES``)."""
+    functional calls before it (see ``_FUNCTION_STORES``).
+
+    The scorer is kept for the next call with the same options (and the same engine in use:
+    ``ROUGE_LCS_IMPLEMENTATION`` is read at each call), so that a loop of one-example calls
+    resolves its options once, not at every call; options whose values cannot be hashed make
+    a new scorer each time.  The key holds each value's type beside it, so that values that
+    are equal but checked differently (``True`` and ``1``) never share a scorer.
+    """
+    values = tuple(options.values())
+    types = tuple(rouge_types) if isinstance(rouge_types, (list, tuple)) else rouge_types
+    key: tuple[object, ...] | None = (
+        type(rouge_types),
+        types,
+        tuple(options),
+        tuple(map(type, values)),
+        values,
+        backend(),
+    )
+    try:
+        scorer = _FUNCTION_SCORERS.get(key)  # type: ignore[arg-type]
+    except TypeError:  # an unhashable value (a tokenizer object without __hash__)
+        scorer, key = None, None
+    if scorer is not None:
+        return scorer
     scorer = Rouge(rouge_types, **options)
     scorer._stores = _FUNCTION_STORES
+    if key is not None:
+        if len(_FUNCTION_SCORERS) >= FUNCTION_SCORERS_LIMIT:
+            _FUNCTION_SCORERS.clear()
+        _FUNCTION_SCORERS[key] = scorer
     return scorer

@@ -777,22 +777,33 @@ def test_thread_count_reaches_the_kernel(monkeypatch, argument, variable, expect
 
 def test_engine_vocabulary_is_reused_between_calls():
     # A reused scorer keeps its vocabulary (one per thread) instead of rebuilding it per call,
-    # with the same numbers; the Python engine keeps nothing between calls.
+    # with the same numbers; the Python engine keeps nothing between calls.  Batches keep
+    # theirs in _stores, one-example calls (the per-call path) theirs in _pairs.
     if not native.active():
         pytest.skip("the native engine is not in use")
     scorer = Rouge(["rouge1", "rougeL"])
-    first = scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist()
+    batch = (["the cat sat", "a cat"], ["the cat ran", "a cat"])
+    first = scorer.score(*batch).fmeasure.tolist()
     store = scorer._stores.store
-    assert store is not None and len(store) == 4
+    assert store is not None and len(store) == 5
+    assert scorer.score(["a dog sat", "x"], ["the dog", "x"]).fmeasure.tolist()[0] == [0.4, 0.4]
+    assert scorer._stores.store is store and len(store) == 7  # "dog", "x" added
+    assert scorer.score(*batch).fmeasure.tolist() == first
+    assert scorer._pairs.path is None  # no one-example call yet
     assert scorer.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
-    assert scorer._stores.store is store and len(store) == 6  # "a", "dog" added
-    assert scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == first
+    pair_store = scorer._pairs.path._store
+    assert pair_store is not None and pair_store is not store and len(pair_store) == 4
+    assert scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == [first[0]]
+    assert scorer._pairs.path._store is pair_store and len(pair_store) == 6  # cat, ran
     seen = []
-    thread = threading.Thread(target=lambda: seen.append(scorer._stores.store))
+    thread = threading.Thread(
+        target=lambda: seen.append((scorer._stores.store, scorer._pairs.path))
+    )
     thread.start()
     thread.join()
-    assert seen == [None]  # another thread has its own (empty) cache
-    assert pickle.loads(pickle.dumps(scorer))._stores.store is None
+    assert seen == [(None, None)]  # another thread has its own (empty) caches
+    copy = pickle.loads(pickle.dumps(scorer))
+    assert copy._stores.store is None and copy._pairs.path is None
 
 
 def test_ascii_fast_path_and_other_texts_share_token_ids():

@@ -226,15 +226,13 @@ def test_score_score_multi_and_score_batch_equal_rouge_score(corpora, use_stemme
 
 
 def test_score_and_score_multi_count_on_the_engine(monkeypatch):
-    # One path for the three calls: each pair of score / score_multi is counted by the engine's
-    # store (the one score() uses), never by a per-pair counter of the drop-in's own.
+    # score / score_multi count their pair on the engine's per-call path (the store's
+    # pair_scores, beside the batch path's chunk_stats), never by a counter of the drop-in's own.
     from rouge_lcs.engine import compute
 
-    chunks = []
-    # a batch's chunks go through one of the two (lists with one reference each: the second)
-    for name in ("_chunk_stats", "_list_chunk_stats"):
-        real = getattr(compute, name)
-        monkeypatch.setattr(compute, name, lambda *a, real=real: chunks.append(a) or real(*a))
+    calls = []
+    real = compute.OnePair.__call__
+    monkeypatch.setattr(compute.OnePair, "__call__", lambda *a: calls.append(a) or real(*a))
     ours = rouge_scorer.RougeScorer(["rouge1", "rougeL", "rougeLsum"], use_stemmer=True)
     theirs = oracle_scorer.RougeScorer(["rouge1", "rougeL", "rougeLsum"], use_stemmer=True)
     assert ours.score("the cats sat\non the mat", "a cat sat") == theirs.score(
@@ -242,7 +240,7 @@ def test_score_and_score_multi_count_on_the_engine(monkeypatch):
     )
     targets = ["x y", "the cat sat", "a cat sat down"]
     assert ours.score_multi(targets, "a cat sat") == theirs.score_multi(targets, "a cat sat")
-    assert len(chunks) == 2
+    assert [len(a[2]) for a in calls] == [1, 3]
 
 
 def test_score_batch_on_long_summaries(corpora):

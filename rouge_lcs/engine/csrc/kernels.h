@@ -243,6 +243,24 @@ static int workspace_init(Workspace *ws, int64_t vocab) {
     return 1;
 }
 
+/* Grow a kept workspace's vocabulary tables to at least `vocab` ids, the new ids' entries as
+ * the kernels keep them between pairs (local -1, count 0); 0 without memory (the tables then
+ * still serve the ids they served). */
+static int workspace_reserve(Workspace *ws, int64_t vocab) {
+    if (vocab <= ws->vocab) return 1;
+    int64_t n = vocab < 2 * ws->vocab ? 2 * ws->vocab : vocab;
+    int32_t *local = realloc(ws->local, (size_t)n * sizeof(int32_t));
+    if (local == NULL) return 0;
+    ws->local = local;
+    int32_t *count = realloc(ws->count, (size_t)n * sizeof(int32_t));
+    if (count == NULL) return 0;
+    ws->count = count;
+    memset(local + ws->vocab, 0xff, (size_t)(n - ws->vocab) * sizeof(int32_t));
+    memset(count + ws->vocab, 0, (size_t)(n - ws->vocab) * sizeof(int32_t));
+    ws->vocab = n;
+    return 1;
+}
+
 static void workspace_free(Workspace *ws) {
     free(ws->local);
     free(ws->count);

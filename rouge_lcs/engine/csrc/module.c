@@ -940,6 +940,141 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(pair_scores_doc,
+"pair_scores(texts, types, mode, beta, split_mode, splitter, out_counts, out_p, out_r, out_f)\n"
+"--\n\n"
+"One example in one call: ``texts`` is ``[prediction, *references]`` (at least one reference),\n"
+"encoded as encode() does (split_mode -1) or as encode_sentences(texts, split_mode, splitter)\n"
+"does, each reference paired with the prediction, counted as counts() counts (types: int64\n"
+"(kind, n) pairs) into out_counts (int64, references x types x 3) and combined as combine()\n"
+"does into out_p / out_r / out_f (float64, one per type).  On the calling thread, with the\n"
+"GIL held (for short texts: the caller sends long ones to counts()), on a workspace the\n"
+"encoder keeps between calls, so that no vocabulary-sized table is made per call.");
+
+/* The counts of a Job's pairs on the encoder's kept workspace; 0 with MemoryError (the
+ * workspace is then dropped: its tables may be half-cleared). */
+static int pair_counts_kept(Encoder *e, Job *job) {
+    if (e->pair_ws == NULL) {
+        e->pair_ws = malloc(sizeof(Workspace));
+        if (e->pair_ws == NULL || !workspace_init(e->pair_ws, 1)) goto fail;
+    }
+    Workspace *ws = e->pair_ws;
+    if (!workspace_reserve(ws, job->vocab)) goto fail;
+    ws->failed = RUN_OK;
+    ws->ctl = NULL;
+    ws->table_for = NULL;
+    shard_pairs(job, ws, 0, job->n_pairs);
+    release_table(ws); /* its candidate's ids are in this call's buffers */
+    ws->table_for = NULL;
+    if (ws->failed == RUN_OK) return 1;
+fail:
+    if (e->pair_ws != NULL) {
+        workspace_free(e->pair_ws);
+        free(e->pair_ws);
+        e->pair_ws = NULL;
+    }
+    PyErr_NoMemory();
+    return 0;
+}
+
+static PyObject *encoder_pair_scores(Encoder *e, PyObject *args) {
+    PyObject *texts, *splitter;
+    int mode, split_mode;
+    double beta;
+    Py_buffer b[5];
+    memset(b, 0, sizeof(b));
+    if (!PyArg_ParseTuple(args, "Oy*idiOw*w*w*w*:pair_scores", &texts, &b[0], &mode, &beta,
+                          &split_mode, &splitter, &b[1], &b[2], &b[3], &b[4]))
+        return NULL;
+    PyObject *result = NULL, *encoded = NULL;
+    static const char *names[5] = {"types", "out_counts", "out_p", "out_r", "out_f"};
+    Py_ssize_t len[5];
+    for (int k = 0; k < 5; k++)
+        if (!check_view(&b[k], 8, names[k], &len[k])) goto done;
+    Py_ssize_t n_types = len[0] / 2, n_texts = PySequence_Size(texts);
+    if (n_texts < 0) goto done;
+    if (len[0] % 2 || n_types < 1 || n_texts < 2 || len[1] != (n_texts - 1) * n_types * 3 ||
+        len[2] != n_types || len[3] != n_types || len[4] != n_types) {
+        PyErr_SetString(PyExc_ValueError, "pair_scores: inconsistent buffer sizes");
+        goto done;
+    }
+    if (mode < COMBINE_MAX_F || mode > COMBINE_MEAN || !(beta > 0) || !(beta * beta < HUGE_VAL)) {
+        PyErr_SetString(PyExc_ValueError, "pair_scores: expected mode 0-3 and a finite beta > 0");
+        goto done;
+    }
+    if (!check_disjoint(&b[1], b, 1, "pair_scores") ||
+        !check_disjoint(&b[2], b, 2, "pair_scores") ||
+        !check_disjoint(&b[3], b, 3, "pair_scores") || !check_disjoint(&b[4], b, 4, "pair_scores"))
+        goto done;
+    const int64_t *types = b[0].buf;
+    int needs_sentences = 0;
+    for (Py_ssize_t t = 0; t < n_types; t++) {
+        int64_t kind = types[2 * t], n = types[2 * t + 1];
+        if (kind < KIND_N || kind > KIND_LSUM || (kind == KIND_N && (n < 1 || n > INT32_MAX))) {
+            PyErr_SetString(PyExc_ValueError, "pair_scores: bad rouge type");
+            goto done;
+        }
+        needs_sentences |= kind == KIND_LSUM;
+    }
+    if (needs_sentences && split_mode < 0) {
+        PyErr_SetString(PyExc_ValueError, "pair_scores: ROUGE-Lsum needs a split_mode");
+        goto done;
+    }
+    /* encode() / encode_sentences() themselves: the same ids, checks and errors */
+    PyObject *call = split_mode < 0 ? Py_BuildValue("(Oi)", texts, 1)
+                                    : Py_BuildValue("(OiOii)", texts, split_mode, splitter, 1, 1);
+    if (call == NULL) goto done;
+    encoded = split_mode < 0 ? encoder_encode(e, call) : encoder_encode_sentences(e, call);
+    Py_DECREF(call);
+    if (encoded == NULL) goto done;
+    /* encode: (ids, offsets); encode_sentences: (ids, sentence offsets, doc_sent, offsets) */
+    PyObject *ids = PyTuple_GET_ITEM(encoded, 0);
+    PyObject *starts = PyTuple_GET_ITEM(encoded, split_mode < 0 ? 1 : 3);
+    const char *sent_start = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 1));
+    const char *doc_sent = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 2));
+    int64_t pair_pred[64], pair_ref[64], n_refs = n_texts - 1;
+    int64_t *pp = pair_pred, *pr = pair_ref;
+    if (n_refs > 64) {
+        pp = malloc((size_t)n_refs * sizeof(int64_t));
+        pr = malloc((size_t)n_refs * sizeof(int64_t));
+        if (pp == NULL || pr == NULL) {
+            PyErr_NoMemory();
+            goto pairs_done;
+        }
+    }
+    for (int64_t k = 0; k < n_refs; k++) {
+        pp[k] = 0;
+        pr[k] = k + 1;
+    }
+    Job job;
+    memset(&job, 0, sizeof(job));
+    job.tokens = (const int32_t *)PyBytes_AS_STRING(ids);
+    job.doc_start = (const int64_t *)PyBytes_AS_STRING(starts);
+    job.sent_tokens = job.tokens; /* encode_sentences: a document's tokens are its sentences' */
+    job.sent_start = (const int64_t *)sent_start;
+    job.doc_sent = (const int64_t *)doc_sent;
+    job.pair_pred = pp;
+    job.pair_ref = pr;
+    job.types = types;
+    job.n_types = n_types;
+    job.vocab = e->n_ids > 0 ? e->n_ids : 1;
+    job.out = b[1].buf;
+    job.n_pairs = n_refs;
+    if (pair_counts_kept(e, &job)) {
+        combine_scores(b[1].buf, n_types, &n_refs, 1, mode, beta * beta, b[2].buf, b[3].buf,
+                       b[4].buf);
+        result = Py_NewRef(Py_None);
+    }
+pairs_done:
+    if (pp != pair_pred) free(pp);
+    if (pr != pair_ref) free(pr);
+done:
+    Py_XDECREF(encoded);
+    for (int k = 0; k < 5; k++)
+        if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
+    return result;
+}
+
 static PyObject *encoder_vocab_size(Encoder *e, void *closure) {
     return PyLong_FromLongLong(e->n_ids);
 }
@@ -1004,6 +1139,10 @@ static void encoder_dealloc(Encoder *e) {
     map_free(&e->forms);
     free(e->out);
     free(e->stem_buf);
+    if (e->pair_ws != NULL) {
+        workspace_free(e->pair_ws);
+        free(e->pair_ws);
+    }
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -1012,6 +1151,7 @@ static PyMethodDef encoder_methods[] = {
     {"encode_arrow", (PyCFunction)encoder_encode_arrow, METH_VARARGS, encode_arrow_doc},
     {"encode_sentences", (PyCFunction)encoder_encode_sentences, METH_VARARGS,
      encode_sentences_doc},
+    {"pair_scores", (PyCFunction)encoder_pair_scores, METH_VARARGS, pair_scores_doc},
     {NULL, NULL, 0, NULL},
 };
 

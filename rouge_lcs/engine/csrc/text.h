@@ -171,6 +171,7 @@ typedef struct {
     int last_punkt_threads; /* threads the last encode_sentences ran Punkt on (0: none) */
     int initialized; /* __init__ ran */
     int busy;        /* inside encode/encode_sentences (Python code they call must not re-enter) */
+    Workspace *pair_ws; /* pair_scores' counting workspace, kept between its calls (or NULL) */
 } Encoder;
 
 /* The id of a stemmed form; -1 on error. */

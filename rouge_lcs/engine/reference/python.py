@@ -24,7 +24,7 @@ from rouge_lcs.engine.reference import prefix, similarity
 from rouge_lcs.engine.reference.counts import batch_counts
 from rouge_lcs.engine.reference.documents import Document, DocumentStore
 from rouge_lcs.engine.reference.weighted import summary_wlcs_pairs, wlcs_pairs
-from rouge_lcs.engine.stats import PairStats, combine
+from rouge_lcs.engine.stats import PairStats, combine, flat_floats, one_example
 from rouge_lcs.text.rouge155_tokens import ASCII_LOWER, ROUGE155_TOKEN_BYTES
 from rouge_lcs.text.rouge_types import RougeType
 
@@ -91,6 +91,20 @@ class PythonStore:
         pred, ref = (np.frombuffer(a, dtype=np.int64) for a in (pair_pred, pair_ref))
         counts = self._counts(texts, pred, ref)
         return PairStats(counts, np.frombuffer(n_refs, dtype=np.int64).copy())
+
+    def pair_scores(
+        self,
+        prediction: str,
+        references: list[str],
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+    ) -> tuple[PairStats, array[float], array[float], array[float]]:
+        """See :meth:`rouge_lcs.engine.interface.Store.pair_scores`: the batch path's own
+        steps on a batch of one example (the reference: simple, not fast)."""
+        stats = self.chunk_stats([prediction, *references], *one_example(len(references)))
+        p, r, f = BACKEND.combine(stats, mode, beta, weights)
+        return stats, flat_floats(p), flat_floats(r), flat_floats(f)
 
 
 def _flat_tokens(docs: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
