@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from rouge_lcs.base.ids import check_ids, is_id_input
+from rouge_lcs.base.ids import is_id_input
 from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.options import OPTIONS, describe
 from rouge_lcs.engine.backend import checked_texts, checked_utf8
+from rouge_lcs.engine.ids import checked_ids
 from rouge_lcs.rouge155.mode import rouge155_output
 from rouge_lcs.scores.output import Output, OutputOptions, to_output
 from rouge_lcs.scores.scorer import function_scorer
@@ -40,7 +41,7 @@ def check_batch(predictions: object, references: object) -> TextBatch | IdInput:
     on access).  Token ids (:mod:`rouge_lcs.base.ids`) are checked as ids and kept as given:
     :func:`compute` scores them as they are."""
     if is_id_input(predictions, references):
-        check_ids(predictions, references)  # the errors now, naming the argument
+        checked_ids(predictions, references)  # the errors now, naming the argument
         return IdInput(predictions, references)
     batch = checked_utf8(checked_texts(predictions, references))
     if isinstance(batch.references, list):

@@ -31,7 +31,7 @@ from typing import Any
 from rouge_lcs import Rouge
 from rouge_lcs.base.arrow import is_arrow
 from rouge_lcs.base.cache import OptionsCache
-from rouge_lcs.base.ids import check_ids, is_id_input, is_id_sequence
+from rouge_lcs.base.ids import is_id_input, is_id_sequence
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import (
     check_bool,
@@ -43,6 +43,7 @@ from rouge_lcs.base.validation import (
 )
 from rouge_lcs.config.options import names as option_names
 from rouge_lcs.engine.backend import default_num_threads
+from rouge_lcs.engine.ids import checked_ids
 from rouge_lcs.scores.prefix import (
     PrefixScores,
     check_offsets,
@@ -300,7 +301,7 @@ class RougeReward:
             if offsets is not None:
                 raise ValueError("offsets: give offsets or token_ids, not both")
             refs = self._id_references(references)
-            batch = check_ids(
+            batch = checked_ids(
                 token_ids, refs, pad_id=self.scorer.pad_id, names=("token_ids", "references")
             )
             return self._increments(id_prefix_scores(batch, self.scorer.settings))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rouge_lcs.base.ids import IdBatch
+from rouge_lcs.base.ids import IdBatch, check_ids
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import backend
@@ -34,6 +34,20 @@ else:
 #: Ids below this go to the kernels as they are (their tables hold this many entries at most);
 #: larger ids are renumbered.
 DIRECT_VOCAB = 1 << 24
+
+
+def checked_ids(
+    predictions: object,
+    references: object,
+    *,
+    pad_id: int | None = None,
+    names: tuple[str, str] = ("predictions", "references"),
+) -> IdBatch:
+    """:func:`rouge_lcs.base.ids.check_ids` with the engine's one pass over lists of ints
+    (:meth:`~rouge_lcs.engine.interface.Backend.int_lists`): the same batch and errors."""
+    return check_ids(
+        predictions, references, pad_id=pad_id, names=names, int_lists=backend().int_lists
+    )
 
 
 def dense_ids(ids: np.ndarray) -> tuple[np.ndarray, int]:

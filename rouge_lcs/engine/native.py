@@ -663,6 +663,15 @@ class NativeBackend:
         header in turn: ~6 ms a list of 100,000 texts on the calling thread, now ~0.1 ms)."""
         return bool(_native.exact_strs(items))
 
+    def int_lists(self, seqs: list[object]) -> tuple[np.ndarray, np.ndarray] | None:
+        """See :meth:`rouge_lcs.engine.interface.Backend.int_lists`: one pass in C (a NumPy
+        conversion and a type check per list were ~25x the counting of 2,048 completions)."""
+        read = _native.int_lists(seqs)
+        if read is None:
+            return None
+        ids, lengths = read
+        return np.frombuffer(ids, dtype=np.int64), np.frombuffer(lengths, dtype=np.int64)
+
     def all_utf8(self, texts: Sequence[str]) -> bool:
         """See :meth:`rouge_lcs.engine.interface.Backend.all_utf8`: one pass in C over the
         code units of a list's texts (a join and an encode per block of texts took ~2 ms of a

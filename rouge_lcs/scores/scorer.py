@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rouge_lcs.base.ids import check_end_ids, check_ids, check_pad_id, is_id_input
+from rouge_lcs.base.ids import check_end_ids, check_pad_id, is_id_input
 from rouge_lcs.base.validation import (
     References,
     TextBatch,
@@ -26,7 +26,7 @@ from rouge_lcs.base.validation import (
 from rouge_lcs.config.settings import Settings, make_settings
 from rouge_lcs.engine.backend import checked_texts, default_num_threads
 from rouge_lcs.engine.compute import Progress, StoreCache, compute_stats
-from rouge_lcs.engine.ids import id_stats
+from rouge_lcs.engine.ids import checked_ids, id_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.engine.workers import Workers
@@ -143,7 +143,7 @@ class Rouge:
         """Per-pair counts of a batch (checked here, once): texts, or token ids
         (:mod:`rouge_lcs.base.ids`, scored as they are)."""
         if is_id_input(predictions, references):
-            batch = check_ids(predictions, references, pad_id=self.pad_id)
+            batch = checked_ids(predictions, references, pad_id=self.pad_id)
             stats = id_stats(batch, self.settings, self.sentence_end_ids)
             if progress is not None:
                 progress(len(batch))

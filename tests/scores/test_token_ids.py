@@ -225,3 +225,38 @@ def test_importing_the_package_imports_no_torch():
     )
     subprocess.run([sys.executable, "-c", code], check=True)
     assert rouge_lcs.rouge([[1, 2]], [[2]], ["rouge1"]) == {"rouge1": pytest.approx(2 / 3)}
+
+
+def test_the_engines_one_pass_over_lists_of_ints():
+    from rouge_lcs.engine.backend import backend
+
+    read = backend().int_lists([[1, 2], (3,), [], [(1 << 63) - 1, 0]])
+    assert read is not None
+    assert read[0].tolist() == [1, 2, 3, (1 << 63) - 1, 0]
+    assert read[1].tolist() == [2, 1, 0, 2]
+    assert backend().int_lists([[-1]])[0].tolist() == [-1]  # type: ignore[index]  # checked later
+    for other in (
+        [[1, True]],
+        [[1, 2.0]],
+        [[1, 1 << 64]],
+        [[np.int64(1)]],
+        [[1, [2]]],
+        [np.array([1])],
+        ["1"],
+    ):
+        assert backend().int_lists(other) is None, other
+    with pytest.raises(TypeError, match="int_lists: expected a list"):
+        backend().int_lists((1, 2))  # type: ignore[arg-type]
+
+
+def test_shared_reference_lists_are_read_once_with_the_same_numbers():
+    preds, refs = _batch(11, n=16)
+    shared = [refs[k - k % 4] for k in range(16)]  # groups of 4 share one list object
+    copies = [list(r) for r in shared]
+    a = score(preds, shared, ["rouge2", "rougeL"])
+    b = score(preds, copies, ["rouge2", "rougeL"])
+    c = score([tuple(p) for p in preds], [np.array(r) for r in copies], ["rouge2", "rougeL"])
+    for name in ("rouge2", "rougeL"):
+        assert (
+            a.values(name, "fmeasure") == b.values(name, "fmeasure") == c.values(name, "fmeasure")
+        )
