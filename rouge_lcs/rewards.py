@@ -12,6 +12,12 @@
 >>> verl_compute_score("summaries", "the cat sat", "the cat sat down")
 0.8571428571428571
 
+Token ids instead of texts (:mod:`rouge_lcs.base.ids`, scored as they are, no decode):
+``rouge_reward(..., model_tokenizer=tokenizer)`` scores TRL's ``completion_ids`` against the
+reference column tokenized once per distinct text; :class:`VerlRougeRewardManager` returns verl's
+``token_level_scores`` from response ids; ``token_rewards(None, references, token_ids=...)``
+gives one value per id in one pass.
+
 Each reward holds one configured :class:`rouge_lcs.Rouge`, built once: a call checks its
 batch, tokenizes each distinct text once (a group of ``num_generations`` completions shares one
 reference, tokenized once) and scores the whole batch in one engine call; the scorer keeps each

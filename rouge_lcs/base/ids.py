@@ -77,8 +77,10 @@ def is_id_input(predictions: object, references: object) -> bool:
     """Whether a batch's predictions or references are token ids (a cheap look at the first
     item: a batch of texts pays a type check or two)."""
     for side in (predictions, references):
-        if _is_array(side) or _is_tensor(side):
-            return getattr(side, "ndim", 0) != 1 or side.dtype.kind != "U"  # type: ignore[attr-defined]
+        if _is_tensor(side):
+            return True
+        if _is_array(side):  # numbers are ids (bool and float refused there); str, objects: texts
+            return side.dtype.kind in "iubf"  # type: ignore[attr-defined]
         if isinstance(side, (list, tuple)) and side:
             first = side[0]
             if isinstance(first, str):

@@ -260,3 +260,10 @@ def test_shared_reference_lists_are_read_once_with_the_same_numbers():
         assert (
             a.values(name, "fmeasure") == b.values(name, "fmeasure") == c.values(name, "fmeasure")
         )
+
+
+def test_arrays_of_texts_stay_texts():
+    texts = np.array(["a b c", "d"], dtype=object)
+    want = rouge(["a b c", "d"], ["a b", "d e"], ["rouge1"])
+    assert rouge(texts, np.array(["a b", "d e"]), ["rouge1"]) == want
+    assert rouge(list(texts), ["a b", "d e"], ["rouge1"]) == want
