@@ -94,9 +94,12 @@ def check_id_settings(settings: Settings) -> None:
         )
 
 
-def id_stats(batch: IdBatch, settings: Settings, end_ids: Sequence[int] = ()) -> PairStats:
+def id_stats(
+    batch: IdBatch, settings: Settings, end_ids: Sequence[int] = (), num_threads: int = 1
+) -> PairStats:
     """Per-pair counts of a batch of token ids (see the module docstring), for ``settings``
-    that apply to ids (:func:`check_id_settings`)."""
+    that apply to ids (:func:`check_id_settings`), on ``num_threads`` threads where the
+    engine can (the counts never depend on it)."""
     check_id_settings(settings)
     rouge_types = settings.rouge_types
     engine = backend()
@@ -111,10 +114,10 @@ def id_stats(batch: IdBatch, settings: Settings, end_ids: Sequence[int] = ()) ->
     pred, ref = batch.pair_pred, batch.pair_ref
 
     def counted(types: Sequence[RougeType]) -> np.ndarray:
-        return engine.id_counts(docs, pred, ref, types)
+        return engine.id_counts(docs, pred, ref, types, num_threads)
 
     if only_counted(rouge_types):
         counts = counted(rouge_types)
     else:
-        counts = all_counts(rouge_types, counted, engine, ids, starts, pred, ref)
+        counts = all_counts(rouge_types, counted, engine, ids, starts, pred, ref, num_threads)
     return PairStats(counts, batch.n_refs)

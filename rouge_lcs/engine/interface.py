@@ -155,9 +155,11 @@ class Backend(Protocol):
         pair_pred: np.ndarray,
         pair_ref: np.ndarray,
         rouge_types: Sequence[RougeType],
+        num_threads: int = 1,
     ) -> np.ndarray:
         """Counts ``(pairs, types, 3)`` of numbered documents (ROUGE-L is counted as the union
-        LCS of the sentences, as ROUGE-1.5.5 does)."""
+        LCS of the sentences, as ROUGE-1.5.5 does), pairs over ``num_threads`` threads where
+        the engine can (the counts never depend on it)."""
         ...
 
     def skip_counts(

@@ -542,8 +542,10 @@ class NativeBackend:
         pair_pred: np.ndarray,
         pair_ref: np.ndarray,
         rouge_types: Sequence[RougeType],
+        num_threads: int = 1,
     ) -> np.ndarray:
-        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts`."""
+        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts` (the GIL released, pairs
+        over ``num_threads`` threads)."""
         if docs.vocab_size >= 1 << 31:  # the core takes int32 ids
             return _python().id_counts(docs, pair_pred, pair_ref, rouge_types)
         out = np.zeros((pair_pred.size, len(rouge_types), 3), dtype=np.int64)
@@ -558,7 +560,7 @@ class NativeBackend:
             _type_codes(rouge_types),
             max(docs.vocab_size, 1),
             out,
-            1,
+            num_threads,
         )
         return out
 

@@ -144,7 +144,8 @@ class Rouge:
         (:mod:`rouge_lcs.base.ids`, scored as they are)."""
         if is_id_input(predictions, references):
             batch = checked_ids(predictions, references, pad_id=self.pad_id)
-            stats = id_stats(batch, self.settings, self.sentence_end_ids)
+            threads = default_num_threads() if self.num_threads is None else self.num_threads
+            stats = id_stats(batch, self.settings, self.sentence_end_ids, threads)
             if progress is not None:
                 progress(len(batch))
             return stats

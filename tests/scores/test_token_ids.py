@@ -267,3 +267,12 @@ def test_arrays_of_texts_stay_texts():
     want = rouge(["a b c", "d"], ["a b", "d e"], ["rouge1"])
     assert rouge(texts, np.array(["a b", "d e"]), ["rouge1"]) == want
     assert rouge(list(texts), ["a b", "d e"], ["rouge1"]) == want
+
+
+def test_threads_give_the_same_counts():
+    preds, refs = _batch(12, n=300)
+    types = ["rouge1", "rouge2", "rougeL", "rougeSU4"]
+    one = Rouge(types, num_threads=1).score(preds, refs)
+    two = Rouge(types, num_threads=2).score(preds, refs)
+    for name in one.rouge_types:
+        assert one.values(name, "fmeasure") == two.values(name, "fmeasure")

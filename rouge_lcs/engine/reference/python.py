@@ -345,8 +345,9 @@ class PythonBackend:
         pair_pred: np.ndarray,
         pair_ref: np.ndarray,
         rouge_types: Sequence[RougeType],
+        num_threads: int = 1,
     ) -> np.ndarray:
-        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts`."""
+        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts` (one thread)."""
         return batch_counts(id_documents(docs), pair_pred, pair_ref, rouge_types)
 
     def skip_counts(
