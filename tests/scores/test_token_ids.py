@@ -131,6 +131,13 @@ def test_torch_tensors():
     assert got.values("rouge2", "fmeasure") == want.values("rouge2", "fmeasure")
     with pytest.raises(TypeError, match=r"predictions\[0\]: .*bool"):
         score([torch.tensor([True, False])], [[1]], ["rouge1"])
+    # a 2-D tensor is a batch, its padding cut (99: an id no sequence holds)
+    width = max(map(len, preds)) + 1
+    batch = torch.full((len(preds), width), 99)
+    for k, p in enumerate(preds):
+        batch[k, : len(p)] = torch.tensor(p)
+    got = score(batch, refs, ["rouge2", "rougeL"], pad_id=99)
+    assert got.values("rougeL", "fmeasure") == want.values("rougeL", "fmeasure")
 
 
 def test_several_references_max_f():
@@ -182,6 +189,7 @@ def test_large_ids_are_renumbered_with_the_same_counts():
         ([[1, True]], [[1]], TypeError, r"predictions\[0\]\[1\]: expected an int"),
         ([[1, 2.5]], [[1]], TypeError, r"predictions\[0\]\[1\]: expected an int"),
         ([[1, [2, 3]]], [[1]], TypeError, r"predictions\[0\]\[1\]: expected an int"),
+        ([[[1, 2], [3]]], [[1]], TypeError, r"predictions\[0\]: expected a sequence of token"),
         ([[1, 2]], [[[1, [2]]]], TypeError, r"references\[0\]\[0\]\[1\]"),
         (np.zeros((2, 2, 2), np.int64), [[1], [1]], ValueError, "predictions: expected a list"),
         ([[1, 2]], ["1 2"], ValueError, r"references\[0\]: .*cannot be mixed"),
