@@ -73,22 +73,36 @@ def is_id_sequence(value: object) -> bool:
     return False
 
 
+def _shows_ids(value: object) -> bool:
+    """Whether ``value`` shows that a batch is of ids: a tensor, a numeric array, or a list/tuple
+    starting with an int (an empty one shows nothing: texts may have empty reference lists)."""
+    if _is_tensor(value):
+        return True
+    if _is_array(value):  # numbers are ids (bool and float refused there); str, objects: texts
+        return value.dtype.kind in "iubf"  # type: ignore[attr-defined]
+    return isinstance(value, (list, tuple)) and bool(value) and is_id_sequence(value)
+
+
 def is_id_input(predictions: object, references: object) -> bool:
-    """Whether a batch's predictions or references are token ids (a cheap look at the first
-    item: a batch of texts pays a type check or two)."""
+    """Whether a batch's predictions or references are token ids: a batch of texts pays a
+    type check of its first items; items are read on only past empty lists."""
     for side in (predictions, references):
-        if _is_tensor(side):
-            return True
-        if _is_array(side):  # numbers are ids (bool and float refused there); str, objects: texts
-            return side.dtype.kind in "iubf"  # type: ignore[attr-defined]
-        if isinstance(side, (list, tuple)) and side:
-            first = side[0]
-            if isinstance(first, str):
-                continue
-            if is_id_sequence(first):
+        if _is_tensor(side) or _is_array(side):
+            return _shows_ids(side)
+        if not isinstance(side, (list, tuple)):
+            continue
+        for item in side:
+            if isinstance(item, str):
+                break  # texts on this side
+            if _shows_ids(item):
                 return True
-            if isinstance(first, (list, tuple)) and first and is_id_sequence(first[0]):
-                return True
+            if isinstance(item, (list, tuple)) and item:  # several references
+                if isinstance(item[0], str):
+                    break
+                if _shows_ids(item[0]):
+                    return True
+            elif not isinstance(item, (list, tuple)):
+                break  # something else: the text checks name it
     return False
 
 

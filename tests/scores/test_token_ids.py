@@ -284,3 +284,10 @@ def test_threads_give_the_same_counts():
     two = Rouge(types, num_threads=2).score(preds, refs)
     for name in one.rouge_types:
         assert one.values(name, "fmeasure") == two.values(name, "fmeasure")
+
+
+def test_an_empty_reference_list_of_texts_is_not_ids():
+    # texts with an empty reference list: the text check's error, not a mixing one
+    with pytest.raises(ValueError, match=r"references\[0\]: expected at least one reference"):
+        score(["a"], [[]], ["rouge1"])
+    assert score([[], [1, 2]], [[1], [2]], ["rouge1"]).values("rouge1", "recall") == [0.0, 1.0]
