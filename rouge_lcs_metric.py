@@ -133,6 +133,7 @@ class RougeLcsMetric(evaluate.Metric):
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Check the batch (one clear error naming the argument), then store it."""
         batch = hub.check_batch(predictions, references)
+        _stored_texts(batch)
         return super().add_batch(
             predictions=batch.predictions, references=batch.references, **kwargs
         )
@@ -140,8 +141,18 @@ class RougeLcsMetric(evaluate.Metric):
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Check one example, then store it."""
         batch = hub.check_batch([prediction], [reference])
+        _stored_texts(batch)
         return super().add(prediction=batch.predictions[0], reference=batch.references[0], **kwargs)
 
     def _compute(self, predictions, references, **options):
         """Options are those of ``rouge_lcs.rouge`` (see the inputs description)."""
         return hub.compute(predictions, references, **options)
+
+
+def _stored_texts(batch) -> None:
+    """evaluate stores what add/add_batch receive as strings: token ids go to compute()."""
+    if isinstance(batch, hub.IdInput):
+        raise ValueError(
+            "predictions: token ids are scored by compute(predictions=..., references=...); "
+            "add and add_batch store texts"
+        )

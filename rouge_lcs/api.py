@@ -32,6 +32,8 @@ def score(
     multi_ref: str = "max_f",
     beta: float = 1.0,
     compat: str | None = None,
+    pad_id: int | None = None,
+    sentence_end_ids: Sequence[int] | None = None,
     num_proc: int | None = 1,
     num_threads: int | None = None,
     progress: Progress | None = None,
@@ -47,6 +49,8 @@ def score(
         multi_ref=multi_ref,
         beta=beta,
         compat=compat,
+        pad_id=pad_id,
+        sentence_end_ids=sentence_end_ids,
         num_proc=num_proc,
         num_threads=num_threads,
     )
@@ -66,6 +70,8 @@ def rouge(
     multi_ref: str = "max_f",
     beta: float = 1.0,
     compat: str | None = None,
+    pad_id: int | None = None,
+    sentence_end_ids: Sequence[int] | None = None,
     use_aggregator: bool = True,
     return_precision_recall: bool = False,
     confidence_level: float | None = None,
@@ -78,8 +84,10 @@ def rouge(
     """ROUGE scores in ``evaluate.load("rouge")``'s output format.
 
     Args:
-        predictions (list of str): one text per example.
-        references (list of str, or list of lists of str): one or several texts per example.
+        predictions (list of str): one text per example, or one sequence of token ids (list of
+            int, 1-D NumPy array or torch tensor; a 2-D array/tensor: a row each).
+        references (list of str, or list of lists of str): one or several texts per example
+            (or token id sequences, when the predictions are ids).
         {options}
     """
     if compat == "rouge155":  # the script's own engine, tokens and report
@@ -99,6 +107,8 @@ def rouge(
         multi_ref=multi_ref,
         beta=beta,
         compat=compat,
+        pad_id=pad_id,
+        sentence_end_ids=sentence_end_ids,
         num_proc=num_proc,
         num_threads=num_threads,
     )

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from rouge_lcs.base.ids import is_id_input
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.options import OPTIONS, describe, document_options
 from rouge_lcs.engine.backend import checked_texts, checked_utf8
+from rouge_lcs.engine.ids import checked_ids
 from rouge_lcs.rouge155.mode import rouge155_output
 from rouge_lcs.scores.output import Output, OutputOptions, to_output
 from rouge_lcs.scores.scorer import function_scorer
@@ -23,11 +26,23 @@ def inputs_description(indent: str = "    ") -> str:
     return describe(indent)
 
 
-def check_batch(predictions: object, references: object) -> TextBatch:
+@record
+class IdInput:
+    """A batch of token ids as given (checked by :func:`check_batch`)."""
+
+    predictions: Any
+    references: Any
+
+
+def check_batch(predictions: object, references: object) -> TextBatch | IdInput:
     """Check a batch as ``add_batch`` receives it: one clear error naming the argument; every
     text a plain ``str`` that encodes as UTF-8 (Arrow stores UTF-8).  The references are
     lists of lists, which evaluate's storage takes (the library's batch makes one-item lists
-    on access)."""
+    on access).  Token ids (:mod:`rouge_lcs.base.ids`) are checked as ids and kept as given:
+    :func:`compute` scores them as they are."""
+    if is_id_input(predictions, references):
+        checked_ids(predictions, references)  # the errors now, naming the argument
+        return IdInput(predictions, references)
     batch = checked_utf8(checked_texts(predictions, references))
     if isinstance(batch.references, list):
         return batch
@@ -62,6 +77,8 @@ def compute(predictions: list[str], references: list[list[str]], **options: Any)
     # compute started cold, so with num_proc=2 the parent and the forked worker each tokenized
     # and stemmed the words they share again (benchmarks/bench_metric_parallel.py).
     scorer = function_scorer(scoring.pop("rouge_types", None), **scoring)
+    if is_id_input(predictions, references):  # token ids: scored as they are
+        return to_output(scorer.score(predictions, references), output)
     return to_output(scorer.score_of(TextBatch(predictions, references)), output)
 
 

@@ -12,6 +12,12 @@
 >>> verl_compute_score("summaries", "the cat sat", "the cat sat down")
 0.8571428571428571
 
+Token ids instead of texts (:mod:`rouge_lcs.base.ids`, scored as they are, no decode):
+``rouge_reward(..., model_tokenizer=tokenizer)`` scores TRL's ``completion_ids`` against the
+reference column tokenized once per distinct text; :class:`VerlRougeRewardManager` returns verl's
+``token_level_scores`` from response ids; ``token_rewards(None, references, token_ids=...)``
+gives one value per id in one pass.
+
 Each reward holds one configured :class:`rouge_lcs.Rouge`, built once: a call checks its
 batch, tokenizes each distinct text once (a group of ``num_generations`` completions shares one
 reference, tokenized once) and scores the whole batch in one engine call; the scorer keeps each
@@ -31,8 +37,10 @@ from typing import Any
 from rouge_lcs import Rouge
 from rouge_lcs.base.arrow import is_arrow
 from rouge_lcs.base.cache import OptionsCache
+from rouge_lcs.base.ids import is_id_input, is_id_sequence
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import (
+    check_bool,
     check_choice,
     check_number,
     check_texts,
@@ -41,8 +49,11 @@ from rouge_lcs.base.validation import (
 )
 from rouge_lcs.config.options import names as option_names
 from rouge_lcs.engine.backend import default_num_threads
+from rouge_lcs.engine.ids import checked_ids
 from rouge_lcs.scores.prefix import (
+    PrefixScores,
     check_offsets,
+    id_prefix_scores,
     offsets_from_ids,
     place,
     prefix_scores,
@@ -67,6 +78,7 @@ __all__ = [
     "token_rewards",
     "verl_compute_score",
     "verl_compute_score_batch",
+    "VerlRougeRewardManager",
 ]
 
 
@@ -157,7 +169,9 @@ def completion_text(completion: object, index: int = 0) -> str:
 
 #: The options a reward passes on to :class:`rouge_lcs.Rouge` (its types come from rouge_type).
 _SCORER_OPTIONS = tuple(
-    name for name in option_names("scoring") + option_names("execution") if name != "rouge_types"
+    name
+    for name in option_names("scoring") + option_names("ids") + option_names("execution")
+    if name != "rouge_types"
 )
 
 # Keywords TRL passes beside the dataset's columns (not references).
@@ -189,6 +203,8 @@ class RougeReward:
         rouge_type: str | Mapping[str, float] = "rougeL",
         reference_column: str = "reference",
         measure: str = "fmeasure",
+        *,
+        model_tokenizer: Any = None,
         **options: Any,
     ) -> None:
         weights = _weights(rouge_type)
@@ -209,6 +225,10 @@ class RougeReward:
         self.weights = dict(zip(names, weights.values()))
         self.__name__ = "rouge_" + "_".join(names)
         self.__qualname__ = self.__name__
+        #: The trainer's tokenizer: with it, a call scores TRL's ``completion_ids`` against the
+        #: references tokenized by it (once per distinct text), no decode.
+        self.model_tokenizer = model_tokenizer
+        self._reference_ids: dict[str, np.ndarray] = {}
 
     def __repr__(self) -> str:
         return (
@@ -217,7 +237,10 @@ class RougeReward:
         )
 
     def score(self, completions: Sequence[Any], references: Sequence[Any]) -> list[float]:
-        """The rewards of ``completions`` (strings or conversations) against ``references``."""
+        """The rewards of ``completions`` (strings or conversations, or token ids: then as
+        :meth:`score_ids`) against ``references``."""
+        if is_id_input(completions, references):
+            return self.score_ids(completions, references)
         if is_arrow(completions):  # an Arrow column of strings: read from its buffers
             scores = self.scorer.score(completions, references)
         else:
@@ -225,6 +248,40 @@ class RougeReward:
                 raise fail_type("completions", "a list of completions", completions)
             texts = [completion_text(c, i) for i, c in enumerate(completions)]
             scores = self.scorer.score(texts, references)
+        return self._total(scores)
+
+    def reference_ids(self, reference: object, name: str = "references[0]") -> Any:
+        """A reference (a text, token ids, or a list of either) as token ids: a text is
+        tokenized by :attr:`model_tokenizer` (without special tokens) once, then cached."""
+        if isinstance(reference, str):
+            cached = self._reference_ids.get(reference)
+            if cached is None:
+                cached = _encode(self.model_tokenizer, reference, name)
+                if len(self._reference_ids) >= REFERENCE_CACHE:  # bounded on endless data
+                    self._reference_ids.clear()
+                self._reference_ids[reference] = cached
+            return cached
+        if is_id_sequence(reference) or not isinstance(reference, (list, tuple)):
+            return reference  # ids already (checked by the scorer), or a wrong type it names
+        return [self.reference_ids(r, f"{name}[{j}]") for j, r in enumerate(reference)]
+
+    def score_ids(self, completion_ids: Sequence[Any], references: Sequence[Any]) -> list[float]:
+        """The rewards of completions given as token ids (TRL's ``completion_ids``: a list of
+        lists of ints; or a 2-D array/tensor with the scorer's ``pad_id``) against
+        ``references`` (texts, tokenized by :attr:`model_tokenizer`, or token ids)."""
+        refs = self._id_references(references)
+        return self._total(self.scorer.score(completion_ids, refs))
+
+    def _id_references(self, references: object) -> list[Any]:
+        """The references of an id call as ids: texts tokenized by :attr:`model_tokenizer`;
+        without one, texts are left for the scorer to refuse (texts and ids never mix)."""
+        refs = _listed(references, self.reference_column)
+        if self.model_tokenizer is None:
+            return refs
+        return [self.reference_ids(r, f"{self.reference_column}[{i}]") for i, r in enumerate(refs)]
+
+    def _total(self, scores: Any) -> list[float]:
+        """The weighted sum of the types' ``measure`` per example."""
         # Lists of floats (no NumPy for a reward server's first call); the same float
         # operations, in the same order, as weighting the score arrays would do.
         columns = [(scores.values(name, self.measure), w) for name, w in self.weights.items()]
@@ -244,12 +301,32 @@ class RougeReward:
         model_tokenizer: Any = None,
     ) -> list[list[float]]:
         """Per-token rewards: see :func:`token_rewards` (whose arguments these are)."""
+        if token_ids is not None and model_tokenizer is None and completions is None:
+            # the ids are the tokens (with completions, the ids need the tokenizer that made
+            # them, as before)
+            if offsets is not None:
+                raise ValueError("offsets: give offsets or token_ids, not both")
+            refs = self._id_references(references)
+            batch = checked_ids(
+                token_ids, refs, pad_id=self.scorer.pad_id, names=("token_ids", "references")
+            )
+            return self._increments(id_prefix_scores(batch, self.scorer.settings))
         texts, spans = _token_inputs(completions, offsets, token_ids, model_tokenizer)
         scorer = self.scorer
         threads = default_num_threads() if scorer.num_threads is None else scorer.num_threads
         prefixes = prefix_scores(
             check_texts(texts, references), scorer.settings, threads, scorer._stores
         )
+        rows = self._increments(prefixes)
+        if spans is None:
+            return rows
+        return [
+            place(token_ends(scorer.settings.tokenizer, text), row, spans[i], f"offsets[{i}]")
+            for i, (text, row) in enumerate(zip(texts, rows))
+        ]
+
+    def _increments(self, prefixes: PrefixScores) -> list[list[float]]:
+        """Each token's increment of the weighted reward, per prediction."""
         # The running reward after each ROUGE token: the same float operations, in the same
         # order, as score() above (NumPy's float64 arithmetic is IEEE's, as Python's), so the
         # last one of each completion is its sequence reward exactly.
@@ -263,14 +340,7 @@ class RougeReward:
         firsts = [at for at, m in zip(prefixes.starts, prefixes.lengths) if m]
         increments[firsts] = total[firsts]  # a completion's first token: from 0 (no token)
         starts = prefixes.starts
-        out = []
-        for i, text in enumerate(texts):
-            row = increments[starts[i] : starts[i + 1]].tolist()
-            if spans is not None:
-                ends = token_ends(scorer.settings.tokenizer, text)
-                row = place(ends, row, spans[i], f"offsets[{i}]")
-            out.append(row)
-        return out
+        return [increments[starts[i] : starts[i + 1]].tolist() for i in range(len(starts) - 1)]
 
     def _batch(self, completions: object, kwargs: Mapping[str, Any]) -> tuple[Any, Any]:
         """The completions and references of a TRL call (its keywords)."""
@@ -291,8 +361,21 @@ class RougeReward:
         completions: Sequence[Any] | None = None,
         **kwargs: Any,
     ) -> list[float]:
-        """One reward per completion (TRL's reward-function call)."""
+        """One reward per completion (TRL's reward-function call); with a
+        :attr:`model_tokenizer`, of TRL's ``completion_ids``."""
+        if self.model_tokenizer is not None:
+            return self.score_ids(*self._id_batch(kwargs))
         return self.score(*self._batch(completions, kwargs))
+
+    def _id_batch(self, kwargs: Mapping[str, Any]) -> tuple[Any, Any]:
+        """The ``completion_ids`` and references of a TRL call."""
+        ids = kwargs.get("completion_ids")
+        if ids is None:
+            raise TypeError(
+                "completion_ids: expected the completions' token ids (TRL passes "
+                "completion_ids to reward functions), got None"
+            )
+        return self._batch(ids, kwargs)
 
 
 class AsyncRougeReward(RougeReward):
@@ -309,6 +392,8 @@ class AsyncRougeReward(RougeReward):
         **kwargs: Any,
     ) -> list[float]:
         """One reward per completion, awaited."""
+        if self.model_tokenizer is not None:
+            return await asyncio.to_thread(self.score_ids, *self._id_batch(kwargs))
         return await asyncio.to_thread(self.score, *self._batch(completions, kwargs))
 
 
@@ -334,6 +419,26 @@ def async_rouge_reward(
 ) -> AsyncRougeReward:
     """:func:`rouge_reward` as an ``async`` reward function (see :class:`AsyncRougeReward`)."""
     return AsyncRougeReward(rouge_type, reference_column, measure, **options)
+
+
+#: Distinct reference texts whose token ids a reward keeps (then it starts afresh).
+REFERENCE_CACHE = 65536
+
+
+def _encode(model_tokenizer: Any, text: str, name: str) -> np.ndarray:
+    """``text``'s token ids by a Hugging Face tokenizer (``encode(text,
+    add_special_tokens=False)``: a list of ints, or an ``Encoding`` with ``.ids``)."""
+    encode = getattr(model_tokenizer, "encode", None)
+    if not callable(encode):
+        raise TypeError(
+            f"model_tokenizer: expected a tokenizer with .encode (to tokenize {name}), got "
+            f"{type(model_tokenizer).__name__}"
+        )
+    out = encode(text, add_special_tokens=False)
+    ids = getattr(out, "ids", out)
+    if not is_id_sequence(ids):
+        raise TypeError(f"model_tokenizer: .encode returned {type(out).__name__}, not token ids")
+    return np.asarray(ids, dtype=np.int64)
 
 
 # --- per-token rewards ------------------------------------------------------------------------
@@ -424,9 +529,12 @@ def token_rewards(
             tokenizer's ``offset_mapping``): then one value per model token, each ROUGE token's
             increment on the model token that holds its last character (verl's
             ``token_level_scores`` layout); without it, one value per ROUGE token.
-        token_ids: instead of offsets, the model's token ids of each completion, with the
-            ``model_tokenizer`` (Hugging Face) that made them: the spans come from decoding
-            growing prefixes (quadratic in the length: offsets are faster where there).
+        token_ids: the model's token ids of each completion.  Without ``model_tokenizer``
+            the ids are the tokens (``completions`` ``None``, ``references`` token ids too, or
+            texts with a reward's ``model_tokenizer``): one value per id, every prefix counted
+            in one pass (linear in the length, no decode).  With the ``model_tokenizer``
+            (Hugging Face) that made them, ROUGE words of the decoded text instead, placed on
+            the model tokens from decoding growing prefixes (quadratic in the length).
         return_tensors: ``"pt"``: a ``(batch, longest)`` float32 torch tensor, padded with 0
             on the right (torch is imported only then).
         **options: scoring options of :class:`rouge_lcs.Rouge` (``tokenizer`` is the ROUGE
@@ -529,6 +637,88 @@ def verl_compute_score_batch(
     reward = _reward_for(kwargs)
     references = [_ground_truth(g, f"ground_truths[{i}]") for i, g in enumerate(ground_truths)]
     return reward.score(list(solution_strs), references)
+
+
+class VerlRougeRewardManager:
+    """A verl reward manager that scores the response ids against the ground truth's ids, no
+    decode: its ``__call__(data, return_dict=False)`` returns the ``(batch, response length)``
+    float32 tensor verl stores as ``token_level_scores``.
+
+    Constructed as verl constructs reward managers (``tokenizer, num_examine, compute_score,
+    reward_fn_key``; ``reward_kwargs`` as keywords): ``rouge_type``, ``measure``,
+    ``per_token`` and the scoring options of :func:`rouge_reward`.  Each row's valid response
+    is ``responses[i, :attention_mask[i, prompt_length:].sum()]``; its ground truth
+    (``non_tensor_batch["reward_model"][i]["ground_truth"]``: a text, tokenized by
+    ``tokenizer`` once per distinct text, or ids, or a list of either) is the reference.
+    ``per_token=False``: the sequence reward on the last valid token (as verl's naive
+    manager places it); ``True``: each token's increment (:func:`token_rewards` on ids, one
+    pass per response), which sums to the sequence reward.  torch is imported when called.
+    """
+
+    def __init__(
+        self,
+        tokenizer: Any,
+        num_examine: int = 0,
+        compute_score: Any = None,
+        reward_fn_key: str = "data_source",
+        *,
+        rouge_type: str | Mapping[str, float] = "rougeL",
+        measure: str = "fmeasure",
+        per_token: bool = False,
+        **options: Any,
+    ) -> None:
+        if compute_score is not None:
+            raise ValueError(
+                "compute_score: this manager scores ids itself; leave custom_reward_function "
+                "unset (or use verl_compute_score with verl's own managers)"
+            )
+        self.tokenizer = tokenizer
+        self.num_examine = num_examine
+        self.reward_fn_key = reward_fn_key
+        self.per_token = check_bool(per_token, "per_token")
+        self.reward = RougeReward(
+            rouge_type, "ground_truth", measure, model_tokenizer=tokenizer, **options
+        )
+
+    def __call__(self, data: Any, return_dict: bool = False) -> Any:
+        """The reward tensor of a verl ``DataProto`` (see the class docstring)."""
+        import torch
+
+        batch = data.batch
+        responses = batch["responses"]
+        prompt_length = batch["prompts"].shape[-1]
+        lengths = batch["attention_mask"][:, prompt_length:].sum(-1).tolist()
+        rows = responses.detach().cpu().numpy()
+        completions = [rows[i, :n] for i, n in enumerate(lengths)]
+        infos = data.non_tensor_batch["reward_model"]
+        truths = [_ground_truth_ids(info, f"reward_model[{i}]") for i, info in enumerate(infos)]
+        out = torch.zeros(responses.shape, dtype=torch.float32)
+        if self.per_token:
+            values = self.reward.token_scores(None, truths, token_ids=completions)
+            for i, row in enumerate(values):
+                if row:
+                    out[i, : len(row)] = torch.tensor(row, dtype=torch.float32)
+        else:
+            for i, value in enumerate(self.reward.score_ids(completions, truths)):
+                if lengths[i]:
+                    out[i, lengths[i] - 1] = value
+        out = out.to(responses.device)
+        if return_dict:
+            return {"reward_tensor": out, "reward_extra_info": {}}
+        return out
+
+
+def _ground_truth_ids(info: object, name: str) -> Any:
+    """A row's ``reward_model`` entry's ground truth: a text, ids, or a list of either (verl's
+    numpy object arrays as lists)."""
+    if not isinstance(info, Mapping) or "ground_truth" not in info:
+        raise TypeError(f"{name}: expected a dict with 'ground_truth', got {type(info).__name__}")
+    value = info["ground_truth"]
+    if isinstance(value, str) or (
+        is_id_sequence(value) and getattr(getattr(value, "dtype", None), "kind", "i") != "O"
+    ):
+        return value
+    return _ground_truth(value, f"{name}['ground_truth']")
 
 
 # --- OpenRLHF -----------------------------------------------------------------------------------

@@ -44,9 +44,10 @@ from itertools import chain
 from typing import Any
 
 from rouge_lcs import tokenizers
+from rouge_lcs.base.ids import is_id_input, is_id_sequence
 from rouge_lcs.base.validation import TextBatch, check_texts, fail_type, fail_value
 from rouge_lcs.engine.lcs import Candidate, lcs_indices
-from rouge_lcs.scores.results import Score
+from rouge_lcs.scores.results import Score, Scores
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scoring import BaseScorer, fmeasure
 from rouge_lcs.text.tokenizers import TokenizerSpec
@@ -119,6 +120,9 @@ class RougeScorer(BaseScorer):
         use_stemmer: bool = False,
         split_summaries: bool = False,
         tokenizer: Any = None,
+        *,
+        pad_id: int | None = None,
+        sentence_end_ids: Sequence[int] | None = None,
     ) -> None:
         self.rouge_types = rouge_types
         self._split_summaries = split_summaries
@@ -154,6 +158,8 @@ class RougeScorer(BaseScorer):
                 tokenizer=engine_tokenizer,
                 lsum_split="nltk" if split_summaries else "newline",
                 multi_ref="max_f",
+                pad_id=pad_id,
+                sentence_end_ids=sentence_end_ids,
             )
             self._names = self._rouge.settings.names
 
@@ -164,10 +170,13 @@ class RougeScorer(BaseScorer):
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """Scores of ``prediction`` against ``target``: ``{type: Score(precision, recall,
-        fmeasure)}`` (note the order: the reference first, as in rouge_score)."""
+        fmeasure)}`` (note the order: the reference first, as in rouge_score).  Both may be
+        token ids instead (:mod:`rouge_lcs.base.ids`: a list of ints, an array, a tensor)."""
         rouge = self._rouge
         if type(target) is str and type(prediction) is str and rouge is not None:
             return self._result(rouge._one_pair(prediction, [target]))  # the per-call path
+        if is_id_sequence(target) or is_id_sequence(prediction):
+            return self._id_scores([prediction], [target])[0]
         _check_text(target, "target")
         _check_text(prediction, "prediction")
         rouge = self._engine()
@@ -187,6 +196,8 @@ class RougeScorer(BaseScorer):
         """Scores against several targets: per type, those of the target with the best F (the
         first one on ties).  ``targets`` is a list (any iterable) of texts; a text itself is a
         ``TypeError`` (rouge_score would score each of its characters as a target)."""
+        if is_id_sequence(prediction):
+            return self._id_scores([prediction], [list(targets)])[0]
         items = _targets_list(targets)
         _check_text(prediction, "prediction")
         rouge = self._engine()
@@ -215,22 +226,37 @@ class RougeScorer(BaseScorer):
         n = len(predictions)
         if rouge is None or (n == 0 and len(targets) == 0):
             return [{} for _ in range(n)]
+        if is_id_input(predictions, targets):
+            return self._id_scores(predictions, targets)
         if num_proc != 1:
             rouge = Rouge.from_settings(rouge.settings, num_proc)
         return _scores(rouge, check_texts(predictions, targets, names=("predictions", "targets")))
+
+    def _id_scores(self, predictions: object, targets: object) -> list[dict[str, Score]]:
+        """rouge_score's result dicts of a batch of token ids (scored as they are)."""
+        rouge = self._engine()
+        if rouge is None:
+            return [{}]
+        return _dicts(rouge.score(predictions, targets))  # type: ignore[arg-type]
 
 
 def _scores(rouge: Rouge, batch: TextBatch) -> list[dict[str, Score]]:
     """rouge_score's result dicts of a checked batch, counted by the engine (the one path of
     :meth:`RougeScorer.score`, :meth:`~RougeScorer.score_multi` and
     :meth:`~RougeScorer.score_batch`)."""
-    scores = rouge.score(batch.predictions, batch.references)
+    return _dicts(rouge.score(batch.predictions, batch.references))
+
+
+def _dicts(scores: Scores) -> list[dict[str, Score]]:
+    """rouge_score's result dict of each example of ``scores``."""
     columns = [
         (name, scores.values(name, "precision"), scores.values(name, "recall"),
          scores.values(name, "fmeasure"))
         for name in scores.rouge_types
     ]  # fmt: skip
-    return [{name: Score(p[i], r[i], f[i]) for name, p, r, f in columns} for i in range(len(batch))]
+    return [
+        {name: Score(p[i], r[i], f[i]) for name, p, r, f in columns} for i in range(len(scores))
+    ]
 
 
 # rouge_score's module-level helpers, for code that reaches into them (its tests do).  Tokens are

@@ -288,10 +288,10 @@ def _parameters(function) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("function", "groups"),
     [
-        (scorer.Rouge.__init__, ("scoring", "execution")),
+        (scorer.Rouge.__init__, ("scoring", "ids", "execution")),
         (scorer.Rouge.compute, ("output",)),
-        (api.score, ("scoring", "execution")),
-        (api.rouge, ("scoring", "output", "execution")),
+        (api.score, ("scoring", "ids", "execution")),
+        (api.rouge, ("scoring", "ids", "output", "execution")),
     ],
 )
 def test_signatures_follow_the_option_table(function, groups):
@@ -365,7 +365,7 @@ def test_metric_script_calls_one_library_entry_point():
 # the definition of an LCS on any tokens (explanations, rouge_score's helpers) and of
 # rouge_score's backtrack, which both engines follow.
 SEAM = {"engine", "engine.backend", "engine.interface", "engine.stats", "engine.compute"}
-SEAM |= {"engine.parallel", "engine.workers", "engine.lcs", "engine.similarity"}
+SEAM |= {"engine.parallel", "engine.workers", "engine.lcs", "engine.similarity", "engine.ids"}
 # What asks which engine runs: for users (rouge_lcs.native, the documented switchboard) only.
 ASKING = {"implementation", "active", "available", "extension", "native_unicode", "BACKEND"}
 ASKING |= {"_native", "supports"}

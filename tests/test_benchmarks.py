@@ -192,6 +192,7 @@ SMOKE = {
     "bench_stream_rowgroups.py": "peak RSS, one row group against 1,000-row groups:",
     "bench_threads.py": "ROUGE_LCS_NUM_THREADS=2",
     "bench_token_rewards.py": "RougeState.push against a 100-word reference",
+    "bench_token_ids.py": "per-token rewards from ids, 4 completions of 64 ids",
 }
 # The benchmarks whose tiny run is one of the tests above (or benchmarks/run.py --quick's).
 TINY_ELSEWHERE = {

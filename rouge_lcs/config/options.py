@@ -5,9 +5,11 @@ inputs description, the CLI's arguments, the Space's widgets and the Trainer hel
 this table, so a new option or choice appears everywhere at once (tests check the signatures of
 the functions against it).
 
-Three groups:
+Four groups:
 
 - ``scoring``: change the per-pair statistics or how they become P/R/F (part of the signature);
+- ``ids``: how token id inputs (not texts) are read: padding and ROUGE-Lsum's sentence ends
+  (the library's calls only: the command line, the Space and lm-eval read texts);
 - ``output``: what is reported from the per-example scores (means, lists, intervals);
 - ``execution``: how the work is run; never changes a number.
 """
@@ -188,6 +190,23 @@ OPTIONS: dict[str, Option] = {
             "'rouge155' = the original Perl ROUGE-1.5.5's printed numbers (every flag of the "
             "script: rouge-lcs rouge155). The options it sets may not be given other values. "
             "Default: none.",
+        ),
+        Option(
+            "pad_id",
+            "ids",
+            None,
+            "int or None",
+            "Token id inputs (predictions/references given as ids, not texts): the padding id, "
+            "cut from both ends of every sequence (a 2-D array or tensor is a batch, one row "
+            "each). None: nothing cut. Texts: no effect.",
+        ),
+        Option(
+            "sentence_end_ids",
+            "ids",
+            None,
+            "list of int or None",
+            "Token id inputs: the ids that end a ROUGE-Lsum sentence (the sentence ends after "
+            "each). None: a sequence is one sentence. Texts: no effect (lsum_split splits them).",
         ),
         Option(
             "use_aggregator",

@@ -15,6 +15,7 @@ engine it is (tests/test_architecture.py holds this).
   references combined (``multi_ref``);
 - :meth:`Backend.threads_serve`: whether ``num_proc`` is better served by threads;
 - :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them;
+- :meth:`Backend.int_lists`: token ids given as lists of ints, read in one pass;
 - the ROUGE-1.5.5 mode's kernels: :meth:`Backend.id_counts` (the counts of texts already
   numbered: token ids, sentence offsets), :meth:`Backend.skip_counts` (ROUGE-S/SU) and
   :meth:`Backend.rouge155_tokens` (the tokens of many summaries, numbered);
@@ -171,9 +172,11 @@ class Backend(Protocol):
         pair_pred: np.ndarray,
         pair_ref: np.ndarray,
         rouge_types: Sequence[RougeType],
+        num_threads: int = 1,
     ) -> np.ndarray:
         """Counts ``(pairs, types, 3)`` of numbered documents (ROUGE-L is counted as the union
-        LCS of the sentences, as ROUGE-1.5.5 does)."""
+        LCS of the sentences, as ROUGE-1.5.5 does), pairs over ``num_threads`` threads where
+        the engine can (the counts never depend on it)."""
         ...
 
     def skip_counts(
@@ -234,6 +237,12 @@ class Backend(Protocol):
     def exact_strs(self, items: list[object]) -> bool:
         """Whether every item of the list is exactly a ``str`` (no subclass): validation's
         first check of a batch's texts (:func:`rouge_lcs.base.validation.check_texts`)."""
+        ...
+
+    def int_lists(self, seqs: list[object]) -> tuple[np.ndarray, np.ndarray] | None:
+        """The ints of a list of lists (or tuples) of ints concatenated (int64) and each one's
+        length (int64); None when an item is not exactly a list or tuple or an id not exactly
+        an ``int`` within int64 (token ids given as lists: :mod:`rouge_lcs.base.ids`)."""
         ...
 
     def all_utf8(self, texts: Sequence[str]) -> bool:

@@ -600,8 +600,10 @@ class NativeBackend:
         pair_pred: np.ndarray,
         pair_ref: np.ndarray,
         rouge_types: Sequence[RougeType],
+        num_threads: int = 1,
     ) -> np.ndarray:
-        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts`."""
+        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts` (the GIL released, pairs
+        over ``num_threads`` threads)."""
         if docs.vocab_size >= 1 << 31:  # the core takes int32 ids
             return _python().id_counts(docs, pair_pred, pair_ref, rouge_types)
         out = np.zeros((pair_pred.size, len(rouge_types), 3), dtype=np.int64)
@@ -616,7 +618,7 @@ class NativeBackend:
             _type_codes(rouge_types),
             max(docs.vocab_size, 1),
             out,
-            1,
+            num_threads,
         )
         return out
 
@@ -720,6 +722,15 @@ class NativeBackend:
         items ahead prefetched (validation's ``set(map(type, …))`` waited for each object's
         header in turn: ~6 ms a list of 100,000 texts on the calling thread, now ~0.1 ms)."""
         return bool(_native.exact_strs(items))
+
+    def int_lists(self, seqs: list[object]) -> tuple[np.ndarray, np.ndarray] | None:
+        """See :meth:`rouge_lcs.engine.interface.Backend.int_lists`: one pass in C (a NumPy
+        conversion and a type check per list were ~25x the counting of 2,048 completions)."""
+        read = _native.int_lists(seqs)
+        if read is None:
+            return None
+        ids, lengths = read
+        return np.frombuffer(ids, dtype=np.int64), np.frombuffer(lengths, dtype=np.int64)
 
     def all_utf8(self, texts: Sequence[str]) -> bool:
         """See :meth:`rouge_lcs.engine.interface.Backend.all_utf8`: one pass in C over the

@@ -32,7 +32,7 @@ from rouge_lcs.scores.output import OutputOptions
 from rouge_lcs.text.rouge_types import RougeType, parse_rouge_types
 
 _MULTI_REF = {"pooled": "A", "max_f": "A", "max_recall": "B"}
-_FIXED = ("tokenizer", "language", "lsum_split", "seed")
+_FIXED = ("tokenizer", "language", "lsum_split", "seed", "pad_id", "sentence_end_ids")
 
 
 def _one(values: set[object], what: str, types: list[RougeType]) -> object:

@@ -15,10 +15,13 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 
+from rouge_lcs.base.ids import IdBatch
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.settings import Settings
+from rouge_lcs.engine.backend import backend
 from rouge_lcs.engine.compute import StoreCache, kept_store
+from rouge_lcs.engine.ids import check_id_settings, dense_ids
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.text.rouge_types import RougeType
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
 else:
     np = lazy_import("numpy")
 
-__all__ = ["PrefixScores", "check_prefix_types", "prefix_scores", "token_ends"]
+__all__ = ["PrefixScores", "check_prefix_types", "id_prefix_scores", "prefix_scores", "token_ends"]
 
 #: The kinds that have prefix counts.
 PREFIX_KINDS = ("n", "L")
@@ -92,7 +95,30 @@ def prefix_scores(
     pair_pred = np.repeat(pred_doc, n_refs)
     pair_ref = np.fromiter((texts[r] for refs in batch.references for r in refs), dtype=np.int64)
     counts = engine.prefix_counts(ids, starts, pair_pred, pair_ref, settings.rouge_types)
-    lengths = np.diff(starts)[pred_doc]
+    return _prefix_scores(counts, np.diff(starts)[pred_doc], n_refs, settings)
+
+
+def id_prefix_scores(batch: IdBatch, settings: Settings) -> PrefixScores:
+    """:func:`prefix_scores` of a batch of token ids (:mod:`rouge_lcs.base.ids`): the ids are
+    the tokens, so prefix ``k`` ends after the ``k``-th id; one pass of the engine's prefix
+    kernel over each pair (time linear in the prediction for ROUGE-N, one LCS row per token
+    for ROUGE-L), no decode."""
+    check_prefix_types(settings.rouge_types, "rouge_types")
+    check_id_settings(settings)
+    ids, _ = dense_ids(batch.ids)
+    starts = batch.starts
+    counts = backend().prefix_counts(
+        ids, starts, batch.pair_pred, batch.pair_ref, settings.rouge_types
+    )
+    n_preds = len(batch)
+    return _prefix_scores(counts, np.diff(starts)[:n_preds], batch.n_refs, settings)
+
+
+def _prefix_scores(
+    counts: np.ndarray, lengths: np.ndarray, n_refs: np.ndarray, settings: Settings
+) -> PrefixScores:
+    """The scores of prefix counts ``(rows, types, 3)`` (pair after pair, a row per prefix)
+    of predictions of ``lengths`` tokens with ``n_refs`` references each."""
     n_types = len(settings.rouge_types)
     if int(n_refs.max(initial=1)) > 1:
         # Pairs come reference after reference, each with one row per prefix; an example is

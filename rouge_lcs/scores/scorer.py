@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rouge_lcs.base.ids import check_end_ids, check_pad_id, is_id_input
 from rouge_lcs.base.validation import (
     References,
     TextBatch,
@@ -26,6 +27,7 @@ from rouge_lcs.base.validation import (
 from rouge_lcs.config.settings import Settings, make_settings
 from rouge_lcs.engine.backend import backend, checked_texts, default_num_threads
 from rouge_lcs.engine.compute import OnePairs, Progress, StoreCache, compute_stats
+from rouge_lcs.engine.ids import checked_ids, id_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.engine.workers import Workers
@@ -55,6 +57,8 @@ class Rouge:
         multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
         beta: F_beta weight of recall.
         compat: ``"rouge_score"``: the stock evaluate/rouge_score settings in one switch.
+        pad_id: token id inputs: the padding id cut from both ends of each sequence.
+        sentence_end_ids: token id inputs: the ids that end a ROUGE-Lsum sentence.
         num_proc: processes for large batches (identical results), or a
             :class:`~rouge_lcs.engine.workers.Workers` that keeps its processes between calls.
         num_threads: threads of the native engine's counting (identical results); ``None``:
@@ -79,6 +83,8 @@ class Rouge:
         multi_ref: str = "max_f",
         beta: float = 1.0,
         compat: str | None = None,
+        pad_id: int | None = None,
+        sentence_end_ids: Sequence[int] | None = None,
         num_proc: int | Workers | None = 1,
         num_threads: int | None = None,
     ) -> None:
@@ -93,10 +99,16 @@ class Rouge:
             beta=beta,
             compat=compat,
         )
+        self._set_ids(pad_id, sentence_end_ids)
         self._set_num_proc(num_proc)
         self.num_threads = check_num_threads(num_threads)
         self._stores = StoreCache()  # each thread's vocabulary, reused by its next call
         self._pairs = OnePairs()  # each thread's per-call path (engine and store chosen once)
+
+    def _set_ids(self, pad_id: object, sentence_end_ids: object) -> None:
+        #: Token id inputs: the padding id cut from each sequence, and ROUGE-Lsum's sentence ends.
+        self.pad_id = check_pad_id(pad_id)
+        self.sentence_end_ids = check_end_ids(sentence_end_ids)
 
     def _set_num_proc(self, num_proc: int | Workers | None) -> None:
         self.workers = num_proc if isinstance(num_proc, Workers) else None
@@ -113,6 +125,7 @@ class Rouge:
             raise fail_type("settings", "a Settings from make_settings", settings)
         scorer = cls.__new__(cls)
         scorer.settings = settings
+        scorer._set_ids(None, None)
         scorer._set_num_proc(num_proc)
         scorer.num_threads = check_num_threads(num_threads)
         scorer._stores = StoreCache()
@@ -136,7 +149,15 @@ class Rouge:
     def stats(
         self, predictions: Texts, references: References, *, progress: Progress | None = None
     ) -> PairStats:
-        """Per-pair counts of a batch (checked here, once)."""
+        """Per-pair counts of a batch (checked here, once): texts, or token ids
+        (:mod:`rouge_lcs.base.ids`, scored as they are)."""
+        if is_id_input(predictions, references):
+            batch = checked_ids(predictions, references, pad_id=self.pad_id)
+            threads = default_num_threads() if self.num_threads is None else self.num_threads
+            stats = id_stats(batch, self.settings, self.sentence_end_ids, threads)
+            if progress is not None:
+                progress(len(batch))
+            return stats
         return self.stats_of(checked_texts(predictions, references), progress=progress)
 
     def stats_of(self, batch: TextBatch, *, progress: Progress | None = None) -> PairStats:

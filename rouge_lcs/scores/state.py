@@ -27,9 +27,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rouge_lcs.base.ids import id_sequence, is_id_sequence
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import fail_type, fail_value, plain
 from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.engine.ids import check_id_settings
 from rouge_lcs.engine.lcs import Candidate, lcs_step
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.prefix import check_prefix_types, token_ends
@@ -70,11 +72,19 @@ class _Reference:
             self.grams[n] = counts
 
 
+def _mixed(name: str) -> ValueError:
+    return ValueError(
+        f"{name}: expected token ids (the references are token ids), got a str: texts and "
+        "token ids cannot be mixed in one state"
+    )
+
+
 class RougeState:
     """A hypothesis being built against fixed references, scored after each step.
 
     Args:
-        references: one reference text, or a list of them (combined by ``multi_ref``).
+        references: one reference text, or a list of them (combined by ``multi_ref``); or
+            token ids (one sequence or a list of them): then :meth:`push` takes ids.
         rouge_types: ROUGE-N and ROUGE-L types (default ``["rouge1", "rouge2", "rougeL"]``);
             ROUGE-Lsum has no prefix scores (a prefix cuts its sentences).
         **options: scoring options of :class:`rouge_lcs.Rouge` (``tokenizer``,
@@ -93,6 +103,7 @@ class RougeState:
         "_length",
         "_pending",
         "_tail",
+        "_id_tokens",
     )
 
     def __init__(
@@ -105,23 +116,30 @@ class RougeState:
             rouge_types = ["rouge1", "rouge2", "rougeL"]
         settings = make_settings(rouge_types, **options)
         check_prefix_types(settings.rouge_types, "rouge_types")
-        if isinstance(references, str):
-            references = [references]
+        if isinstance(references, str) or (is_id_sequence(references) and len(references)):
+            references = [references]  # type: ignore[list-item]
         if not isinstance(references, Sequence) or isinstance(references, bytes):
             raise fail_type("references", "a str or a list of str", references)
         if not references:
             raise fail_value("references", "at least one reference", references)
-        texts = []
+        #: Whether the references (and so the hypothesis) are token ids, scored as they are.
+        self._id_tokens = not isinstance(references[0], str) and is_id_sequence(references[0])
+        tokens: list[list[Any]] = []
         for j, text in enumerate(references):
-            if not isinstance(text, str):
+            if self._id_tokens:
+                if isinstance(text, str):
+                    raise _mixed(f"references[{j}]")
+                tokens.append(id_sequence(text, f"references[{j}]").tolist())
+            elif not isinstance(text, str):
                 raise fail_type(f"references[{j}]", "str", text)
-            texts.append(plain(text))
+            else:
+                tokens.append(settings.tokenizer.tokenize(plain(text)))
+        if self._id_tokens:
+            check_id_settings(settings)
         self.settings: Settings = settings
-        self._vocab: dict[str, int] = {}
+        self._vocab: dict[Any, int] = {}
         self._orders = sorted({t.n for t in settings.rouge_types if t.kind == "n"})
-        self._refs = [
-            _Reference(self._ids(settings.tokenizer.tokenize(t)), self._orders) for t in texts
-        ]
+        self._refs = [_Reference(self._ids(t), self._orders) for t in tokens]
         self._lcs = [ref.full for ref in self._refs]  # the LCS row of the empty hypothesis
         self._used: list[dict[tuple[int, ...], int]] = [{} for _ in self._refs]
         self._hits = [dict.fromkeys(self._orders, 0) for _ in self._refs]
@@ -130,11 +148,11 @@ class RougeState:
         self._pending = ""  # the unfinished end of the text
         self._tail: list[int] = []  # its tokens' ids
 
-    def _ids(self, tokens: list[str]) -> list[int]:
+    def _ids(self, tokens: list[Any]) -> list[int]:
         vocab = self._vocab
         return [vocab.setdefault(t, len(vocab)) for t in tokens]
 
-    def _lookup(self, tokens: list[str]) -> list[int]:
+    def _lookup(self, tokens: list[Any]) -> list[int]:
         # a hypothesis word no reference has matches nothing: -1, never added to the vocabulary
         # (a long decode must not grow the state with every new word)
         get = self._vocab.get
@@ -201,7 +219,22 @@ class RougeState:
     def push(self, text_or_tokens: str | Sequence[str]) -> RougeState:
         """Extend the hypothesis by text (joined to the text before it, so a word may go on) or
         by tokens (the tokenizer's tokens, stemmed here when ``use_stemmer``; they end any
-        unfinished word).  Returns the state itself, so that calls chain."""
+        unfinished word); with token id references, token ids (a list of ints, an array, a
+        tensor).  Returns the state itself, so that calls chain."""
+        if self._id_tokens:
+            if isinstance(text_or_tokens, str):
+                raise _mixed("text_or_tokens")
+            self._commit(self._lookup(id_sequence(text_or_tokens, "text_or_tokens").tolist()))
+            return self
+        if (
+            not isinstance(text_or_tokens, str)
+            and is_id_sequence(text_or_tokens)
+            and text_or_tokens
+        ):
+            raise ValueError(
+                "text_or_tokens: expected text or str tokens (the references are texts), got "
+                "token ids; give the references as token ids to push ids"
+            )
         if isinstance(text_or_tokens, str):
             self._pending += plain(text_or_tokens)
             self._cut()
@@ -275,6 +308,7 @@ class RougeState:
         other._length = self._length
         other._pending = self._pending
         other._tail = list(self._tail)
+        other._id_tokens = self._id_tokens
         return other
 
     __copy__ = copy

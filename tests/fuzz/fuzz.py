@@ -307,6 +307,25 @@ def target_all_utf8(data: bytes) -> None:
     assert _native.all_utf8(texts) is all(map(encodes, texts))
 
 
+def target_int_lists(data: bytes) -> None:
+    from rouge_lcs.engine.native import BACKEND
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
+
+    # lists and tuples of ints of every size, with now and then an item that is not one (a
+    # bool, a float, an int past int64, a nested list): the C pass answers as the reference
+    kinds = [0, 1, -1, 1 << 62, -(1 << 63), (1 << 63) - 1, 1 << 63, True, 2.0, [1]]
+    seqs: list[object] = []
+    for k in range(0, len(data), 5):
+        chunk = data[k : k + 5]
+        items = [int.from_bytes(chunk, "little", signed=True) + b for b in chunk[:2]]
+        items += [kinds[b % len(kinds)] for b in chunk[2:] if b % 7 == 0]
+        seqs.append(tuple(items) if chunk[0] % 2 else items)
+    want, got = PYTHON.int_lists(seqs), BACKEND.int_lists(seqs)
+    assert (want is None) == (got is None), (want, got)
+    if want is not None and got is not None:
+        assert want[0].tolist() == got[0].tolist() and want[1].tolist() == got[1].tolist()
+
+
 def target_column_sums(data: bytes) -> None:
     import math
     import struct
@@ -383,6 +402,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "similarity": target_similarity,
     "number_texts": target_number_texts,
     "all_utf8": target_all_utf8,
+    "int_lists": target_int_lists,
     "column_sums": target_column_sums,
     "arrow_rows": target_arrow_rows,
     "tokens": target_tokens,

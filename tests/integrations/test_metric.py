@@ -207,3 +207,15 @@ def test_script_without_the_library_names_the_install_line(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, str(script)], capture_output=True, text=True)
     assert done.returncode == 1
     assert "needs the rouge_lcs library: pip install rouge-lcs" in done.stderr.splitlines()[-1]
+
+
+def test_token_ids_are_scored_by_compute(metric):
+    # hand-worked: prediction 1 2 3 4, reference 1 3 4 5: 3 of 4 unigrams, LCS 1 3 4
+    got = metric.compute(
+        predictions=[[1, 2, 3, 4]], references=[[1, 3, 4, 5]], rouge_types=["rouge1", "rougeL"]
+    )
+    assert got == {"rouge1": 0.75, "rougeL": 0.75}
+    with pytest.raises(ValueError, match="cannot be mixed"):
+        metric.compute(predictions=[[1, 2]], references=["1 2"])
+    with pytest.raises(ValueError, match="add and add_batch store texts"):
+        metric.add_batch(predictions=[[1, 2]], references=[[1, 2]])

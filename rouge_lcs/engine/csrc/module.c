@@ -1987,6 +1987,59 @@ static PyObject *py_exact_strs(PyObject *self, PyObject *list) {
     Py_RETURN_TRUE;
 }
 
+PyDoc_STRVAR(int_lists_doc,
+"int_lists(seqs: list) -> tuple[bytes, bytes] | None\n"
+"--\n\n"
+"The ints of a list of lists (or tuples) of ints, concatenated as int64, and each one's length\n"
+"(int64): token ids given as lists (TRL's completion_ids) handed to the kernels in one pass,\n"
+"where a NumPy conversion and a type check per list cost ~25x the counting of 2,048\n"
+"completions.  None when an item is not exactly a list or tuple, or an id not exactly an int\n"
+"(a bool, a float, a NumPy scalar) or past int64: the caller's checks then name it.");
+
+static PyObject *py_int_lists(PyObject *self, PyObject *list) {
+    PyObject **seqs;
+    Py_ssize_t n = list_items(list, "int_lists", &seqs);
+    if (n < 0) return NULL;
+    Py_ssize_t total = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *seq = seqs[k];
+        if (PyList_CheckExact(seq)) total += PyList_GET_SIZE(seq);
+        else if (PyTuple_CheckExact(seq)) total += PyTuple_GET_SIZE(seq);
+        else Py_RETURN_NONE;
+    }
+    PyObject *ids = PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)sizeof(int64_t));
+    PyObject *lengths = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    if (ids == NULL || lengths == NULL) {
+        Py_XDECREF(ids);
+        Py_XDECREF(lengths);
+        return NULL;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(ids);
+    int64_t *len = (int64_t *)PyBytes_AS_STRING(lengths);
+    /* No Python code runs below (exact ints convert without calling any), so no list can
+     * change size between the two passes. */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *seq = seqs[k];
+        int is_list = PyList_CheckExact(seq);
+        Py_ssize_t m = is_list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
+        PyObject **items = is_list ? ((PyListObject *)seq)->ob_item : &PyTuple_GET_ITEM(seq, 0);
+        len[k] = m;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            PyObject *item = items[j];
+            int overflow = 0;
+            if (!PyLong_CheckExact(item)) goto other;
+            long long value = PyLong_AsLongLongAndOverflow(item, &overflow);
+            if (overflow) goto other;
+            *out++ = (int64_t)value;
+        }
+    }
+    return Py_BuildValue("(NN)", ids, lengths);
+other:
+    Py_DECREF(ids);
+    Py_DECREF(lengths);
+    Py_RETURN_NONE;
+}
+
 PyDoc_STRVAR(all_utf8_doc,
 "all_utf8(texts: list[str]) -> bool\n"
 "--\n\n"
@@ -2335,6 +2388,7 @@ static PyMethodDef module_methods[] = {
     {"combine", py_combine, METH_VARARGS, combine_doc},
     {"number_texts", py_number_texts, METH_VARARGS, number_texts_doc},
     {"exact_strs", py_exact_strs, METH_O, exact_strs_doc},
+    {"int_lists", py_int_lists, METH_O, int_lists_doc},
     {"all_utf8", py_all_utf8, METH_O, all_utf8_doc},
     {"column_sums", py_column_sums, METH_VARARGS, column_sums_doc},
     {"similarity", py_similarity, METH_VARARGS, similarity_doc},

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterator, Sequence
-from itertools import count
-from typing import TYPE_CHECKING
+from itertools import chain, count
+from typing import TYPE_CHECKING, cast
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import all_utf8, exact_strs
@@ -359,8 +359,9 @@ class PythonBackend:
         pair_pred: np.ndarray,
         pair_ref: np.ndarray,
         rouge_types: Sequence[RougeType],
+        num_threads: int = 1,
     ) -> np.ndarray:
-        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts`."""
+        """See :meth:`rouge_lcs.engine.interface.Backend.id_counts` (one thread)."""
         return batch_counts(id_documents(docs), pair_pred, pair_ref, rouge_types)
 
     def skip_counts(
@@ -415,6 +416,23 @@ class PythonBackend:
     def exact_strs(self, items: list[object]) -> bool:
         """See :meth:`rouge_lcs.engine.interface.Backend.exact_strs` (one pass in C)."""
         return exact_strs(items)
+
+    def int_lists(self, seqs: list[object]) -> tuple[np.ndarray, np.ndarray] | None:
+        """See :meth:`rouge_lcs.engine.interface.Backend.int_lists`."""
+        if not isinstance(seqs, list):
+            raise TypeError(f"int_lists: expected a list, got {type(seqs).__name__}")
+        if not set(map(type, seqs)) <= {list, tuple}:
+            return None
+        lists = cast("list[list[object]]", seqs)
+        if not set(map(type, chain.from_iterable(lists))) <= {int}:
+            return None
+        lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        try:
+            flat = chain.from_iterable(lists)
+            ids = np.fromiter(flat, dtype=np.int64, count=int(lengths.sum()))
+        except OverflowError:
+            return None
+        return ids, lengths
 
     def all_utf8(self, texts: Sequence[str]) -> bool:
         """See :meth:`rouge_lcs.engine.interface.Backend.all_utf8` (a join and an encode per
