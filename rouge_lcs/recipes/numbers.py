@@ -80,23 +80,27 @@ def _files2rouge_lines(text: str) -> str:
     return "\n".join(" ".join(text.split("\n")).split(" . "))
 
 
-def _perl_group(texts: Texts, flags: str) -> dict[str, dict[str, float]]:
-    """The script's printed averages (R, P, F per type) for one flag set (``-n 2`` and the
-    recipe's flags: R1, R2, RL do not depend on ``-n 4``, ``-2``, ``-U``, ``-w``)."""
+def _perl_group(texts: Texts, flags: str) -> dict[str, dict[str, dict[str, float]]]:
+    """The script's numbers for one flag set (``-n 2`` and the recipe's flags: R1, R2, RL do
+    not depend on ``-n 4``, ``-2``, ``-U``, ``-w``): ``{"printed": …, "per_example_mean": …}``,
+    each ``{measure: {type: value}}``: its printed averages, and the plain mean of its
+    per-summary (``-d``) lines, doubles of 5 printed decimals, from the same run."""
     report = score_flags(*texts, flags)
     printed = report.to_dict()
-    out: dict[str, dict[str, float]] = {}
+    means = report.mean()
+    out: dict[str, dict[str, dict[str, float]]] = {"printed": {}, "per_example_mean": {}}
     for measure, suffix in (
         ("recall", "recall"),
         ("precision", "precision"),
         ("fmeasure", "f_score"),
     ):
-        values = {
-            t: printed[f"rouge_{k}_{suffix}"]
-            for t, k in (("rouge1", 1), ("rouge2", 2), ("rougeL", "l"))
-        }
-        values["rougeLsum"] = values["rougeL"]  # the script's ROUGE-L is summary level
-        out[measure] = values
+        for how, source in (("printed", printed), ("per_example_mean", means)):
+            values = {
+                t: source[f"rouge_{k}_{suffix}"]
+                for t, k in (("rouge1", 1), ("rouge2", 2), ("rougeL", "l"))
+            }
+            values["rougeLsum"] = values["rougeL"]  # the script's ROUGE-L is summary level
+            out[how][measure] = values
     return out
 
 
@@ -129,7 +133,7 @@ class Groups:
     def __init__(self, batch: TextBatch) -> None:
         self.batch = batch
         self._columns: dict[str, Columns | Unavailable] = {}
-        self._printed: dict[str, dict[str, dict[str, float]]] = {}
+        self._printed: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
         # lists (an Arrow batch's columns become str here: the auditor reads each text)
         given = (list(batch.predictions), [list(refs) for refs in batch.references])
         self._texts: dict[str, Texts] = {"as given": given}
@@ -188,12 +192,14 @@ class Groups:
         return found
 
     def printed(self, recipe: Recipe) -> dict[str, dict[str, float]]:
-        """The script's printed averages for a Perl recipe's flags and sentences."""
+        """The script's numbers for a Perl recipe's flags and sentences, as the recipe
+        aggregates them (printed averages, or the plain mean of the ``-d`` lines):
+        ``{measure: {type: value}}``; one run of the script per flag set and split."""
         if recipe.group not in self._printed:
             flags = str(recipe.extra["flags"])
             texts = self.texts(str(recipe.extra["split"]))
             self._printed[recipe.group] = _perl_group(texts, flags)
-        return self._printed[recipe.group]
+        return self._printed[recipe.group][recipe.aggregate]
 
     def _make(self, name: str) -> Columns:
         batch = self.batch
