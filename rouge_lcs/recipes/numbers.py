@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rouge_lcs.base.validation import TextBatch
+from rouge_lcs.base.validation import TextBatch, check_texts
 from rouge_lcs.recipes import pltrdy, py_rouge, sumeval, xlsum
 from rouge_lcs.recipes.catalogue import Recipe
 from rouge_lcs.rouge155.flags import score_flags
@@ -62,9 +62,11 @@ def mid_interval(column: np.ndarray) -> tuple[float, float]:
     return mean - half, mean + half
 
 
-def _engine_group(texts: Texts, types: tuple[str, ...], **options: object) -> Columns:
+def _engine_group(texts: Texts | TextBatch, types: tuple[str, ...], **options: object) -> Columns:
     scorer = function_scorer(list(types), **options)
-    scores = scorer.score(*texts)
+    # a batch checked once serves every group that reads the same texts
+    batch = texts if isinstance(texts, TextBatch) else check_texts(*texts)
+    scores = scorer.score_of(batch)
     return {m: {t: scores.column(t, m) for t in types} for m in MEASURES}
 
 
@@ -138,6 +140,14 @@ class Groups:
         given = (list(batch.predictions), [list(refs) for refs in batch.references])
         self._texts: dict[str, Texts] = {"as given": given}
         self._sentences: dict[str, list[str]] = {}
+        self._batches: dict[str, TextBatch] = {}
+
+    def checked(self, split: str) -> TextBatch:
+        """:meth:`texts` as a checked batch, checked once for every group that reads it."""
+        found = self._batches.get(split)
+        if found is None:
+            found = self._batches[split] = check_texts(*self.texts(split))
+        return found
 
     def texts(self, split: str) -> Texts:
         """The batch's texts with sentences cut as ``split`` does: ``"nltk"``, each Punkt
@@ -216,13 +226,13 @@ class Groups:
                 split = "punkt_only" if name.startswith("tm") else "nltk"
                 types = ("rougeLsum",)
             return _engine_group(
-                self.texts(split), types, tokenizer="rouge_score", lsum_split="newline",
+                self.checked(split), types, tokenizer="rouge_score", lsum_split="newline",
                 use_stemmer=stem, multi_ref=multi,
             )  # fmt: skip
         if name.startswith("xlsum_"):
             # XL-Sum's scorer: one reference; ROUGE-Lsum tokens without the OpenNMT step
             preds, refs = self.texts("as given")
-            first = (preds, [r[:1] for r in refs])
+            first = check_texts(preds, [r[:1] for r in refs])
             cols = _engine_group(
                 first, TYPES[:3], tokenizer=xlsum.words, use_stemmer=stem, multi_ref="max_f"
             )
@@ -237,7 +247,7 @@ class Groups:
             # rouge-metric's PyRouge: str.split() tokens (case and punctuation kept), counts
             # summed over references (multi_ref_mode="average"), its "rouge-l" summary level
             cols = _engine_group(
-                self.texts("as given"), ("rouge1", "rouge2", "rougeLsum"), tokenizer="whitespace",
+                self.checked("as given"), ("rouge1", "rouge2", "rougeLsum"), tokenizer="whitespace",
                 lsum_split="newline", multi_ref="pooled",
             )  # fmt: skip
             for measure in MEASURES:
@@ -256,7 +266,7 @@ class Groups:
                 cols[measure]["rougeLsum"] = cols[measure]["rougeL"]  # summary level
             return cols
         if name.startswith("lcs_"):
-            return _engine_group(self.texts("as given"), TYPES, use_stemmer=stem)
+            return _engine_group(self.checked("as given"), TYPES, use_stemmer=stem)
         raise KeyError(name)  # pragma: no cover - the catalogue names only these
 
 
