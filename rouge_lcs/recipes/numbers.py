@@ -141,6 +141,7 @@ class Groups:
         self._texts: dict[str, Texts] = {"as given": given}
         self._sentences: dict[str, list[str]] = {}
         self._batches: dict[str, TextBatch] = {}
+        self._py_rouge_words: dict[str, list[str]] = {}  # py-rouge's words of each line
 
     def checked(self, split: str) -> TextBatch:
         """:meth:`texts` as a checked batch, checked once for every group that reads it."""
@@ -261,7 +262,7 @@ class Groups:
         if name.startswith("py_rouge:"):
             # py-rouge: its truncation, words and stems; the script's hits, its own counts
             limit = py_rouge.LIMITS[name.partition(":")[2]]
-            cols = py_rouge.columns(*self.texts("as given"), limit)
+            cols = py_rouge.columns(*self.texts("as given"), limit, memo=self._py_rouge_words)
             for measure in MEASURES:
                 cols[measure]["rougeLsum"] = cols[measure]["rougeL"]  # summary level
             return cols
