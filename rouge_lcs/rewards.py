@@ -53,6 +53,7 @@ from rouge_lcs.engine.ids import checked_ids
 from rouge_lcs.scores.prefix import (
     PrefixScores,
     check_offsets,
+    decode_words,
     id_prefix_scores,
     offsets_from_ids,
     place,
@@ -299,6 +300,7 @@ class RougeReward:
         offsets: Sequence[Any] | None = None,
         token_ids: Sequence[Any] | None = None,
         model_tokenizer: Any = None,
+        clean_up_tokenization_spaces: bool | None = None,
     ) -> list[list[float]]:
         """Per-token rewards: see :func:`token_rewards` (whose arguments these are)."""
         if token_ids is not None and model_tokenizer is None and completions is None:
@@ -311,7 +313,9 @@ class RougeReward:
                 token_ids, refs, pad_id=self.scorer.pad_id, names=("token_ids", "references")
             )
             return self._increments(id_prefix_scores(batch, self.scorer.settings))
-        texts, spans = _token_inputs(completions, offsets, token_ids, model_tokenizer)
+        texts, spans = _token_inputs(
+            completions, offsets, token_ids, model_tokenizer, clean_up_tokenization_spaces
+        )
         scorer = self.scorer
         threads = default_num_threads() if scorer.num_threads is None else scorer.num_threads
         prefixes = prefix_scores(
@@ -452,8 +456,19 @@ def _listed(value: object, name: str) -> list[Any]:
     return list(value)
 
 
+def _cleans(model_tokenizer: object, clean_up_tokenization_spaces: bool | None) -> bool:
+    """Whether the decode compared with cleans up spaces (``None``: the tokenizer's own)."""
+    if clean_up_tokenization_spaces is not None:
+        return clean_up_tokenization_spaces
+    return bool(getattr(model_tokenizer, "clean_up_tokenization_spaces", False))
+
+
 def _token_inputs(
-    completions: object, offsets: object, token_ids: object, model_tokenizer: object
+    completions: object,
+    offsets: object,
+    token_ids: object,
+    model_tokenizer: object,
+    clean_up_tokenization_spaces: bool | None = None,
 ) -> tuple[list[str], list[list[tuple[int, int]]] | None]:
     """The completions' texts and, when given, each one's model-token spans."""
     if token_ids is not None:
@@ -468,7 +483,7 @@ def _token_inputs(
             for j, v in enumerate(ids):
                 if not isinstance(v, int) or isinstance(v, bool):
                     raise fail_type(f"token_ids[{i}][{j}]", "int", v)
-            decoded.append(offsets_from_ids(ids, model_tokenizer))
+            decoded.append(offsets_from_ids(ids, model_tokenizer, clean_up_tokenization_spaces))
         if completions is None:
             return [text for text, _ in decoded], [spans for _, spans in decoded]
         texts = [completion_text(c, i) for i, c in enumerate(_listed(completions, "completions"))]
@@ -478,11 +493,16 @@ def _token_inputs(
             if text != made:
                 raise ValueError(
                     f"completions[{i}]: expected the decoding of token_ids[{i}] "
-                    f"(tokenizer.decode(ids, skip_special_tokens=True)), got another text"
+                    f"({decode_words(clean_up_tokenization_spaces)}: {made[:60]!r}), got "
+                    f"another text ({text[:60]!r}); decode as the caller did with "
+                    "clean_up_tokenization_spaces="
+                    f"{not _cleans(model_tokenizer, clean_up_tokenization_spaces)}"
                 )
         return texts, [spans for _, spans in decoded]
     if model_tokenizer is not None:
         raise ValueError("model_tokenizer: only used with token_ids")
+    if clean_up_tokenization_spaces is not None:
+        raise ValueError("clean_up_tokenization_spaces: only used with token_ids")
     if completions is None:
         raise TypeError("completions: expected a list of completions, got None")
     texts = [completion_text(c, i) for i, c in enumerate(_listed(completions, "completions"))]
@@ -505,6 +525,7 @@ def token_rewards(
     offsets: Sequence[Any] | None = None,
     token_ids: Sequence[Any] | None = None,
     model_tokenizer: Any = None,
+    clean_up_tokenization_spaces: bool | None = None,
     return_tensors: str | None = None,
     **options: Any,
 ) -> Any:
@@ -535,6 +556,10 @@ def token_rewards(
             in one pass (linear in the length, no decode).  With the ``model_tokenizer``
             (Hugging Face) that made them, ROUGE words of the decoded text instead, placed on
             the model tokens from decoding growing prefixes (quadratic in the length).
+        clean_up_tokenization_spaces: how ``token_ids`` are decoded with a ``model_tokenizer``:
+            ``None`` (default) as ``model_tokenizer.decode(ids, skip_special_tokens=True)``
+            decodes them, with the tokenizer's own setting (verl's reward managers decode so);
+            ``True``/``False`` choose.  Completions given with the ids must be that decoding.
         return_tensors: ``"pt"``: a ``(batch, longest)`` float32 torch tensor, padded with 0
             on the right (torch is imported only then).
         **options: scoring options of :class:`rouge_lcs.Rouge` (``tokenizer`` is the ROUGE
@@ -551,6 +576,7 @@ def token_rewards(
         offsets=offsets,
         token_ids=token_ids,
         model_tokenizer=model_tokenizer,
+        clean_up_tokenization_spaces=clean_up_tokenization_spaces,
     )
     if return_tensors is None:
         return values

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from rouge_lcs.base.validation import check_texts, fail_type, fail_value
 from rouge_lcs.recipes.catalogue import Recipe, recipes
-from rouge_lcs.recipes.numbers import TYPES, Numbers, compute
+from rouge_lcs.recipes.numbers import MID_Z, TYPES, Numbers, compute
 
 __all__ = ["Audit", "Candidate", "audit", "parse_reported"]
 
@@ -103,10 +103,26 @@ class Candidate:
     rank: int | None = None
     tied: bool = False
     error: str | None = None
+    #: "reproduced" (an exact number within rounding), "near" (an exact number within one
+    #: rounding unit), "consistent" (an unseeded bootstrap's interval holds the reported
+    #: value), "off"; ``None`` without reported numbers.
+    evidence: str | None = None
+    #: An unseeded bootstrap's (reported - its centre) / the standard deviation of its mid,
+    #: per type, and ``p``: how often a run's mids lie at least that far from the centres
+    #: beyond rounding (chi-square over the reported types; "consistent" from 0.05).
+    z: dict[str, float] | None = None
+    p: float | None = None
+    plain: str = ""
+    family: str = ""
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready fields."""
         return {
+            "plain": self.plain,
+            "family": self.family,
+            "evidence": self.evidence,
+            "z": self.z,
+            "p": self.p,
             "key": self.key,
             "package": self.package,
             "version": self.version,
@@ -144,12 +160,82 @@ class Audit:
 
     @property
     def reproduced(self) -> bool:
-        """Whether some recipe reproduces every reported number."""
-        return any(c.matches for c in self.candidates)
+        """Whether some exact recipe reproduces every reported number within rounding (an
+        unseeded bootstrap's interval is at most "consistent with" them)."""
+        return any(c.evidence == "reproduced" for c in self.candidates)
+
+    @property
+    def unit(self) -> float | None:
+        """One rounding unit of the reported numbers (0.01 for two decimals)."""
+        return None if self.decimals is None else 10.0**-self.decimals
+
+    @property
+    def answer(self) -> str:
+        """The best candidate in plain words ("rouge_score, stemmer on, plain mean of
+        per-example F"), or that nothing reproduces the numbers."""
+        if self.reported is None or not self.candidates:
+            return ""
+        best = self.candidates[0]
+        if best.evidence == "reproduced":
+            return best.plain
+        if best.evidence == "consistent":
+            return f"consistent with {best.plain}; no exact recipe reproduces these numbers"
+        return f"none reproduces these numbers; nearest: {best.plain}"
+
+    def _interval_words(self, c: Candidate) -> str:
+        if not c.intervals:
+            return ""
+        widths = [hi - lo for lo, hi in c.intervals.values()]
+        zs = ", ".join(f"{_SHORT[t]} z={v:+.1f}" for t, v in (c.z or {}).items())
+        likely = "" if c.p is None else f", p = {c.p:.2g}"
+        return (
+            f" (an unseeded bootstrap: its mid moves within an interval {max(widths):.3g} wide "
+            f"at n = {self.n_examples}; {zs}{likely})"
+        )
+
+    @property
+    def apart(self) -> str:
+        """For tied candidates of several recipes: what would tell them apart (a type not
+        reported where their numbers differ, or more decimals); ``""`` when one leads."""
+        if self.reported is None:
+            return ""
+        best = self.best
+        if len(best) < 2 or self.unit is None:
+            return ""
+        scale = self.unit
+        # numbers the paper did not report where the tied recipes differ by a rounding unit
+        words = []
+        for t in TYPES:
+            if t in self.reported:
+                continue
+            values = [c.numbers[t] for c in best if t in c.numbers]
+            if len(values) > 1 and max(values) - min(values) >= scale:
+                words.append(f"{_SHORT[t]} (theirs span {min(values):.2f}-{max(values):.2f})")
+        spread = max(
+            (
+                max(c.numbers[t] for c in best if t in c.numbers)
+                - min(c.numbers[t] for c in best if t in c.numbers)
+                for t in self.reported
+            ),
+            default=0.0,
+        )
+        if spread < 1e-9 and not words:
+            return (
+                f"{len(best)} recipes tie with the same numbers: the same computation, which "
+                "no reported number tells apart"
+            )
+        families = sorted({c.family for c in best})
+        head = f"tied: {', '.join(families)}"
+        tell = f"reporting {', '.join(words)} or more decimals" if words else "more decimals"
+        spread_words = f"; on the reported types they differ by at most {spread:.2g}"
+        return f"{head}{spread_words}; {tell}, or R and P, would tell them apart"
 
     @property
     def verdict(self) -> str:
-        """One sentence: who reproduces the numbers, or the nearest."""
+        """One line: "reproduced by" (an exact recipe within rounding), "consistent with" (only
+        an unseeded bootstrap's interval) or "none reproduces these numbers; nearest:", the
+        recipe in plain words, then the recipe keys, the number of examples, and for a tie what
+        would tell the tied recipes apart."""
         if self.reported is None:
             return (
                 f"{len(self.candidates)} recipes on {self.n_examples} examples (nothing reported)"
@@ -157,19 +243,24 @@ class Audit:
         best = self.best
         names = ", ".join(f"{c.package} [{c.key}]" for c in best[:6])
         more = f" and {len(best) - 6} more" if len(best) > 6 else ""
+        n = f"n = {self.n_examples}"
+        apart = f"; {self.apart}" if self.apart else ""
+        lead = best[0] if best else None
         if self.reproduced:
-            tie = (
-                f" ({len(best)} recipes tie: the data cannot tell them apart)"
-                if len(best) > 1
-                else ""
+            tie = f", {len(best)} recipes tie" if len(best) > 1 else ""
+            return f"reproduced by {self.answer} — {names}{more} ({n}{tie}){apart}"
+        if lead is not None and lead.evidence == "consistent":
+            return (
+                f"consistent with {lead.plain} — {names}{more}{self._interval_words(lead)}; no "
+                f"exact recipe reproduces these numbers{apart}"
             )
-            return f"reproduced by {names}{more}{tie}"
-        distance = best[0].distance if best else float("nan")
-        return f"none reproduces these numbers; nearest: {names}{more} (off by {distance:.4g})"
+        distance = lead.distance if lead else float("nan")
+        return f"{self.answer} — {names}{more} (off by {distance:.4g}, {n}){apart}"
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready fields."""
         return {
+            "answer": self.answer,
             "verdict": self.verdict,
             "reported": self.reported,
             "units": self.units,
@@ -190,7 +281,7 @@ class Audit:
             digits = max(digits, self.decimals + 1)
         header = ["rank", "package", "recipe"] + [_SHORT[t] for t in types]
         if self.reported is not None:
-            header += ["distance", "match"]
+            header += ["distance", "evidence"]
         rows = [header]
         if self.reported is not None:
             rows.append(
@@ -214,7 +305,7 @@ class Audit:
             if self.reported is not None:
                 row += [
                     "-" if c.distance is None else f"{c.distance:.{digits}f}",
-                    "yes" if c.matches else "no",
+                    _evidence_cell(c),
                 ]
             rows.append(row)
         widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
@@ -223,6 +314,13 @@ class Audit:
 
     def __str__(self) -> str:
         return self.table()
+
+
+def _evidence_cell(c: Candidate) -> str:
+    if c.p is not None:
+        worst = max((abs(v) for v in (c.z or {}).values()), default=0.0)
+        return f"{c.evidence} (|z|<={worst:.1f}, p={c.p:.2g})"
+    return c.evidence or "-"
 
 
 def _scaled(
@@ -273,23 +371,123 @@ def _candidate(numbers: Numbers, scale: float, suffix: str = "", **fields: objec
         source=recipe.source,
         intervals=intervals,
         error=numbers.error,
+        plain=recipe.plain + (", its rougeLsum as RL" if suffix else ""),
+        family=recipe.family,
         **fields,  # type: ignore[arg-type]
     )
 
 
-def _judge(candidate: Candidate, reported: dict[str, float], half: float) -> tuple[float, bool]:
-    distance, matches = 0.0, True
+def _chi2_tail(x: float, k: int) -> float:
+    """P(chi-square with k degrees of freedom >= x), k = 1..4 (the reported types)."""
+    if x <= 0:
+        return 1.0
+    root = math.sqrt(x / 2)
+    tails = {
+        1: math.erfc(root),
+        2: math.exp(-x / 2),
+        3: math.erfc(root) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2),
+        4: math.exp(-x / 2) * (1 + x / 2),
+    }
+    return min(1.0, tails[k])
+
+
+#: An unseeded bootstrap is "consistent with" the reported numbers when a run's mids lie at
+#: least this far from the centres in this share of runs or more (chi-square over the types).
+CONSISTENT_P = 0.05
+
+
+@dataclass(frozen=True)
+class _Judged:
+    distance: float
+    matches: bool  # within rounding, or (a bootstrap) consistent with the numbers
+    evidence: str
+    z: dict[str, float] | None
+    p: float | None
+
+
+def _judge(candidate: Candidate, reported: dict[str, float], half: float) -> _Judged:
+    """The evidence for one candidate: its largest gap to a reported number beyond rounding
+    (an unseeded bootstrap: from the centre of its interval, as its mean's); for a bootstrap
+    also z per type, (reported - centre) / the standard deviation of its mid (the interval is
+    the centre +- MID_Z of them), and p, how often a run's mids lie at least that far from
+    the centres beyond rounding (chi-square over the reported types, which rouge_score
+    resamples independently)."""
+    if candidate.error or any(t not in candidate.numbers for t in reported):
+        return _Judged(math.inf, False, "off", None, None)
+    slack = half * (1 + _EPS)
+    distance, within = 0.0, True
+    z: dict[str, float] = {}
+    chi2 = 0.0
     for t, r in reported.items():
-        if t not in candidate.numbers:
-            return math.inf, False
+        tol = slack + _EPS * max(1.0, r)
+        gap = abs(candidate.numbers[t] - r)
         if candidate.intervals is not None and t in candidate.intervals:
             lo, hi = candidate.intervals[t]
-            gap = max(lo - r, r - hi, 0.0)
-        else:
-            gap = abs(candidate.numbers[t] - r)
+            sd = (hi - lo) / (2 * MID_Z)
+            beyond = max(gap - tol, 0.0)
+            if sd > 0:
+                z[t] = (r - candidate.numbers[t]) / sd
+                chi2 += (beyond / sd) ** 2
+            elif beyond > 0:
+                chi2 = math.inf
         distance = max(distance, gap)
-        matches = matches and gap <= half * (1 + _EPS) + _EPS * max(1.0, r)
-    return distance, matches
+        within = within and gap <= tol
+    if candidate.intervals is not None:
+        p = _chi2_tail(chi2, len(reported)) if math.isfinite(chi2) else 0.0
+        consistent = p >= CONSISTENT_P
+        return _Judged(distance, consistent, "consistent" if consistent else "off", z, p)
+    evidence = "reproduced" if within else "near" if distance <= 2 * slack else "off"
+    return _Judged(distance, within, evidence, None, None)
+
+
+#: The order of evidence: exact numbers within rounding, then within one rounding unit (a
+#: bootstrap interval never ranks above them), then bootstrap intervals, then the rest.
+_TIER = {"reproduced": 0, "near": 1, "consistent": 2, "off": 3}
+
+
+def _ranked(judged: list[tuple[int, Candidate, _Judged]], unit: float) -> list[Candidate]:
+    """Candidates best first, with ranks.  Every reproducing candidate ties first; then exact
+    numbers within one rounding unit, by distance; then unseeded-bootstrap intervals
+    consistent with the numbers, by p; then the rest by distance.  Among those that reproduce
+    nothing, a run of one family's recipes within one rounding unit of the run's first ties
+    with it (a difference below the reported precision says nothing about which of them ran),
+    as do equal distances."""
+    keyed = []
+    for order, c, j in judged:
+        tier = _TIER[j.evidence]
+        value = 0.0 if tier == 0 else -(j.p or 0.0) if tier == 2 else j.distance
+        # exact numbers before intervals inside a tie, then catalogue order
+        keyed.append(((tier, round(value, 12)), c.intervals is not None, order, c, j))
+    keyed.sort(key=lambda item: item[:3])
+    out: list[Candidate] = []
+    ranks: list[int] = []
+    lead: tuple[int, Candidate, _Judged] | None = None  # the first of the current tie
+    for index, ((tier, value), _, _, c, j) in enumerate(keyed):
+        same = False
+        if lead is not None:
+            lead_tier, lead_c, lead_j = lead
+            same = (tier, round(value, 9)) == (lead_tier, round(_value(lead_tier, lead_j), 9))
+            if tier in (1, 3) and lead_tier == tier and c.family == lead_c.family:
+                same = same or j.distance - lead_j.distance <= unit * (1 + _EPS)
+        if not same:
+            lead = (tier, c, j)
+            ranks.append(index + 1)
+        else:
+            ranks.append(ranks[-1])
+        fields = {
+            "distance": j.distance,
+            "matches": j.matches,
+            "rank": ranks[-1],
+            "evidence": j.evidence,
+            "z": j.z,
+            "p": j.p,
+        }
+        out.append(Candidate(**{**c.__dict__, **fields}))
+    return [Candidate(**{**c.__dict__, "tied": ranks.count(c.rank or 0) > 1}) for c in out]
+
+
+def _value(tier: int, j: _Judged) -> float:
+    return 0.0 if tier == 0 else -(j.p or 0.0) if tier == 2 else j.distance
 
 
 def audit(
@@ -340,35 +538,12 @@ def audit(
     places = decimals if decimals is not None else max(d for _, d in parsed.values())
     values = {t: v for t, (v, _) in parsed.items()}
     half = 0.5 * 10.0**-places
-    # Every recipe that reproduces the numbers ranks first (they tie: rounding cannot tell
-    # them apart); exact numbers are listed before unseeded-bootstrap intervals, which match
-    # a wider range.  The others rank by distance.
     judged = []
     for order, numbers in enumerate(computed):
         for variant, suffix in _variants(numbers, values):
             c = _candidate(variant, scale, suffix)
-            distance, matches = (math.inf, False) if c.error else _judge(c, values, half)
-            tie_key = (not matches, 0.0 if matches else round(distance, 9))
-            judged.append((tie_key, c.intervals is not None, round(distance, 9), order, c))
-    judged.sort(key=lambda item: item[:4])
-    tie_keys = [item[0] for item in judged]
-    candidates = []
-    rank = 0
-    for index, (tie_key, _, _, _, c) in enumerate(judged):
-        if index == 0 or tie_key != tie_keys[index - 1]:
-            rank = index + 1
-        distance, matches = _judge(c, values, half) if not c.error else (math.inf, False)
-        candidates.append(
-            Candidate(
-                **{
-                    **c.__dict__,
-                    "distance": distance,
-                    "matches": matches,
-                    "rank": rank,
-                    "tied": tie_keys.count(tie_key) > 1,
-                }
-            )
-        )
+            judged.append((order, c, _judge(c, values, half)))
+    candidates = _ranked(judged, 2 * half)
     return Audit(
         candidates, values, units, places, len(batch), tuple(t for t in TYPES if t in values)
     )

@@ -22,6 +22,15 @@ XLSUM = "https://github.com/csebuetnlp/xl-sum/tree/master/multilingual_rouge_sco
 GRUSKY = "Grusky, 'Rogue Scores', ACL 2023"
 
 
+#: Tools that run the same code underneath: their numbers differ only by options a paper
+#: rarely prints (the family's name -> its packages).
+FAMILIES = {
+    "ROUGE-1.5.5": ("ROUGE-1.5.5", "pyrouge", "files2rouge", "py-rouge"),
+    "rouge_score": ("rouge-score", "evaluate", "datasets", "torchmetrics"),
+}
+FAMILY_OF = {package: name for name, packages in FAMILIES.items() for package in packages}
+
+
 @dataclass(frozen=True)
 class Recipe:
     """One configuration.  ``group``: the statistics it reads (see :mod:`.numbers`);
@@ -40,6 +49,16 @@ class Recipe:
     measure: str = "fmeasure"
     lsum_group: str | None = None  # a group whose rougeLsum replaces this group's
     extra: dict[str, object] = field(default_factory=dict)
+    #: The recipe in plain words ("rouge_score, stemmer on, plain mean of per-example F").
+    plain: str = ""
+    #: Recipes whose numbers differ only where these tools differ (see ``FAMILIES``).
+    family: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.family:
+            object.__setattr__(self, "family", FAMILY_OF.get(self.package, self.package))
+        if not self.plain:
+            object.__setattr__(self, "plain", f"{self.package} [{self.key}]")
 
 
 def _rs_options(stem: bool, lsum: str, aggregate: str) -> dict[str, object]:
@@ -89,9 +108,20 @@ def _rouge_score_recipes() -> list[Recipe]:
                         group=group,
                         aggregate=aggregate,
                         lsum_group=lsum_group,
+                        plain=_rs_plain("rouge_score", stem, aggregate, split),
                     )
                 )
     return out
+
+
+def _rs_plain(tool: str, stem: bool, aggregate: str, split: str) -> str:
+    how = (
+        "plain mean of per-example F"
+        if aggregate == "mean"
+        else "unseeded BootstrapAggregator mid (moves from run to run)"
+    )
+    lsum = ", ROUGE-Lsum on nltk sentences" if split == "nltk" else ""
+    return f"{tool}, stemmer {'on' if stem else 'off'}{lsum}, {how}"
 
 
 def _evaluate_recipes() -> list[Recipe]:
@@ -124,6 +154,12 @@ def _evaluate_recipes() -> list[Recipe]:
                 group=f"rs_{s}",
                 aggregate="bootstrap_mid" if aggregator else "mean",
                 lsum_group=f"rs_nltk_{s}" if split == "nltk" else None,
+                plain=_rs_plain(
+                    "evaluate's rouge (rouge_score)",
+                    stem,
+                    "bootstrap_mid" if aggregator else "mean",
+                    split,
+                ),
             )
         )
     for stem in (False, True):
@@ -142,6 +178,9 @@ def _evaluate_recipes() -> list[Recipe]:
                 source="https://github.com/huggingface/datasets/blob/2.14.0/metrics/rouge/rouge.py",
                 group=f"rs_{s}",
                 aggregate="bootstrap_mid",
+                plain=_rs_plain(
+                    "datasets.load_metric('rouge') (rouge_score)", stem, "bootstrap_mid", ""
+                ),
             )
         )
     return out
@@ -151,80 +190,191 @@ PERL_NOTE = (
     "the script keeps ASCII letters and digits only (non-English texts score near 0), prints 5 "
     "decimals and averages by a bootstrap over examples in order"
 )
+PYROUGE_SOURCE = (
+    "pyrouge 0.1.3 (PyPI) pyrouge/Rouge155.py: __add_config_option returns "
+    "options + ['-m'] + [config], for the defaults and for any rouge_args"
+)
+PLTRDY_PYROUGE = "https://github.com/pltrdy/pyrouge/blob/master/pyrouge/Rouge155.py"
+REALSUMM = "https://github.com/neulab/REALSumm/blob/master/scoring/scorer.py"
+PYROUGE_FLAGS = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a"
+FILES2ROUGE_FLAGS = "-c 95 -r 1000 -n 2 -a"
+
+#: (key, package, stem, sentences, aggregate, note, source, measures)
+_FlagSet = tuple[str, str, bool, str, str, str, str, tuple[str, ...]]
+
+
+def _perl_flag_sets(multi_ref: bool) -> list[_FlagSet]:
+    both = ("fmeasure", "recall")
+    sets: list[_FlagSet] = [
+        (
+            "pyrouge",
+            "pyrouge",
+            True,
+            "as given",
+            "printed",
+            f"pyrouge.Rouge155() (0.1.3 and master): {PYROUGE_FLAGS} -m; pyrouge always adds "
+            "-m (Porter stemmer), also after rouge_args",
+            PYROUGE,
+            both,
+        ),
+        (
+            "pyrouge/nltk",
+            "pyrouge",
+            True,
+            "nltk",
+            "printed",
+            f"pyrouge.Rouge155() on nltk-split sentences: {PYROUGE_FLAGS} -m",
+            PYROUGE,
+            both,
+        ),
+        (
+            "perl",
+            "ROUGE-1.5.5",
+            False,
+            "as given",
+            "printed",
+            f"the script called directly ({PYROUGE_FLAGS}; -n 2 prints the same R1, R2, RL), or "
+            "pltrdy's pyrouge fork with stemming=False: no -m",
+            PLTRDY_PYROUGE,
+            both,
+        ),
+        (
+            "perl/nltk",
+            "ROUGE-1.5.5",
+            False,
+            "nltk",
+            "printed",
+            "the script called directly on nltk-split sentences, no -m",
+            PLTRDY_PYROUGE,
+            both,
+        ),
+        (
+            "files2rouge",
+            "files2rouge",
+            True,
+            "files2rouge",
+            "printed",
+            f"files2rouge since July 2020: {FILES2ROUGE_FLAGS} -m (stemming is its default; "
+            "-nm turns it off), lines cut at ' . '",
+            FILES2ROUGE,
+            both,
+        ),
+        (
+            "files2rouge/-nm",
+            "files2rouge",
+            False,
+            "files2rouge",
+            "printed",
+            f"files2rouge -nm (no stemming): {FILES2ROUGE_FLAGS}, lines cut at ' . '",
+            FILES2ROUGE,
+            both,
+        ),
+        (
+            "files2rouge/2018-2020",
+            "files2rouge",
+            False,
+            "files2rouge",
+            "printed",
+            f"files2rouge from January 2018 to July 2020: {FILES2ROUGE_FLAGS} without -m; its "
+            "main() passed (reference, summary) to run(summ_path, ref_path) (fixed in July 2020, "
+            "commit c3a61d3): the printed recall is the summaries' precision; its F is "
+            "files2rouge/-nm's",
+            FILES2ROUGE,
+            ("precision",),
+        ),
+    ]
+    sets.append(
+        ("pyrouge/-d/mean", "pyrouge", True, "as given", "per_example_mean",
+         "pyrouge with rouge_args '-c 95 -n 2 -a -r 1000 -m -d' (REALSumm's scorer; SummEval's "
+         "per-summary scores likewise): the plain mean of the script's per-summary lines "
+         "(5 decimals), not its printed average", REALSUMM, both)
+    )  # fmt: skip
+    sets.append(
+        ("perl/-d/mean", "ROUGE-1.5.5", False, "as given", "per_example_mean",
+         "the script called directly with -d, no -m: the plain mean of its per-summary lines "
+         "(5 decimals)", PLTRDY_PYROUGE, both)
+    )  # fmt: skip
+    for limit in ("-l 75", "-l 100", "-b 665"):
+        for stem in (False, True):
+            label = f"{limit}{' -m' if stem else ''}"
+            note = f"DUC-style truncation {limit}{' with -m' if stem else ''}, the script direct"
+            sets.append((f"perl/{label}", "ROUGE-1.5.5", stem, "as given", "printed", note,
+                         PLTRDY_PYROUGE, both))  # fmt: skip
+    if multi_ref:
+        sets.append(("pyrouge/-f B", "pyrouge", True, "as given", "printed",
+                     "pyrouge with rouge_args '... -f B' (best reference), -m added", PYROUGE,
+                     both))  # fmt: skip
+    return sets
 
 
 def _perl_recipes(multi_ref: bool) -> list[Recipe]:
     out = []
-    pyrouge_defaults = "pyrouge defaults: -c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a"
-    # (key, package, flags, sentences, note)
-    flag_sets: list[tuple[str, str, dict[str, object], str, str]] = [
-        ("pyrouge", "pyrouge", {}, "as given", pyrouge_defaults),
-        ("pyrouge/-m", "pyrouge", {"stem": True}, "as given", f"{pyrouge_defaults} -m"),
-        ("pyrouge/nltk", "pyrouge", {}, "nltk", f"{pyrouge_defaults}, nltk-split sentences"),
-        ("pyrouge/nltk/-m", "pyrouge", {"stem": True}, "nltk", f"{pyrouge_defaults} -m, nltk"),
-        ("files2rouge", "files2rouge", {}, "files2rouge", "files2rouge: -c 95 -r 1000 -n 2 -a"),
-    ]
-    for limit in ("-l 75", "-l 100", "-b 665"):
-        flag, value = limit.split()
-        name = "length_limit" if flag == "-l" else "byte_limit"
-        for stem in (False, True):
-            flags: dict[str, object] = {name: int(value)}
-            if stem:
-                flags["stem"] = True
-            label = f"{limit}{' -m' if stem else ''}"
-            out_note = f"DUC-style truncation {limit}{' with -m' if stem else ''}"
-            flag_sets.append((f"perl/{label}", "pyrouge", flags, "as given", out_note))
-    if multi_ref:
-        flag_sets.append(
-            ("pyrouge/-f B", "pyrouge", {"multi_ref": "B"}, "as given", "-f B: best reference")
+    for key, package, stem, split, aggregate, note, source, measures in _perl_flag_sets(multi_ref):
+        flag_list = []
+        if stem:
+            flag_list.append("-m")
+        limit = next(
+            (p.removesuffix(" -m") for p in key.split("/")[1:] if p.startswith(("-l", "-b"))), ""
         )
-    for key, package, flags, split, note in flag_sets:
-        group = "perl|" + key
-        args = " ".join(
-            {
-                "stem": "-m",
-                "length_limit": f"-l {flags.get('length_limit')}",
-                "byte_limit": f"-b {flags.get('byte_limit')}",
-                "multi_ref": f"-f {flags.get('multi_ref')}",
-            }[k]
-            for k in flags
-        )
-        measures = ["fmeasure", "recall"]
+        if limit:
+            flag_list.append(limit)
+        if key.endswith("-f B"):
+            flag_list.append("-f B")
+        args = " ".join(flag_list)
         for measure in measures:
             options: dict[str, object] = {
-                "use_stemmer": bool(flags.get("stem")),
+                "use_stemmer": stem,
                 "flags": args or "(none beyond the defaults)",
                 "sentence_split": {
                     "as given": "newlines in the text (one sentence a line)",
                     "nltk": NLTK,
                     "files2rouge": "each line cut at ' . ' (files2rouge's --eos '.')",
                 }[split],
-                "measure": "recall (as DUC papers report)" if measure == "recall" else "F",
-                "multi_ref": "-f " + str(flags.get("multi_ref", "A")),
+                "measure": {"recall": "recall (as DUC papers report)", "fmeasure": "F"}.get(
+                    measure, "printed as recall: the summaries' precision"
+                ),
+                "multi_ref": "-f " + ("B" if key.endswith("-f B") else "A"),
+                "aggregate": (
+                    "plain mean of the -d per-summary lines"
+                    if aggregate == "per_example_mean"
+                    else "the script's printed average"
+                ),
             }
-            full_note = f"{note}; {PERL_NOTE}"
-            recipe_measure = measure
-            if package == "files2rouge":
-                full_note += (
-                    "; files2rouge's main() passes (reference, summary) to run(summ_path, "
-                    "ref_path): the printed recall is the summaries' precision (F unchanged)"
-                )
-                if measure == "recall":
-                    recipe_measure = "precision"
             out.append(
                 Recipe(
-                    key=f"{key}/{'R' if measure == 'recall' else 'F'}",
+                    key=f"{key}/{'F' if measure == 'fmeasure' else 'R'}",
                     package=package,
                     version="ROUGE-1.5.5",
                     options=options,
-                    note=full_note,
-                    source=FILES2ROUGE if package == "files2rouge" else PYROUGE,
-                    group=group,
-                    measure=recipe_measure,
+                    note=f"{note}; {PERL_NOTE}",
+                    source=source,
+                    # recipes of one flag set and sentence split share the script's run
+                    group=f"perl|{args}|{split}",
+                    aggregate=aggregate,
+                    measure=measure,
                     extra={"flags": f"-n 2 {args}".strip(), "split": split},
+                    plain=_perl_plain(package, stem, aggregate, measure, split, limit),
                 )
             )
     return out
+
+
+def _perl_plain(
+    package: str, stem: bool, aggregate: str, measure: str, split: str, limit: str
+) -> str:
+    program = {
+        "pyrouge": "the Perl ROUGE-1.5.5 via pyrouge",
+        "files2rouge": "the Perl ROUGE-1.5.5 via files2rouge",
+    }.get(package, "the Perl ROUGE-1.5.5 called directly")
+    what = {"fmeasure": "F", "recall": "recall"}.get(measure, "precision (printed as its recall)")
+    how = (
+        f"plain mean of per-summary {what}"
+        if aggregate == "per_example_mean"
+        else f"its printed average {what}"
+    )
+    extra = f", {limit}" if limit else ""
+    sentences = ", nltk sentences" if split == "nltk" else ""
+    return f"{program}, stemmer {'on (-m)' if stem else 'off'}{extra}{sentences}, {how}"
 
 
 def _other_recipes() -> list[Recipe]:
@@ -250,6 +400,10 @@ def _other_recipes() -> list[Recipe]:
                     source=TORCHMETRICS,
                     group=f"rs_{s}" if accumulate == "best" else f"rs_{s}_avg",
                     lsum_group=f"tm_nltk_{s}" if accumulate == "best" else f"tm_nltk_{s}_avg",
+                    plain=(
+                        f"torchmetrics ROUGEScore, stemmer {'on' if stem else 'off'}, "
+                        f"accumulate='{accumulate}', plain mean of per-example F"
+                    ),
                 )
             )
     out.append(
@@ -271,6 +425,7 @@ def _other_recipes() -> list[Recipe]:
             ),
             source=PLTRDY,
             group="pltrdy",
+            plain="pltrdy's rouge 1.0.1 (n-gram sets, case kept), no stemmer, mean F",
         )
     )
     out.extend(_xlsum_recipes())
@@ -294,6 +449,7 @@ def _other_recipes() -> list[Recipe]:
             source="https://github.com/li-plus/rouge-metric/blob/master/rouge_metric/py_rouge.py",
             group="rouge_metric",
             aggregate="f_of_means",
+            plain="rouge-metric's PyRouge (case kept), no stemmer, F of the mean P and mean R",
         )
     )
     out.extend(_sumeval_recipes())
@@ -314,6 +470,7 @@ def _other_recipes() -> list[Recipe]:
                 note="this library's defaults: Unicode words, exact mean; report its signature",
                 source="docs/audit.md",
                 group=f"lcs_{s}",
+                plain=f"rouge-lcs defaults (Unicode words), stemmer {'on' if stem else 'off'}",
             )
         )
     return out
@@ -350,7 +507,13 @@ def _sumeval_recipes() -> list[Recipe]:
             "multi_ref": "counts pooled over references",
         }
         group = f"sumeval_{'stop' if stopwords else 'keep'}_{'stem' if stem else 'nostem'}"
-        out.append(Recipe(f"sumeval/{key}", "sumeval", "0.2.2", options, note, SUMEVAL, group))
+        plain = (
+            f"sumeval, stop words {'removed' if stopwords else 'kept'}, "
+            f"{'references stemmed' if stem else 'no stemmer'}, mean F"
+        )
+        out.append(
+            Recipe(f"sumeval/{key}", "sumeval", "0.2.2", options, note, SUMEVAL, group, plain=plain)
+        )
     return out
 
 
@@ -381,7 +544,12 @@ def _py_rouge_recipes() -> list[Recipe]:
             "and NLTK's punkt download at run time"
         )
         group = f"py_rouge:{limit}"
-        out.append(Recipe(f"py-rouge/{key}", "py-rouge", "1.1", options, note, PY_ROUGE, group))
+        plain = f"py-rouge, stemmer on, length limit {limit}, mean F"
+        out.append(
+            Recipe(
+                f"py-rouge/{key}", "py-rouge", "1.1", options, note, PY_ROUGE, group, plain=plain
+            )
+        )
     return out
 
 
@@ -416,6 +584,7 @@ def _xlsum_recipes() -> list[Recipe]:
                     source=XLSUM,
                     group=f"xlsum_{'stem' if stem else 'nostem'}",
                     aggregate=aggregate,
+                    plain=_rs_plain("XL-Sum's multilingual-rouge", stem, aggregate, ""),
                 )
             )
     return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rouge_lcs.base.validation import TextBatch
+from rouge_lcs.base.validation import TextBatch, check_texts
 from rouge_lcs.recipes import pltrdy, py_rouge, sumeval, xlsum
 from rouge_lcs.recipes.catalogue import Recipe
 from rouge_lcs.rouge155.flags import score_flags
@@ -62,9 +62,11 @@ def mid_interval(column: np.ndarray) -> tuple[float, float]:
     return mean - half, mean + half
 
 
-def _engine_group(texts: Texts, types: tuple[str, ...], **options: object) -> Columns:
+def _engine_group(texts: Texts | TextBatch, types: tuple[str, ...], **options: object) -> Columns:
     scorer = function_scorer(list(types), **options)
-    scores = scorer.score(*texts)
+    # a batch checked once serves every group that reads the same texts
+    batch = texts if isinstance(texts, TextBatch) else check_texts(*texts)
+    scores = scorer.score_of(batch)
     return {m: {t: scores.column(t, m) for t in types} for m in MEASURES}
 
 
@@ -80,23 +82,27 @@ def _files2rouge_lines(text: str) -> str:
     return "\n".join(" ".join(text.split("\n")).split(" . "))
 
 
-def _perl_group(texts: Texts, flags: str) -> dict[str, dict[str, float]]:
-    """The script's printed averages (R, P, F per type) for one flag set (``-n 2`` and the
-    recipe's flags: R1, R2, RL do not depend on ``-n 4``, ``-2``, ``-U``, ``-w``)."""
+def _perl_group(texts: Texts, flags: str) -> dict[str, dict[str, dict[str, float]]]:
+    """The script's numbers for one flag set (``-n 2`` and the recipe's flags: R1, R2, RL do
+    not depend on ``-n 4``, ``-2``, ``-U``, ``-w``): ``{"printed": …, "per_example_mean": …}``,
+    each ``{measure: {type: value}}``: its printed averages, and the plain mean of its
+    per-summary (``-d``) lines, doubles of 5 printed decimals, from the same run."""
     report = score_flags(*texts, flags)
     printed = report.to_dict()
-    out: dict[str, dict[str, float]] = {}
+    means = report.mean()
+    out: dict[str, dict[str, dict[str, float]]] = {"printed": {}, "per_example_mean": {}}
     for measure, suffix in (
         ("recall", "recall"),
         ("precision", "precision"),
         ("fmeasure", "f_score"),
     ):
-        values = {
-            t: printed[f"rouge_{k}_{suffix}"]
-            for t, k in (("rouge1", 1), ("rouge2", 2), ("rougeL", "l"))
-        }
-        values["rougeLsum"] = values["rougeL"]  # the script's ROUGE-L is summary level
-        out[measure] = values
+        for how, source in (("printed", printed), ("per_example_mean", means)):
+            values = {
+                t: source[f"rouge_{k}_{suffix}"]
+                for t, k in (("rouge1", 1), ("rouge2", 2), ("rougeL", "l"))
+            }
+            values["rougeLsum"] = values["rougeL"]  # the script's ROUGE-L is summary level
+            out[how][measure] = values
     return out
 
 
@@ -129,11 +135,20 @@ class Groups:
     def __init__(self, batch: TextBatch) -> None:
         self.batch = batch
         self._columns: dict[str, Columns | Unavailable] = {}
-        self._printed: dict[str, dict[str, dict[str, float]]] = {}
+        self._printed: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
         # lists (an Arrow batch's columns become str here: the auditor reads each text)
         given = (list(batch.predictions), [list(refs) for refs in batch.references])
         self._texts: dict[str, Texts] = {"as given": given}
         self._sentences: dict[str, list[str]] = {}
+        self._batches: dict[str, TextBatch] = {}
+        self._py_rouge_words: dict[str, list[str]] = {}  # py-rouge's words of each line
+
+    def checked(self, split: str) -> TextBatch:
+        """:meth:`texts` as a checked batch, checked once for every group that reads it."""
+        found = self._batches.get(split)
+        if found is None:
+            found = self._batches[split] = check_texts(*self.texts(split))
+        return found
 
     def texts(self, split: str) -> Texts:
         """The batch's texts with sentences cut as ``split`` does: ``"nltk"``, each Punkt
@@ -188,12 +203,14 @@ class Groups:
         return found
 
     def printed(self, recipe: Recipe) -> dict[str, dict[str, float]]:
-        """The script's printed averages for a Perl recipe's flags and sentences."""
+        """The script's numbers for a Perl recipe's flags and sentences, as the recipe
+        aggregates them (printed averages, or the plain mean of the ``-d`` lines):
+        ``{measure: {type: value}}``; one run of the script per flag set and split."""
         if recipe.group not in self._printed:
             flags = str(recipe.extra["flags"])
             texts = self.texts(str(recipe.extra["split"]))
             self._printed[recipe.group] = _perl_group(texts, flags)
-        return self._printed[recipe.group]
+        return self._printed[recipe.group][recipe.aggregate]
 
     def _make(self, name: str) -> Columns:
         batch = self.batch
@@ -210,13 +227,13 @@ class Groups:
                 split = "punkt_only" if name.startswith("tm") else "nltk"
                 types = ("rougeLsum",)
             return _engine_group(
-                self.texts(split), types, tokenizer="rouge_score", lsum_split="newline",
+                self.checked(split), types, tokenizer="rouge_score", lsum_split="newline",
                 use_stemmer=stem, multi_ref=multi,
             )  # fmt: skip
         if name.startswith("xlsum_"):
             # XL-Sum's scorer: one reference; ROUGE-Lsum tokens without the OpenNMT step
             preds, refs = self.texts("as given")
-            first = (preds, [r[:1] for r in refs])
+            first = check_texts(preds, [r[:1] for r in refs])
             cols = _engine_group(
                 first, TYPES[:3], tokenizer=xlsum.words, use_stemmer=stem, multi_ref="max_f"
             )
@@ -231,7 +248,7 @@ class Groups:
             # rouge-metric's PyRouge: str.split() tokens (case and punctuation kept), counts
             # summed over references (multi_ref_mode="average"), its "rouge-l" summary level
             cols = _engine_group(
-                self.texts("as given"), ("rouge1", "rouge2", "rougeLsum"), tokenizer="whitespace",
+                self.checked("as given"), ("rouge1", "rouge2", "rougeLsum"), tokenizer="whitespace",
                 lsum_split="newline", multi_ref="pooled",
             )  # fmt: skip
             for measure in MEASURES:
@@ -245,12 +262,12 @@ class Groups:
         if name.startswith("py_rouge:"):
             # py-rouge: its truncation, words and stems; the script's hits, its own counts
             limit = py_rouge.LIMITS[name.partition(":")[2]]
-            cols = py_rouge.columns(*self.texts("as given"), limit)
+            cols = py_rouge.columns(*self.texts("as given"), limit, memo=self._py_rouge_words)
             for measure in MEASURES:
                 cols[measure]["rougeLsum"] = cols[measure]["rougeL"]  # summary level
             return cols
         if name.startswith("lcs_"):
-            return _engine_group(self.texts("as given"), TYPES, use_stemmer=stem)
+            return _engine_group(self.checked("as given"), TYPES, use_stemmer=stem)
         raise KeyError(name)  # pragma: no cover - the catalogue names only these
 
 

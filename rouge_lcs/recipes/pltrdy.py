@@ -44,15 +44,17 @@ def _ngram_set(tokens: list[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
 
 
-def _traceback_words(x: list[str], y: list[str]) -> set[str]:
+def _traceback_words(x: list[str], y: list[str], prepared: Candidate | None = None) -> set[str]:
     """The words of the package's LCS traceback of ``x`` (reference) and ``y`` (prediction):
     on a match step diagonally, else up when ``table[i-1][j] > table[i][j-1]``, else left.
     (The package recurses, so a sentence pair of ~1,000 words raises RecursionError there.)
 
     That is rouge_score's walk on the transposed table (it moves up unless left is strictly
     longer), so :func:`rouge_lcs.engine.lcs.lcs_pairs` of ``(y, x)`` walks the same cells,
-    without a Python loop over the table."""
-    return {x[j] for _, j in lcs_pairs(y, Candidate(x))}  # type: ignore[arg-type]
+    without a Python loop over the table.  ``prepared``: ``Candidate(x)`` already built (one
+    reference sentence meets every prediction sentence)."""
+    cand = Candidate(x) if prepared is None else prepared  # type: ignore[arg-type]
+    return {x[j] for _, j in lcs_pairs(y, cand)}  # type: ignore[arg-type]
 
 
 def _prf(hits: int, pred_count: int, ref_count: int) -> tuple[float, float, float]:
@@ -73,12 +75,17 @@ def pair_scores(prediction: str, reference: str) -> dict[str, tuple[float, float
         h, r = _ngram_set(hyp_words, n), _ngram_set(ref_words, n)
         out[f"rouge{n}"] = _prf(len(h & r), len(h), len(r))
     union: set[str] = set()
-    hyp_split = [s.split(" ") for s in hyp]
+    hyp_split = [(s.split(" "), set(s.split(" "))) for s in hyp]
     for ref_sentence in ref:
         ref_split = ref_sentence.split(" ")
         distinct = set(ref_split)
-        for hyp_sentence in hyp_split:
-            if not distinct.isdisjoint(hyp_sentence):  # no common word: an empty LCS
-                union |= _traceback_words(ref_split, hyp_sentence)
+        prepared = None
+        for hyp_sentence, hyp_distinct in hyp_split:
+            # the traceback's words are common to both sentences: when every common word is
+            # already in the union (none at all: an empty LCS), the walk adds nothing
+            if not (distinct & hyp_distinct) <= union:
+                if prepared is None:
+                    prepared = Candidate(ref_split)  # type: ignore[arg-type]
+                union |= _traceback_words(ref_split, hyp_sentence, prepared)
     out["rougeL"] = _prf(len(union), len(set(hyp_words)), len(set(ref_words)))
     return out

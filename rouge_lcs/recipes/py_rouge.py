@@ -126,11 +126,15 @@ def columns(
     references: Sequence[Sequence[str]],
     limit: tuple[str, int] | None,
     stem: bool = True,
+    memo: dict[str, list[str]] | None = None,
 ) -> dict[str, dict[str, np.ndarray]]:
     """Per-example ``{measure: {type: values}}`` (rouge1, rouge2, rougeL) of the batch: each
     distinct text read once, the hits counted by the script's kernels
     (:func:`rouge_lcs.rouge155.counts.flat_stats`, whose ROUGE-L is py-rouge's), the counts
-    and the pooling as py-rouge does them."""
+    and the pooling as py-rouge does them.  ``memo``: the words of each line already read
+    (with this ``stem``), shared by the calls of several truncations: a line a limit does not
+    cut has the same words under every limit."""
+    memo = {} if memo is None else memo
     index: dict[str, int] = {}
     pred_of = [index.setdefault(p, len(index)) for p in predictions]
     ref_of = [[index.setdefault(r, len(index)) for r in refs] for refs in references]
@@ -141,7 +145,10 @@ def columns(
     for text in index:
         lines = sentences(text, limit)
         for line in lines:
-            ids.extend(vocab.setdefault(w, len(vocab)) for w in words(line, stem))
+            found = memo.get(line)
+            if found is None:
+                found = memo[line] = words(line, stem)
+            ids.extend(vocab.setdefault(w, len(vocab)) for w in found)
             line_start.append(len(ids))
         doc_line.append(doc_line[-1] + len(lines))
     flat = Flat(

@@ -242,24 +242,57 @@ def place(
     return out
 
 
+def decode_words(clean_up_tokenization_spaces: bool | None) -> str:
+    """The decode call :func:`offsets_from_ids` makes, as a caller would type it (for errors)."""
+    clean = (
+        ""
+        if clean_up_tokenization_spaces is None
+        else f", clean_up_tokenization_spaces={clean_up_tokenization_spaces}"
+    )
+    return f"tokenizer.decode(ids, skip_special_tokens=True{clean})"
+
+
 def offsets_from_ids(
-    token_ids: Sequence[int], model_tokenizer: object
+    token_ids: Sequence[int],
+    model_tokenizer: object,
+    clean_up_tokenization_spaces: bool | None = None,
 ) -> tuple[str, list[tuple[int, int]]]:
     """The text of ``token_ids`` and each model token's character span in it, by decoding
     growing prefixes (``model_tokenizer``: a Hugging Face tokenizer).  A token that ends inside a
     character (a byte-level piece of a longer UTF-8 sequence) spans nothing; the token that
     completes the character spans it.  Special tokens are skipped, as a decode for scoring
-    skips them."""
+    skips them.
+
+    ``clean_up_tokenization_spaces``: ``None`` decodes as ``tokenizer.decode(ids,
+    skip_special_tokens=True)`` does -- with the tokenizer's own setting, as verl's reward
+    managers decode (WordPiece configs of the BERT family clean up: " ." becomes ".");
+    ``True``/``False`` choose.  The spans are on that text: a token whose piece a later
+    clean-up removes or joins (the space before "," or "n't") spans nothing, the token that
+    completes it the joined characters."""
     decode = getattr(model_tokenizer, "decode", None)
     if not callable(decode):
         raise TypeError(
             f"model_tokenizer: expected a Hugging Face tokenizer (with .decode), got "
             f"{type(model_tokenizer).__name__}"
         )
+    if clean_up_tokenization_spaces is not None and not isinstance(
+        clean_up_tokenization_spaces, bool
+    ):
+        raise TypeError(
+            "clean_up_tokenization_spaces: expected None (the tokenizer's own setting), True or "
+            f"False, got {clean_up_tokenization_spaces!r}"
+        )
     ids = list(token_ids)
+    # None is left out of the call: the tokenizer then applies its own setting, exactly as
+    # a caller's plain decode(ids, skip_special_tokens=True) does
+    extra = (
+        {}
+        if clean_up_tokenization_spaces is None
+        else {"clean_up_tokenization_spaces": clean_up_tokenization_spaces}
+    )
 
     def text_of(prefix: list[int]) -> str:
-        out = decode(prefix, skip_special_tokens=True, clean_up_tokenization_spaces=False)
+        out = decode(prefix, skip_special_tokens=True, **extra)
         if not isinstance(out, str):
             raise TypeError(f"model_tokenizer: .decode returned {type(out).__name__}, not str")
         return out
@@ -270,9 +303,12 @@ def offsets_from_ids(
     for j in range(len(ids)):
         piece = text_of(ids[: j + 1])
         end = done
-        limit = min(len(piece), len(text))
-        while end < limit and piece[end] == text[end]:
-            end += 1
+        # a clean-up may rewrite the end of a prefix ("do n" before "'t" makes "don't"): a
+        # piece that no longer agrees with the text up to here adds nothing yet
+        if piece[:done] == text[:done]:
+            limit = min(len(piece), len(text))
+            while end < limit and piece[end] == text[end]:
+                end += 1
         spans.append((done, end))
         done = end
     return text, spans

@@ -210,7 +210,9 @@ def test_pltrdy_recipe_equals_pltrdy_rouge(sets):
     assert pltrdy.words(pltrdy.sentences("a. ")) == ["a", ""]
 
 
-def _perl_averages(preds, refs, flags, split):
+def _perl_output(preds, refs, flags, split):
+    """The real script's printed averages {(type, letter): value} and its per-summary (-d)
+    lines {(type, letter): [values]} for these texts, split as the recipe splits them."""
     from rouge_lcs.recipes.numbers import _files2rouge_lines, _nltk_lines
 
     transform = {"as given": lambda t: t, "nltk": _nltk_lines, "files2rouge": _files2rouge_lines}[
@@ -220,21 +222,36 @@ def _perl_averages(preds, refs, flags, split):
     models = [[oracle.file_bytes(transform(r).split("\n")) for r in rs] for rs in refs]
     text, _ = oracle.run(peers, models, flags)
     found = {}
+    lines: dict[tuple[str, str], list[float]] = {}
     for line in text.splitlines():
         parts = line.split()
         if len(parts) >= 4 and parts[2].startswith("Average_"):
             found[(parts[1], parts[2][8])] = float(parts[3])
-    return found
+        elif len(parts) == 7 and parts[2] == "Eval":
+            for field in parts[4:]:
+                letter, _, value = field.partition(":")
+                lines.setdefault((parts[1], letter), []).append(float(value))
+    return found, lines
+
+
+PYROUGE_DEFAULTS = ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2"]
+FILES2ROUGE = ["-c", "95", "-r", "1000", "-n", "2"]
 
 
 @pytest.mark.perl
 @pytest.mark.parametrize(
     ("key", "flags"),
     [
-        ("pyrouge", ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2"]),
-        ("pyrouge/-m", ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2", "-m"]),
-        ("pyrouge/nltk", ["-c", "95", "-r", "1000", "-n", "2"]),
-        ("files2rouge", ["-c", "95", "-r", "1000", "-n", "2"]),
+        # pyrouge 0.1.3's Rouge155.__add_config_option: options + ['-m'] + [config]
+        ("pyrouge", [*PYROUGE_DEFAULTS, "-m"]),
+        ("perl", PYROUGE_DEFAULTS),
+        ("pyrouge/nltk", [*FILES2ROUGE, "-m"]),
+        ("perl/nltk", FILES2ROUGE),
+        ("files2rouge", [*FILES2ROUGE, "-m"]),
+        ("files2rouge/-nm", FILES2ROUGE),
+        ("files2rouge/2018-2020", FILES2ROUGE),
+        ("pyrouge/-d/mean", ["-c", "95", "-n", "2", "-r", "1000", "-m"]),
+        ("perl/-d/mean", ["-c", "95", "-n", "2", "-r", "1000"]),
         ("perl/-l 75 -m", ["-n", "2", "-m", "-l", "75"]),
         ("perl/-b 665", ["-n", "2", "-b", "665"]),
         ("perl/-l 100", ["-n", "2", "-l", "100"]),
@@ -242,7 +259,9 @@ def _perl_averages(preds, refs, flags, split):
 )
 def test_perl_recipes_equal_the_script(sets, key, flags):
     """The real ROUGE-1.5.5 with the recipe's full command line: its printed averages of R, P
-    and F are the recipe's numbers, to the printed digit (files2rouge: R and P exchanged)."""
+    and F are the recipe's numbers, to the printed digit (files2rouge before July 2020: its
+    printed recall is the summaries' precision); the -d recipes: the plain mean of its
+    per-summary lines."""
     if not oracle.available():
         if os.environ.get("CI"):
             pytest.fail("ROUGE-1.5.5 oracle missing")
@@ -250,12 +269,18 @@ def test_perl_recipes_equal_the_script(sets, key, flags):
     for name, preds, refs in sets:
         preds, refs = preds[:60], refs[:60]
         numbers = _numbers(preds, refs)
-        split = numbers[f"{key}/F"].recipe.extra["split"]
-        printed = _perl_averages(preds, refs, flags, split)
+        split = numbers[f"{key}/R"].recipe.extra["split"]
+        printed, lines = _perl_output(preds, refs, flags, split)
         for t, label in (("rouge1", "ROUGE-1"), ("rouge2", "ROUGE-2"), ("rougeL", "ROUGE-L")):
-            assert numbers[f"{key}/F"].values[t] == printed[(label, "F")], (name, key, t)
-            recall = printed[(label, "P" if key == "files2rouge" else "R")]
-            assert numbers[f"{key}/R"].values[t] == recall, (name, key, t)
+            recall_letter = "P" if key == "files2rouge/2018-2020" else "R"
+            for suffix, letter in (("F", "F"), ("R", recall_letter)):
+                if f"{key}/{suffix}" not in numbers:
+                    continue  # files2rouge/2018-2020 has no F of its own (files2rouge/-nm's)
+                got = numbers[f"{key}/{suffix}"].values[t]
+                if "/-d/" in key:
+                    assert got == pytest.approx(_mean(lines[(label, letter)]), abs=1e-12)
+                else:
+                    assert got == printed[(label, letter)], (name, key, t, suffix)
 
 
 # ---- the ranking -----------------------------------------------------------------------
