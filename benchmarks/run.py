@@ -327,8 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         if command not in outputs:
             outputs[command] = _run(list(command), env)
         h.ratios, h.pairs = read_ratios(h.parse, outputs[command])
-    after = os.getloadavg()[0]
-    low, high = sorted((before, after))
+    # the page prints the loads to 2 decimals; README's range is rounded from those printed
+    # values, so that the two never disagree by a double rounding (5.949 -> 5.95 -> 6.0)
+    before, after = round(before, 2), round(os.getloadavg()[0], 2)
+    low, high = sorted((float(f"{before:.2f}"), float(f"{after:.2f}")))
     info = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
         "machine": machine(),
