@@ -273,6 +273,12 @@ _FUNCTION_SCORERS: dict[tuple[object, ...], Rouge] = {}
 FUNCTION_SCORERS_LIMIT = 32
 
 
+def _new_function_scorer(rouge_types: Sequence[str] | str | None, options: dict[str, Any]) -> Rouge:
+    scorer = Rouge(rouge_types, **options)
+    scorer._stores = _FUNCTION_STORES
+    return scorer
+
+
 def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> Rouge:
     """A :class:`Rouge` for one functional call, sharing its thread's vocabulary with the
     functional calls before it (see ``_FUNCTION_STORES``).
@@ -281,9 +287,13 @@ def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> 
     ``ROUGE_LCS_IMPLEMENTATION`` is read at each call), so that a loop of one-example calls
     resolves its options once, not at every call; options whose values cannot be hashed make
     a new scorer each time.  The key holds each value's type beside it, so that values that
-    are equal but checked differently (``True`` and ``1``) never share a scorer.
+    are equal but checked differently (``True`` and ``1``) never share a scorer.  A call with
+    a :class:`~rouge_lcs.engine.workers.Workers` is not kept: the kept scorer would keep the
+    user's worker processes alive after the user let go of them.
     """
     values = tuple(options.values())
+    if any(isinstance(value, Workers) for value in values):
+        return _new_function_scorer(rouge_types, options)
     types = tuple(rouge_types) if isinstance(rouge_types, (list, tuple)) else rouge_types
     key: tuple[object, ...] | None = (
         type(rouge_types),
@@ -299,8 +309,7 @@ def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> 
         scorer, key = None, None
     if scorer is not None:
         return scorer
-    scorer = Rouge(rouge_types, **options)
-    scorer._stores = _FUNCTION_STORES
+    scorer = _new_function_scorer(rouge_types, options)
     if key is not None:
         if len(_FUNCTION_SCORERS) >= FUNCTION_SCORERS_LIMIT:
             _FUNCTION_SCORERS.clear()
