@@ -87,6 +87,9 @@ def test_test_oldest_pins_every_runtime_dependency_to_its_declared_floor():
     assert dev.oldest_pins() == [f"{name}=={bound}" for name, bound in floors.items()]
     # numpy 1.x is accepted (harnesses that pin numpy<2)
     assert Version(floors["numpy"]) < Version("2")
+    # README's Install section names each floor
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert [f"{n} {b}" for n, b in floors.items() if f"{n} {b}" not in readme] == []
     # this environment (dev.py test: the newest releases) satisfies them all
     assert all(Version(version(name)) >= Version(bound) for name, bound in floors.items())
     # the selection names test files and folders that exist (a rename would drop them silently)
