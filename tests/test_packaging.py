@@ -29,6 +29,7 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -56,6 +57,52 @@ def test_requirements_install_the_library_from_this_repository():
     header = (ROOT / "README.md").read_text("utf-8").split("---")[1]
     sdk = next(line.split(":")[1].strip() for line in header.splitlines() if "sdk_version" in line)
     assert f"gradio=={sdk}" in lines
+
+
+def _dev() -> ModuleType:
+    """dev.py as a module (it is a script at the top of the repository, not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dev", ROOT / "dev.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_test_oldest_pins_every_runtime_dependency_to_its_declared_floor():
+    # Independent of dev.py's parsing: the floors as written in pyproject.toml, read here with
+    # packaging's own requirement parser.
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    dev = _dev()
+    floors = {}
+    for line in dev._load_pyproject()["project"]["dependencies"]:
+        requirement = Requirement(line)
+        (bound,) = [s.version for s in requirement.specifier if s.operator == ">="]
+        floors[requirement.name] = bound
+    assert dev.oldest_pins() == [f"{name}=={bound}" for name, bound in floors.items()]
+    # numpy 1.x is accepted (harnesses that pin numpy<2)
+    assert Version(floors["numpy"]) < Version("2")
+    # README's Install section names each floor
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert [f"{n} {b}" for n, b in floors.items() if f"{n} {b}" not in readme] == []
+    # this environment (dev.py test: the newest releases) satisfies them all
+    assert all(Version(version(name)) >= Version(bound) for name, bound in floors.items())
+    # the selection names test files and folders that exist (a rename would drop them silently)
+    assert [p for p in dev.OLDEST_TESTS if not (ROOT / p).exists()] == []
+    # the test tools carry the test extra's specifiers
+    assert "rouge-score==0.1.2" in dev.oldest_tools()
+
+
+def test_a_runtime_dependency_without_a_floor_is_refused(monkeypatch):
+    dev = _dev()
+    monkeypatch.setattr(dev, "runtime_requirements", lambda: ["numpy>=1.23.2", "regex"])
+    with pytest.raises(SystemExit, match="'regex' needs one lower bound"):
+        dev.oldest_pins()
 
 
 def _offline_env(tmp: Path) -> dict[str, str]:

@@ -31,7 +31,7 @@ from functools import cache
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from rouge_lcs.base.arrays import expand, positions
+from rouge_lcs.base.arrays import expand, popcount, positions
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.engine.lcs import Candidate, Tokens, lcs_indices
 
@@ -229,7 +229,7 @@ def _block_union(batch: _Batch, block: np.ndarray, union: np.ndarray) -> None:
         np.bitwise_and(c[:k], match, out=c[:k])
         took = np.not_equal(c[:k], 0, out=diag[mask_at[i - 1] : mask_at[i - 1] + k])
         # New column: the stop's column (popcount of the smear), one less after a diagonal.
-        np.subtract(np.bitwise_count(x), took, out=j[:k], casting="unsafe")
+        np.subtract(popcount(x), took, out=j[:k], casting="unsafe")
 
     # Diagonal move at flat cell f: row r + 1 of pair f - mask_at[r], i.e. reference token r.
     cell = np.flatnonzero(diag)
