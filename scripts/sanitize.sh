@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
 # The C core under AddressSanitizer + UndefinedBehaviorSanitizer (issue 24), so that a memory
-# error or undefined behaviour fails CI instead of waiting for a tester.
+# error or undefined behaviour fails CI instead of waiting for a tester; then the coverage-guided
+# fuzz run (scripts/fuzz.sh, issue 47).
 #
-#   bash scripts/sanitize.sh              # build into a temp dir, run the test subset, fuzz 30 s
+#   bash scripts/sanitize.sh              # build into a temp dir, run the test subset, fuzz
 #   FUZZ_SECONDS=0 bash scripts/sanitize.sh  # tests only
 #   bash scripts/sanitize.sh -k punkt     # extra arguments go to pytest
 #
 # The extension is built alone with gcc (-O1 -g -fsanitize=address,undefined, every UB report
-# fatal) into a temp copy of the package, which PYTHONPATH puts before the checkout.  CPython
-# itself is not instrumented, so libasan is preloaded; PYTHONMALLOC=malloc lets ASan see
-# Python objects' memory too.  Leaks are not checked (the interpreter keeps its own at exit).
-# The subset (native, hostile, property, parity, per-token, kinds, NFKC and Arrow tests, not slow) takes ~3 minutes
-# on 2 cores; then the fuzz targets (tests/fuzz/fuzz.py) run for FUZZ_SECONDS on the same build.
+# fatal; scripts/build_sanitized.sh) into a temp copy of the package, which PYTHONPATH puts
+# before the checkout.  CPython itself is not instrumented, so libasan is preloaded;
+# PYTHONMALLOC=malloc lets ASan see Python objects' memory too.  Leaks are not checked (the
+# interpreter keeps its own at exit).  The subset (native, hostile, property, parity, per-token,
+# kinds, NFKC and Arrow tests, not slow) takes ~3 minutes on 2 cores.  The fuzz targets do not
+# run on this build: gcc's libasan has no libFuzzer, so atheris saw none of the extension's
+# coverage; scripts/fuzz.sh builds with clang and libFuzzer's hooks instead (FUZZ_SECONDS s a
+# target, 8 by default; ~2.5 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-.venv/bin/python}"
 CC="${CC:-gcc}"
-FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-8}"
 
 asan="$("$CC" -print-file-name=libasan.so)"
 if [ ! -e "$asan" ] && command -v apt-get >/dev/null; then  # gcc without its sanitizer runtime
@@ -27,18 +31,7 @@ fi
 
 build="$(mktemp -d)"
 trap 'rm -rf "$build"' EXIT
-include="$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
-suffix="$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
-mkdir -p "$build/rouge_lcs"
-# the package without any compiled extension of the checkout
-(cd rouge_lcs && find . -name '*.so' -prune -o -name '__pycache__' -prune -o -type f -print |
-    while read -r f; do mkdir -p "$build/rouge_lcs/$(dirname "$f")" && cp "$f" "$build/rouge_lcs/$f"; done)
-echo "+ building the sanitized extension in $build" >&2
-# the generated tables (unicode_table.h, case_table.h, nfkc_table.h) as the build writes them
-"$PYTHON" -c 'import sys, setup; setup.write_generated_headers(sys.argv[1])' "$build/generated"
-"$CC" -shared -fPIC -O1 -g -std=c99 -Wall -Wextra -Wno-unused-parameter -Werror \
-    -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -I"$include" -I"$build/generated" rouge_lcs/engine/csrc/module.c -o "$build/rouge_lcs/_native$suffix"
+PYTHON="$PYTHON" bash scripts/build_sanitized.sh "$build" "$CC" -fsanitize=address,undefined
 
 export PYTHONPATH="$build${PYTHONPATH:+:$PYTHONPATH}"
 export LD_PRELOAD="$asan"
@@ -62,9 +55,9 @@ export ROUGE_LCS_SANITIZED=1
     "$repo/tests/engine/test_kinds.py" "$repo/tests/text/test_nfkc.py" \
     "$repo/tests/base/test_arrow.py" "$@"
 
+# The fuzz targets, coverage-guided, on their own clang + libFuzzer build (scripts/fuzz.sh).
 if [ "$FUZZ_SECONDS" != 0 ]; then
-    # coverage-guided when atheris installs (it needs a wheel for this Python); else the
-    # harness mutates its corpus at random
-    "$PYTHON" -c 'import atheris' 2>/dev/null || "$PYTHON" -m pip install -q atheris || true
-    "$PYTHON" "$repo/tests/fuzz/fuzz.py" --seconds "$FUZZ_SECONDS"
+    cd "$repo"
+    unset PYTHONPATH LD_PRELOAD
+    FUZZ_SECONDS="$FUZZ_SECONDS" PYTHON="$PYTHON" bash scripts/fuzz.sh
 fi

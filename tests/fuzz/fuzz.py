@@ -26,17 +26,24 @@ Each target takes bytes and checks one boundary:
 - ``similarity``: the C similarity kernel's LCS hits equal rapidfuzz's LCS on id sequences cut
   from the bytes, some repeated past one 4,096-token strip (the dense table's limit).
 
-The corpus (``tests/fuzz/corpus/``) holds the inputs that crashed or misbehaved before (the
-issues' hostile tests) and seeds every target.  Without atheris (``pip install atheris``) the
-same targets run on the corpus and on random mutations of it for the time given, which still
-catches what a sanitizer build (``scripts/sanitize.sh``) sees.
+``tests/fuzz/corpus/seeds/`` holds the inputs that crashed or misbehaved before (the issues'
+hostile tests) and seeds every target; ``tests/fuzz/corpus/<target>/`` is the target's corpus
+as libFuzzer merged it (the inputs that reach new coverage).  With ``--target`` and atheris, the
+run is coverage-guided: libFuzzer reads both directories and writes new inputs into the first
+(give other directories after ``--`` to keep the checkout clean, as ``scripts/fuzz.sh`` does).
+The coverage is the C extension's when it is built with ``-fsanitize=fuzzer-no-link``
+(``scripts/fuzz.sh``), plus the Python modules of ``PY_INSTRUMENTED`` (the ``readers`` target
+has no C code).  Without atheris (``pip install atheris``) or with ``--random`` the targets run
+on the whole corpus and on random mutations of it for the time given.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import random
+import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -416,9 +423,14 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
 }
 
 
+# Python modules instrumented for a target's coverage: only where no C code is reached, so that
+# the other targets' coverage numbers are the C core's alone.
+PY_INSTRUMENTED: dict[str, list[str]] = {"readers": ["rouge_lcs.cli.io"]}
+
+
 def seeds() -> list[bytes]:
-    """The checked-in corpus: inputs that broke something once."""
-    return [p.read_bytes() for p in sorted(CORPUS.iterdir()) if p.is_file()]
+    """The checked-in corpus: every target's inputs and the ones that broke something once."""
+    return [p.read_bytes() for p in sorted(CORPUS.rglob("*")) if p.is_file()]
 
 
 def mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
@@ -466,14 +478,27 @@ def main(argv: list[str]) -> int:
     except ImportError:
         atheris = None
     if atheris is not None and not args.random and args.target:
-        # libFuzzer owns the process: one target, the corpus as its seed directory
+        # libFuzzer owns the process: one target; its corpus directories are the ones given
+        # after `--`, else the target's kept corpus (written to) and the shared seeds
         extra = [a for a in rest if a != "--"]
         if not any(a.startswith("-max_total_time") for a in extra):
             extra.append(f"-max_total_time={int(args.seconds)}")
+        if not any(not a.startswith("-") for a in extra):
+            (CORPUS / args.target).mkdir(exist_ok=True)
+            extra += [str(CORPUS / args.target), str(CORPUS / "seeds")]
         with atheris.instrument_imports():
-            import rouge_lcs.cli.io  # noqa: F401
-            import rouge_lcs.text.punkt  # noqa: F401
-        atheris.Setup([sys.argv[0], *extra, str(CORPUS)], TARGETS[args.target])
+            for module in PY_INSTRUMENTED.get(args.target, []):
+                importlib.import_module(module)
+        # imported before fuzzing starts, so that libFuzzer counts the extension's edges
+        # (its counters register when the module loads)
+        import rouge_lcs._native  # noqa: F401
+
+        import rouge_lcs.engine.native  # noqa: F401
+
+        # libFuzzer runs its argv again through the shell for -merge=1 (and -fork, -jobs):
+        # argv[0] as the interpreter and this file; --target= is passed through verbatim
+        self = shlex.join([sys.executable, str(Path(__file__).resolve())])
+        atheris.Setup([self, f"--target={args.target}", *extra], TARGETS[args.target])
         atheris.Fuzz()
         return 0
     for name in names:

@@ -663,6 +663,9 @@ static int merge_shard(Encoder *e, const TokenShard *s, int32_t **trans, int64_t
         if (!map_put(&e->raw, slot, kind, key + 1, nbytes, h, id)) return 0;
         ids[j] = (int32_t)id;
     }
+    /* nothing to append: e->out may still be NULL, and NULL + 0 is undefined in C (clang's
+     * UBSan reports it; the fuzz run found it with an empty text) */
+    if (s->out_len == 0) return 1;
     if (!grow((void **)&e->out, &e->out_cap, e->out_len + s->out_len, sizeof(int32_t))) {
         PyErr_NoMemory();
         return 0;
