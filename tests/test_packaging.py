@@ -140,6 +140,10 @@ def dist(tmp_path_factory) -> Path:
     shutil.copytree(
         ROOT / "rouge_lcs", src / "rouge_lcs", ignore=shutil.ignore_patterns("__pycache__")
     )
+    # the generators of the C core's tables, which the build runs (MANIFEST.in ships them)
+    (src / "scripts").mkdir()
+    for script in sorted((ROOT / "scripts").glob("gen_*_table.py")):
+        shutil.copy(script, src / "scripts" / script.name)
     out = tmp / "dist"
     env = _offline_env(tmp)
     # No target: the sdist first, then the wheel built from the unpacked sdist, so a file
