@@ -14,7 +14,25 @@ each alike.  Workloads, the default tokenizer: 100,000 short mixed Korean/Chines
 (REALSumm texts joined) on one thread; ROUGE-Lsum on REALSumm's 2,500 pairs without newlines
 (Punkt). Every configuration's scores must equal the first's (printed: ``same``).
 
-Measured 2026-12-06: see docs/benchmarks.md ("whatever regex is installed").
+Measured 2026-12-06 05:30-05:31 UTC (2 cores, load average 4.1-4.5: other jobs were running,
+so read the ratios, not the times), ``--repeats 3 --tree <this checkout> --tree <the checkout
+before the table became the project's own, 8825b64> --regex <regex 2026.11.19>``; the installed
+regex is 2026.12.2, what a fresh install gets.  Every configuration gave the same scores.
+
+| workload | this checkout, regex 2026.12.2 | 8825b64, regex 2026.12.2 | 8825b64, regex 2026.11.19 |
+|---|---|---|---|
+| mixed, 1 thread | 0.83 s | 5.67 s (6.8x) | 0.68 s |
+| mixed, 2 threads | 0.71 s | 5.64 s (7.9x) | 0.24 s |
+| 2,000-token pairs, 1 thread | 72 ms | 513 ms (7.1x) | 94 ms |
+| rougeLsum, Punkt, 1 thread | 48 ms | 233 ms (4.8x) | 28 ms |
+
+Before, a fresh install (regex 2026.12.2) turned the native tokenizer off; now the native path
+is on whatever regex is installed (``native unicode True`` in every configuration of this
+checkout).  The spread between the first and last columns is the load's: the same checkout
+with regex 2026.11.19 put first ran 0.74 s / 0.79 s / 93 ms / 42 ms in the same run.  Checked
+again at 05:55 (load 0.8-1.5, one core taken by an install), the mixed pairs only, best of 3,
+the two checkouts in turn twice: 0.190-0.197 s on one thread and 0.197-0.198 s on two for this
+one with regex 2026.12.2, 0.192-0.194 s and 0.208-0.209 s for 8825b64 with regex 2026.11.19.
 """
 
 from __future__ import annotations
