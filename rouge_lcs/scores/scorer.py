@@ -12,7 +12,7 @@ the object holds the scoring options; what to report is chosen per call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rouge_lcs.base.ids import check_end_ids, check_pad_id, is_id_input
 from rouge_lcs.base.validation import (
@@ -26,7 +26,7 @@ from rouge_lcs.base.validation import (
 )
 from rouge_lcs.config.settings import Settings, make_settings
 from rouge_lcs.engine.backend import backend, checked_texts, default_num_threads
-from rouge_lcs.engine.compute import OnePairs, Progress, StoreCache, compute_stats
+from rouge_lcs.engine.compute import OnePairs, Progress, StoreCache, compute_stats, pair_plan
 from rouge_lcs.engine.ids import checked_ids, id_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
@@ -40,6 +40,8 @@ from rouge_lcs.text.tokenizers import TokenizerSpec
 TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
 if TYPE_CHECKING:
     from typing import Any
+
+    from rouge_lcs.engine.stats import PairPlan
 
 
 class Rouge:
@@ -204,6 +206,17 @@ class Rouge:
         if path is None:
             path = self._pairs.get(self.settings)
         return path(prediction, references)
+
+    def _pair_plan(
+        self,
+        names: tuple[str, ...],
+        make: Callable[[float, float, float], object],
+        tuple_new: bool,
+        fallback: PairPlan,
+    ) -> PairPlan:
+        """The per-call path as one callable (:func:`rouge_lcs.engine.compute.pair_plan`) for
+        these settings: ``plan(prediction, references)`` -> ``{names[t]: make(p, r, f)}``."""
+        return pair_plan(self.settings, names, make, tuple_new, fallback)
 
     def _one_scores(
         self, prediction: str, references: list[str], progress: Progress | None

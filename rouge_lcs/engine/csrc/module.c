@@ -32,6 +32,8 @@
  *                    (scripts/gen_unicode_table.py, scripts/gen_nfkc_table.py);
  *   arrow.h          an Arrow string column's rows read from its buffers: strict UTF-8
  *                    validation and decoding to CPython's representation; no Python.h;
+ *   pair_plan.h      the per-call path's callable (Encoder.pair_plan): one example's scores as
+ *                    a dict, its settings checked once;
  *   module.c         this file: argument parsing and checks, the Encoder type, the method table.
  *
  * Every value that enters from Python is checked here (types, sizes, ranges, offsets) before
@@ -977,6 +979,87 @@ fail:
     return 0;
 }
 
+/* pair_scores' work after its checks: `texts` (a sequence: the prediction, then its
+ * n_texts - 1 references) encoded, each reference paired with the prediction, counted into
+ * `counts` and combined into p / r / f; 1, or 0 with an exception. */
+static int pair_core(Encoder *e, PyObject *texts, Py_ssize_t n_texts, const int64_t *types,
+                     Py_ssize_t n_types, int mode, double beta, int split_mode,
+                     PyObject *splitter, int64_t *counts, double *p, double *r, double *f) {
+    /* encode() / encode_sentences() themselves: the same checks and errors; without a
+     * stemmer, ids of this call alone (Encoder.local_ids) */
+    e->local_ids = e->stem == NULL && encoder_collects(e);
+    PyObject *call = split_mode < 0 ? Py_BuildValue("(Oi)", texts, 1)
+                                    : Py_BuildValue("(OiOii)", texts, split_mode, splitter, 1, 1);
+    PyObject *encoded = NULL;
+    if (call != NULL) {
+        encoded = split_mode < 0 ? encoder_encode(e, call) : encoder_encode_sentences(e, call);
+        Py_DECREF(call);
+    }
+    int local = e->local_ids;
+    e->local_ids = 0;
+    if (encoded == NULL) return 0;
+    /* encode: (ids, offsets); encode_sentences: (ids, sentence offsets, doc_sent, offsets) */
+    PyObject *ids = PyTuple_GET_ITEM(encoded, 0);
+    PyObject *starts = PyTuple_GET_ITEM(encoded, split_mode < 0 ? 1 : 3);
+    const char *sent_start = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 1));
+    const char *doc_sent = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 2));
+    int64_t pair_pred[64], pair_ref[64], n_refs = n_texts - 1;
+    int64_t *pp = pair_pred, *pr = pair_ref;
+    int ok = 0;
+    if (n_refs > 64) {
+        pp = malloc((size_t)n_refs * sizeof(int64_t));
+        pr = malloc((size_t)n_refs * sizeof(int64_t));
+        if (pp == NULL || pr == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    for (int64_t k = 0; k < n_refs; k++) {
+        pp[k] = 0;
+        pr[k] = k + 1;
+    }
+    Job job;
+    memset(&job, 0, sizeof(job));
+    job.tokens = (const int32_t *)PyBytes_AS_STRING(ids);
+    job.doc_start = (const int64_t *)PyBytes_AS_STRING(starts);
+    job.sent_tokens = job.tokens; /* encode_sentences: a document's tokens are its sentences' */
+    job.sent_start = (const int64_t *)sent_start;
+    job.doc_sent = (const int64_t *)doc_sent;
+    job.pair_pred = pp;
+    job.pair_ref = pr;
+    job.types = types;
+    job.n_types = n_types;
+    int64_t vocab = local ? e->n_local : e->n_ids;
+    job.vocab = vocab > 0 ? vocab : 1;
+    job.out = counts;
+    job.n_pairs = n_refs;
+    if (pair_counts_kept(e, &job)) {
+        combine_scores(counts, n_types, &n_refs, 1, mode, beta * beta, p, r, f);
+        ok = 1;
+    }
+done:
+    if (pp != pair_pred) free(pp);
+    if (pr != pair_ref) free(pr);
+    Py_DECREF(encoded);
+    return ok;
+}
+
+/* A rouge type list's checks (int64 (kind, n) pairs, the kinds pair_scores counts); *lsum
+ * says whether one is ROUGE-Lsum.  0 with ValueError naming `function`. */
+static int pair_types_ok(const int64_t *types, Py_ssize_t n_types, int *lsum,
+                         const char *function) {
+    *lsum = 0;
+    for (Py_ssize_t t = 0; t < n_types; t++) {
+        int64_t kind = types[2 * t], n = types[2 * t + 1];
+        if (kind < KIND_N || kind > KIND_LSUM || (kind == KIND_N && (n < 1 || n > INT32_MAX))) {
+            PyErr_Format(PyExc_ValueError, "%s: bad rouge type", function);
+            return 0;
+        }
+        *lsum |= kind == KIND_LSUM;
+    }
+    return 1;
+}
+
 static PyObject *encoder_pair_scores(Encoder *e, PyObject *args) {
     PyObject *texts, *splitter;
     int mode, split_mode;
@@ -986,7 +1069,7 @@ static PyObject *encoder_pair_scores(Encoder *e, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oy*idiOw*w*w*w*:pair_scores", &texts, &b[0], &mode, &beta,
                           &split_mode, &splitter, &b[1], &b[2], &b[3], &b[4]))
         return NULL;
-    PyObject *result = NULL, *encoded = NULL;
+    PyObject *result = NULL;
     static const char *names[5] = {"types", "out_counts", "out_p", "out_r", "out_f"};
     Py_ssize_t len[5];
     for (int k = 0; k < 5; k++)
@@ -1007,73 +1090,22 @@ static PyObject *encoder_pair_scores(Encoder *e, PyObject *args) {
         !check_disjoint(&b[3], b, 3, "pair_scores") || !check_disjoint(&b[4], b, 4, "pair_scores"))
         goto done;
     const int64_t *types = b[0].buf;
-    int needs_sentences = 0;
-    for (Py_ssize_t t = 0; t < n_types; t++) {
-        int64_t kind = types[2 * t], n = types[2 * t + 1];
-        if (kind < KIND_N || kind > KIND_LSUM || (kind == KIND_N && (n < 1 || n > INT32_MAX))) {
-            PyErr_SetString(PyExc_ValueError, "pair_scores: bad rouge type");
-            goto done;
-        }
-        needs_sentences |= kind == KIND_LSUM;
-    }
+    int needs_sentences;
+    if (!pair_types_ok(types, n_types, &needs_sentences, "pair_scores")) goto done;
     if (needs_sentences && split_mode < 0) {
         PyErr_SetString(PyExc_ValueError, "pair_scores: ROUGE-Lsum needs a split_mode");
         goto done;
     }
-    /* encode() / encode_sentences() themselves: the same ids, checks and errors */
-    PyObject *call = split_mode < 0 ? Py_BuildValue("(Oi)", texts, 1)
-                                    : Py_BuildValue("(OiOii)", texts, split_mode, splitter, 1, 1);
-    if (call == NULL) goto done;
-    encoded = split_mode < 0 ? encoder_encode(e, call) : encoder_encode_sentences(e, call);
-    Py_DECREF(call);
-    if (encoded == NULL) goto done;
-    /* encode: (ids, offsets); encode_sentences: (ids, sentence offsets, doc_sent, offsets) */
-    PyObject *ids = PyTuple_GET_ITEM(encoded, 0);
-    PyObject *starts = PyTuple_GET_ITEM(encoded, split_mode < 0 ? 1 : 3);
-    const char *sent_start = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 1));
-    const char *doc_sent = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 2));
-    int64_t pair_pred[64], pair_ref[64], n_refs = n_texts - 1;
-    int64_t *pp = pair_pred, *pr = pair_ref;
-    if (n_refs > 64) {
-        pp = malloc((size_t)n_refs * sizeof(int64_t));
-        pr = malloc((size_t)n_refs * sizeof(int64_t));
-        if (pp == NULL || pr == NULL) {
-            PyErr_NoMemory();
-            goto pairs_done;
-        }
-    }
-    for (int64_t k = 0; k < n_refs; k++) {
-        pp[k] = 0;
-        pr[k] = k + 1;
-    }
-    Job job;
-    memset(&job, 0, sizeof(job));
-    job.tokens = (const int32_t *)PyBytes_AS_STRING(ids);
-    job.doc_start = (const int64_t *)PyBytes_AS_STRING(starts);
-    job.sent_tokens = job.tokens; /* encode_sentences: a document's tokens are its sentences' */
-    job.sent_start = (const int64_t *)sent_start;
-    job.doc_sent = (const int64_t *)doc_sent;
-    job.pair_pred = pp;
-    job.pair_ref = pr;
-    job.types = types;
-    job.n_types = n_types;
-    job.vocab = e->n_ids > 0 ? e->n_ids : 1;
-    job.out = b[1].buf;
-    job.n_pairs = n_refs;
-    if (pair_counts_kept(e, &job)) {
-        combine_scores(b[1].buf, n_types, &n_refs, 1, mode, beta * beta, b[2].buf, b[3].buf,
-                       b[4].buf);
+    if (pair_core(e, texts, n_texts, types, n_types, mode, beta, split_mode, splitter, b[1].buf,
+                  b[2].buf, b[3].buf, b[4].buf))
         result = Py_NewRef(Py_None);
-    }
-pairs_done:
-    if (pp != pair_pred) free(pp);
-    if (pr != pair_ref) free(pr);
 done:
-    Py_XDECREF(encoded);
     for (int k = 0; k < 5; k++)
         if (b[k].obj != NULL) PyBuffer_Release(&b[k]);
     return result;
 }
+
+#include "pair_plan.h"
 
 static PyObject *encoder_vocab_size(Encoder *e, void *closure) {
     return PyLong_FromLongLong(e->n_ids);
@@ -1143,6 +1175,11 @@ static void encoder_dealloc(Encoder *e) {
         workspace_free(e->pair_ws);
         free(e->pair_ws);
     }
+    if (e->pair_shard != NULL) {
+        token_shard_free(e->pair_shard);
+        free(e->pair_shard);
+    }
+    local_ids_free(&e->pair_ids);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -1152,6 +1189,7 @@ static PyMethodDef encoder_methods[] = {
     {"encode_sentences", (PyCFunction)encoder_encode_sentences, METH_VARARGS,
      encode_sentences_doc},
     {"pair_scores", (PyCFunction)encoder_pair_scores, METH_VARARGS, pair_scores_doc},
+    {"pair_plan", (PyCFunction)encoder_pair_plan, METH_VARARGS, pair_plan_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2425,7 +2463,9 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     init_ascii_table();
-    if (PyType_Ready(&EncoderType) < 0 || PyType_Ready(&PunktModelType) < 0) return NULL;
+    if (PyType_Ready(&EncoderType) < 0 || PyType_Ready(&PunktModelType) < 0 ||
+        PyType_Ready(&PairPlanType) < 0)
+        return NULL;
     /* case_table.h holds str's case properties of the Unicode version it was made with */
     PyObject *unicodedata = PyImport_ImportModule("unicodedata");
     PyObject *version = unicodedata ? PyObject_GetAttrString(unicodedata, "unidata_version") : NULL;
