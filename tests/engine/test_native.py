@@ -837,7 +837,12 @@ PYTHON_FREE = [
     "unicode_table.h",
     "nfkc.h",
     "arrow.h",
+    "prefix.h",
+    "wlcs.h",
 ]
+#: The files that call CPython: text.h (the text stage that holds the GIL) and the bindings,
+#: one per stage, named py_<stage>.h.
+PYTHON_SIDE = ["text.h"]
 #: The tables the build writes (setup.py's write_generated_headers), not kept in csrc/.
 GENERATED = {"unicode_table.h", "case_table.h", "nfkc_table.h"}
 
@@ -904,6 +909,26 @@ def test_gil_free_headers_compile_alone_without_python_headers(header, tmp_path,
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_every_header_is_gil_free_or_a_binding():
+    """A new header is either a kernel (no Python.h, checked above) or a binding named py_*.h:
+    nothing in between, so that "no Python.h" stays a property of a file's name."""
+    headers = sorted(p.name for p in CSRC.glob("*.h"))
+    bindings = [h for h in headers if h.startswith("py_")]
+    assert bindings and sorted([*PYTHON_FREE, *PYTHON_SIDE, *bindings]) == sorted(
+        [*headers, *GENERATED]
+    )
+
+
+def test_buffers_from_python_are_acquired_and_checked_in_one_place():
+    """py_args.h's check_buffers is the one buffer check: no binding acquires a buffer itself
+    or checks a size of its own (the y*/w* views of PyArg_ParseTuple go through it too)."""
+    for path in [*CSRC.glob("*.h"), CSRC / "module.c"]:
+        text = path.read_text("utf-8")
+        if path.name != "py_args.h":
+            assert "PyObject_GetBuffer" not in text, path.name
+            assert "->len %" not in text and ".len %" not in text, path.name
 
 
 def test_every_c_file_is_built_and_shipped():
