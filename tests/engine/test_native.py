@@ -792,9 +792,17 @@ def test_engine_vocabulary_is_reused_between_calls():
     assert scorer._pairs.path is None  # no one-example call yet
     assert scorer.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
     pair_store = scorer._pairs.path._store
-    assert pair_store is not None and pair_store is not store and len(pair_store) == 4
+    # without a stemmer a one-example call numbers its tokens itself: nothing kept
+    assert pair_store is not None and pair_store is not store and len(pair_store) == 0
     assert scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == [first[0]]
-    assert scorer._pairs.path._store is pair_store and len(pair_store) == 6  # cat, ran
+    assert scorer._pairs.path._store is pair_store and len(pair_store) == 0
+    # with one, the vocabulary (and each word's stem) is kept between calls
+    stemmed = Rouge(["rouge1", "rougeL"], use_stemmer=True)
+    assert stemmed.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
+    pair_store = stemmed._pairs.path._store
+    assert len(pair_store) == 4
+    assert stemmed.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == [first[0]]
+    assert stemmed._pairs.path._store is pair_store and len(pair_store) == 6  # cat, ran
     seen = []
     thread = threading.Thread(
         target=lambda: seen.append((scorer._stores.store, scorer._pairs.path))
@@ -837,7 +845,12 @@ PYTHON_FREE = [
     "unicode_table.h",
     "nfkc.h",
     "arrow.h",
+    "prefix.h",
+    "wlcs.h",
 ]
+#: The files that call CPython: text.h (the text stage that holds the GIL) and the bindings,
+#: one per stage, named py_<stage>.h.
+PYTHON_SIDE = ["text.h"]
 #: The tables the build writes (setup.py's write_generated_headers), not kept in csrc/.
 GENERATED = {"unicode_table.h", "case_table.h", "nfkc_table.h"}
 
@@ -904,6 +917,26 @@ def test_gil_free_headers_compile_alone_without_python_headers(header, tmp_path,
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_every_header_is_gil_free_or_a_binding():
+    """A new header is either a kernel (no Python.h, checked above) or a binding named py_*.h:
+    nothing in between, so that "no Python.h" stays a property of a file's name."""
+    headers = sorted(p.name for p in CSRC.glob("*.h"))
+    bindings = [h for h in headers if h.startswith("py_")]
+    assert bindings and sorted([*PYTHON_FREE, *PYTHON_SIDE, *bindings]) == sorted(
+        [*headers, *GENERATED]
+    )
+
+
+def test_buffers_from_python_are_acquired_and_checked_in_one_place():
+    """py_args.h's check_buffers is the one buffer check: no binding acquires a buffer itself
+    or checks a size of its own (the y*/w* views of PyArg_ParseTuple go through it too)."""
+    for path in [*CSRC.glob("*.h"), CSRC / "module.c"]:
+        text = path.read_text("utf-8")
+        if path.name != "py_args.h":
+            assert "PyObject_GetBuffer" not in text, path.name
+            assert "->len %" not in text and ".len %" not in text, path.name
 
 
 def test_every_c_file_is_built_and_shipped():

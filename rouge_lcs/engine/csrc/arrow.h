@@ -2,7 +2,7 @@
  * arrow.h: the texts of an Arrow string column read from its buffers (no Python.h).
  *
  * An Arrow string column is an offsets buffer (int32 or int64, one more than the rows) and a
- * data buffer of UTF-8 bytes.  Nothing about either is trusted: the caller (module.c) checks
+ * data buffer of UTF-8 bytes.  Nothing about either is trusted: the caller (py_arrow.h) checks
  * that the offsets it reads lie in their buffer, do not decrease and stay within the data;
  * every row's bytes are validated here as strict UTF-8 (what CPython's decoder accepts: no
  * overlong forms, no surrogates, nothing above U+10FFFF) before a tokenizer sees them, and

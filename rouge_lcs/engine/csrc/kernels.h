@@ -2,7 +2,7 @@
  * kernels.h: the counting kernels of rouge_lcs._native, on int32 token ids only.
  *
  * Everything here runs without the GIL: this file includes no Python.h, so it cannot touch a
- * Python object (tests/engine/test_native.py compiles it alone, without Python's headers).  module.c
+ * Python object (tests/engine/test_native.py compiles it alone, without Python's headers).  py_counts.h
  * checks every buffer and index before calling in, and releases the GIL around run_shards.
  *
  *   ROUGE-N      ngram_hits: clipped n-gram matches, sum over n-grams of min(count_pred,
@@ -20,7 +20,7 @@
  *                place, so the counts never depend on threads.
  *   stopping     Control: a long call stops on request (Ctrl-C).  The kernels count their
  *                work (ws_tick) and, about every millisecond of it, read a shared stop flag;
- *                on the calling thread they also ask module.c's poll function (at most every
+ *                on the calling thread they also ask py_args.h's poll function (at most every
  *                POLL_MS: it re-takes the GIL to run PyErr_CheckSignals), which sets the flag.
  *
  * Memory stays linear in the input: the match masks are built per strip of at most

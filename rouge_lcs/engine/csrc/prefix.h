@@ -13,7 +13,7 @@
  *             the prefix is the number of cleared bits of its row.  Rows are stored a block
  *             at a time (PREFIX_BLOCK_WORDS), so memory stays linear in the input.
  *
- * Pure C on int32 ids, no Python.h (tests/engine/test_native.py compiles it alone); module.c checks
+ * Pure C on int32 ids, no Python.h (tests/engine/test_native.py compiles it alone); py_prefix.h checks
  * every buffer and index and releases the GIL around prefix_counts.
  */
 #ifndef ROUGE_LCS_PREFIX_H
@@ -90,7 +90,7 @@ static int prefix_ngrams(Workspace *ws, const int32_t *pred, int64_t m, const in
 /*
  * Fill out (rows x n_types x 3, int64), where the rows of pair q are row_start[q] ...
  * row_start[q] + len(pred) - 1 (one per prefix).  types holds (kind, n) per type: KIND_N or
- * KIND_L only (module.c refuses the others).  Returns RUN_OK, RUN_NO_MEMORY or RUN_STOPPED.
+ * KIND_L only (py_prefix.h refuses the others).  Returns RUN_OK, RUN_NO_MEMORY or RUN_STOPPED.
  */
 static int prefix_counts(const int32_t *tokens, const int64_t *doc_start, const int64_t *pair_pred,
                          const int64_t *pair_ref, int64_t n_pairs, const int64_t *row_start,

@@ -4,10 +4,10 @@
  * tests/text/test_punkt.py checks it equal to NLTK.
  *
  * It sees no Python object, so it can run on the encoder's threads without the GIL
- * (module.c, tokens.h): the model is C maps (punkt_tables.h) and the text is code units.  The
+ * (py_sentences.h, tokens.h): the model is C maps (punkt_tables.h) and the text is code units.  The
  * only str methods Punkt uses, lower() of a token and isupper/islower/isspace of a character,
  * come from a PunktCase: case_table.h's (PUNKT_TABLE_CASE, exact for every character but the
- * two that punkt_decidable refuses), or CPython's own, which module.c supplies for the other
+ * two that punkt_decidable refuses), or CPython's own, which py_punkt.h supplies for the other
  * texts and runs with the GIL held.
  *
  * The character classes are the `regex` module's (\s, \w, \d: PUNKT_RANGES in unicode_table.h,

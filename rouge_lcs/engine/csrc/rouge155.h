@@ -9,7 +9,7 @@
  *                memory linear in the input (the units themselves are never stored).
  *
  * Pure C on bytes and int32 ids, no Python.h (tests/engine/test_native.py compiles it alone):
- * module.c checks the arguments, builds the Python objects and releases the GIL around
+ * py_rouge155.h checks the arguments, builds the Python objects and releases the GIL around
  * skip_counts.  mix64 comes from kernels.h.
  */
 #ifndef ROUGE_LCS_ROUGE155_H

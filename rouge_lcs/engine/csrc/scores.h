@@ -16,7 +16,7 @@
  * first; `max_f` / `max_recall` take the first reference with the largest F / recall.
  * setup.py builds with -ffp-contract=off: a fused multiply-add would round differently.
  *
- * No Python.h: module.c checks the buffers (sizes, n_refs >= 1 summing to the pairs).
+ * No Python.h: py_scores.h checks the buffers (sizes, n_refs >= 1 summing to the pairs).
  */
 #ifndef ROUGE_LCS_SCORES_H
 #define ROUGE_LCS_SCORES_H

@@ -2,7 +2,7 @@
  * One-against-many ROUGE similarity on token ids (rouge_lcs/engine/reference/similarity.py in C;
  * the Python caller is rouge_lcs/engine/similarity.py).
  *
- * Plain C, no Python: the binding in module.c checks every argument and then calls sim_run.
+ * Plain C, no Python: the binding in py_similarity.h checks every argument and then calls sim_run.
  *
  * A job is a list of rows; row r scores query row_query[r] (prediction) against the choices
  * cands[cand_lo[r] .. cand_hi[r]) (references).  Per pair it finds `hits`:

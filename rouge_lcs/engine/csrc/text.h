@@ -8,12 +8,12 @@
  *                   (classes from unicode_table.h, NFKC and str.lower() from CPython); any other
  *                   tokenizer is a Python callable whose tokens are interned here;
  *   sentences       ROUGE-Lsum's newline split, the texts Punkt cannot split, the sentences
- *                   Punkt found on the threads (punkt.h, run from module.c), and the Python
+ *                   Punkt found on the threads (punkt.h, run from py_sentences.h), and the Python
  *                   splitter for the rest.
  *
  * These call into CPython (str.lower, unicodedata.normalize, Python tokenizers and splitters),
  * so they run with the GIL held; the ids they produce are all that kernels.h sees.  module.c
- * includes Python.h before this file and binds the Encoder type.
+ * includes Python.h before this file; py_encoder.h and module.c bind the Encoder type.
  */
 #ifndef ROUGE_LCS_TEXT_H
 #define ROUGE_LCS_TEXT_H
@@ -593,7 +593,7 @@ static int split_python(Encoder *e, PyObject *splitter, PyObject *text) {
     return ok;
 }
 
-/* Encode the sentences Punkt found on the threads (module.c): n_spans (start, end) pairs of
+/* Encode the sentences Punkt found on the threads (py_sentences.h): n_spans (start, end) pairs of
  * the text, the blank ones dropped as cjk_cuts drops them; 0 on error. */
 static int encode_spans(Encoder *e, PyObject *text, const int64_t *spans, int64_t n_spans) {
     int kind = PyUnicode_KIND(text);

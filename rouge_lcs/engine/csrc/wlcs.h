@@ -1,6 +1,6 @@
 /*
  * wlcs.h: ROUGE-W, the weighted longest common subsequence of ROUGE-1.5.5 (Lin 2004), on int32
- * token ids.  No Python.h: module.c checks every buffer and index before calling in, and
+ * token ids.  No Python.h: py_wlcs.h checks every buffer and index before calling in, and
  * releases the GIL around wlcs_run.  The Python reference is rouge_lcs/engine/reference/weighted.py
  * (bit-identical: the same double operations in the same order).
  *
@@ -28,12 +28,11 @@
 #ifndef ROUGE_LCS_WLCS_H
 #define ROUGE_LCS_WLCS_H
 
+#include "kernels.h" /* first: it sets the POSIX feature macro; Control, Workspace */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "kernels.h"
 
 /* Move-table bytes of one sentence pair kept at once by wlcs_mark (16 MB), as the Python
  * reference's WLCS_TABLE_CELLS. */

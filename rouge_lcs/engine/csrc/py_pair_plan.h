@@ -1,5 +1,5 @@
 /*
- * pair_plan.h: the per-call path's callable, Encoder.pair_plan(...) -> PairPlan.
+ * py_pair_plan.h: the per-call path's callable, Encoder.pair_plan(...) -> PairPlan.
  *
  * Most code scores one pair a call (rouge_score's RougeScorer.score in a loop).  A PairPlan
  * holds what does not change between those calls, checked once when it is made (the rouge
@@ -8,10 +8,10 @@
  * Encoder.pair_scores does (pair_core) and builds the result dict here, without a buffer
  * argument to acquire or a Python object per intermediate value.
  *
- * Included by module.c after pair_core; Python.h is already in.
+ * Included by module.c after py_counts.h (pair_core); Python.h is already in.
  */
-#ifndef ROUGE_LCS_PAIR_PLAN_H
-#define ROUGE_LCS_PAIR_PLAN_H
+#ifndef ROUGE_LCS_PY_PAIR_PLAN_H
+#define ROUGE_LCS_PY_PAIR_PLAN_H
 
 #include <stddef.h> /* offsetof */
 
@@ -134,7 +134,8 @@ static PyObject *encoder_pair_plan(Encoder *e, PyObject *args) {
     PairPlan *plan = NULL;
     Py_ssize_t len;
     int lsum;
-    if (!check_view(&types, 8, "types", &len)) goto done;
+    static const BufferArg specs[1] = {{"types", 8, 0}};
+    if (!check_buffers(&types, specs, 1, &len, NULL)) goto done;
     Py_ssize_t n_types = len / 2;
     if (len % 2 || n_types < 1 || PyTuple_GET_SIZE(names) != n_types) {
         PyErr_SetString(PyExc_ValueError, "pair_plan: expected (kind, n) pairs and one name each");
@@ -241,4 +242,4 @@ static PyTypeObject PairPlanType = {
     .tp_clear = (inquiry)pair_plan_clear,
 };
 
-#endif /* ROUGE_LCS_PAIR_PLAN_H */
+#endif /* ROUGE_LCS_PY_PAIR_PLAN_H */
