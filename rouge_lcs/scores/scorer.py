@@ -304,16 +304,16 @@ def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> 
     a :class:`~rouge_lcs.engine.workers.Workers` is not kept: the kept scorer would keep the
     user's worker processes alive after the user let go of them.
     """
-    values = tuple(options.values())
-    if any(isinstance(value, Workers) for value in values):
+    if isinstance(options.get("num_proc"), Workers):  # the one option a Workers is taken for
         return _new_function_scorer(rouge_types, options)
-    types = tuple(rouge_types) if isinstance(rouge_types, (list, tuple)) else rouge_types
+    values = tuple(options.values())
+    types = tuple(rouge_types) if type(rouge_types) in (list, tuple) else rouge_types
     key: tuple[object, ...] | None = (
         type(rouge_types),
         types,
-        tuple(options),
-        tuple(map(type, values)),
-        values,
+        *options,
+        *map(type, values),
+        *values,
         backend(),
     )
     try:
