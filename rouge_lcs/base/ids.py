@@ -67,10 +67,13 @@ def _is_array(value: object) -> bool:
 IDS_KEY, MASK_KEY = "input_ids", "attention_mask"
 
 
-def _is_masked(value: object) -> bool:
+def is_id_masked(value: object) -> bool:
     """Whether ``value`` is a tokenizer's output with a mask: a mapping (a dict, a
     ``BatchEncoding``) holding ``input_ids`` (``attention_mask`` is then checked)."""
     return isinstance(value, Mapping) and IDS_KEY in value
+
+
+_is_masked = is_id_masked
 
 
 def _is_matrix(value: object) -> bool:
