@@ -426,19 +426,53 @@ def _fast_side(
     where = None
     distinct: list[object] = value
     if share:
-        slot: dict[int, int] = {}
-        distinct, places = [], []
-        for item in value:  # shared objects numbered once
-            k = slot.get(id(item))
-            if k is None:
-                k = slot[id(item)] = len(distinct)
-                distinct.append(item)
-            places.append(k)
-        where = np.asarray(places, dtype=np.int64)
+        distinct, where = _shared(value)
     read = int_lists(distinct)
     if read is None or (pad_id is not None and bool((read[0] == pad_id).any())):
         return None  # (padding in lists: cut by the general path)
     return check_values(read[0], name), read[1], where
+
+
+def _shared(value: list[object]) -> tuple[list[object], np.ndarray]:
+    """The distinct objects of ``value`` (a list met again is read once: a trainer's column
+    repeats one reference per group) and which of them each item is."""
+    slot: dict[int, int] = {}
+    distinct: list[object] = []
+    places: list[int] = []
+    for item in value:  # shared objects numbered once
+        k = slot.get(id(item))
+        if k is None:
+            k = slot[id(item)] = len(distinct)
+            distinct.append(item)
+        places.append(k)
+    return distinct, np.asarray(places, dtype=np.int64)
+
+
+def _lists_batch(
+    predictions: list[object],
+    references: list[object],
+    pad_id: int | None,
+    int_lists: IntLists,
+) -> IdBatch | None:
+    """The commonest batch, lists of lists of ints on both sides (TRL's ``completion_ids``
+    against one reference list each), in one read: the predictions and the distinct
+    references land in one buffer, which is the batch's (no second copy of every id).  None
+    when anything is off (the general path then says what)."""
+    n = len(predictions)
+    if len(references) != n:
+        return None
+    distinct, where = _shared(references)
+    read = int_lists(predictions + distinct)
+    if read is None:
+        return None
+    ids, lengths = read
+    if ids.size and int(ids.min()) < 0:
+        return None  # the general path names the side
+    if pad_id is not None and bool((ids == pad_id).any()):
+        return None  # (padding in lists: cut by the general path)
+    starts = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    return IdBatch(ids, starts, np.arange(n, dtype=np.int64), where + n, np.ones(n, np.int64))
 
 
 def _fast_batch(
@@ -450,6 +484,8 @@ def _fast_batch(
 ) -> IdBatch | None:
     """The common batch (2-D arrays, or lists of ints with one reference list each) without a
     step per example; None for any other batch."""
+    if type(predictions) is list and type(references) is list and predictions:
+        return _lists_batch(predictions, references, pad_id, int_lists)
     preds = _fast_side(predictions, names[0], pad_id, int_lists, False)
     if preds is None or not preds[1].size:
         return None

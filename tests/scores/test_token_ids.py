@@ -182,6 +182,7 @@ def test_large_ids_are_renumbered_with_the_same_counts():
     ("predictions", "references", "error", "match"),
     [
         ([[1, -2]], [[1]], ValueError, r"predictions: expected token ids >= 0, got -2"),
+        ([[1], [2]], [[1], [4, -3]], ValueError, r"references: expected token ids >= 0, got -3"),
         ([[1]], [[1 << 64]], ValueError, r"references\[0\]: expected token ids from 0"),
         ([np.array([1 << 63], dtype=np.uint64)], [[1]], ValueError, "predictions: expected"),
         ([np.array([1.0, 2.0])], [[1]], TypeError, r"predictions\[0\]: expected integer"),
@@ -317,9 +318,7 @@ def test_a_masked_batch_keeps_what_its_mask_keeps():
         for name in types:
             assert got.values(name, "recall") == [w[name].recall for w in want], name
         # a pad_id given beside a mask is not applied to the masked batch
-        assert score(masked_p, masked_r, types, pad_id=end).values("rougeL") == got.values(
-            "rougeL"
-        )
+        assert score(masked_p, masked_r, types, pad_id=end).values("rougeL") == got.values("rougeL")
     # the mask cuts positions anywhere, not only at the ends
     inner = {"input_ids": [[1, 9, 2], [4, 5, 6]], "attention_mask": [[1, 0, 1], [1, 1, 1]]}
     assert score(inner, [[1, 2], [4, 5, 6]], ["rouge2"]).values("rouge2") == [1.0, 1.0]
@@ -359,3 +358,11 @@ def test_masked_tensors_and_lists():
 def test_hostile_masks_name_the_argument(masked, error, match):
     with pytest.raises(error, match=r"predictions\['.*" + match):
         score(masked, [[1, 2]], ["rouge1"])
+
+
+def test_lists_with_padding_are_cut_as_arrays_are():
+    # hand-worked: the padding (0) cut from both ends, the 0 inside kept
+    got = score([[0, 1, 2, 0], [0, 5, 0, 6]], [[1, 2, 0], [5, 0, 6, 0]], ["rouge1"], pad_id=0)
+    assert got.values("rouge1") == [1.0, 1.0]
+    uncut = score([[0, 1, 2, 0]], [[1, 2]], ["rouge1"]).values("rouge1", "precision")
+    assert uncut == [0.5]
