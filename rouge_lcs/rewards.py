@@ -37,7 +37,7 @@ from typing import Any
 from rouge_lcs import Rouge
 from rouge_lcs.base.arrow import is_arrow
 from rouge_lcs.base.cache import OptionsCache
-from rouge_lcs.base.ids import is_id_input, is_id_sequence
+from rouge_lcs.base.ids import is_id_input, is_id_masked, is_id_sequence
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import (
     check_bool,
@@ -273,9 +273,12 @@ class RougeReward:
         refs = self._id_references(references)
         return self._total(self.scorer.score(completion_ids, refs))
 
-    def _id_references(self, references: object) -> list[Any]:
+    def _id_references(self, references: object) -> Any:
         """The references of an id call as ids: texts tokenized by :attr:`model_tokenizer`;
-        without one, texts are left for the scorer to refuse (texts and ids never mix)."""
+        without one, texts are left for the scorer to refuse (texts and ids never mix).  A
+        tokenizer's masked batch holds ids only: the scorer reads it as it is."""
+        if is_id_masked(references):
+            return references
         refs = _listed(references, self.reference_column)
         if self.model_tokenizer is None:
             return refs

@@ -16,15 +16,27 @@ score equals ``score``'s for that pair (F is symmetric).  Scoring options (``rou
 have ``score``'s meanings; ``tokenizer="rouge_score"`` gives rouge_score's ``_score_lcs``
 numbers.  ``workers``: threads (``-1``: every core).  How it is fast, and why pruning never
 changes an answer: :mod:`rouge_lcs.scores.similarity`.
+
+Token ids stand for texts as in :func:`rouge_lcs.score`: a sequence of ints (a list, a tuple, a
+1-D NumPy array or torch tensor) per text, or a 2-D array/tensor (a row each, ``pad_id=`` cut
+from both ends) or a tokenizer's masked batch (``{"input_ids": ..., "attention_mask": ...}``)
+for a whole argument.  Ids are scored as they are: every score equals that of the same ids
+written as space-separated words with the ``whitespace`` tokenizer.  Texts and ids are not
+mixed in one call (nor in one :class:`SimilarityIndex`); text options (stemming, a language, a
+tokenizer) are refused with ids.
+
+>>> cdist([[1, 2, 3]], [[1, 3], [4]])
+array([[0.8, 0. ]])
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rouge_lcs.base.arrow import ArrowTexts, arrow_texts
+from rouge_lcs.base.ids import IdColumn, check_pad_id, id_sequence, is_id_column, is_id_sequence
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import (
@@ -36,6 +48,7 @@ from rouge_lcs.base.validation import (
     fail_value,
 )
 from rouge_lcs.config.settings import make_settings
+from rouge_lcs.engine.ids import check_id_settings, checked_column
 from rouge_lcs.scores.results import MEASURES
 from rouge_lcs.scores.similarity import (
     NO_FLOOR,
@@ -94,9 +107,12 @@ def _texts(value: object, name: str) -> list[str]:
     return [t if type(t) is str else str.__str__(t) for t in items]
 
 
-def _column(value: object, name: str) -> Sequence[str]:
+def _column(value: object, name: str, pad_id: int | None = None) -> Sequence[str] | IdColumn:
     """As :func:`_texts`, but an Arrow column of strings stays one: where the texts are only
-    encoded (not handed back), the engine reads its buffers, with no ``str`` per row."""
+    encoded (not handed back), the engine reads its buffers, with no ``str`` per row; token
+    id sequences (module doc) become one :class:`~rouge_lcs.base.ids.IdColumn`."""
+    if is_id_column(value):
+        return checked_column(value, name, pad_id)
     arrow = arrow_texts(value, name)
     if isinstance(arrow, ArrowTexts):
         return arrow
@@ -107,6 +123,54 @@ def _text(value: object, name: str) -> str:
     if not isinstance(value, str):
         raise fail_type(name, "str", value)
     return value if type(value) is str else str.__str__(value)
+
+
+def _query(value: object, name: str, pad_id: int | None) -> list[str] | IdColumn:
+    """One query: a text, or one sequence of token ids (a column of one)."""
+    if not isinstance(value, str) and is_id_sequence(value):
+        ids = id_sequence(value, name, pad_id)
+        return IdColumn(ids, np.array([0, ids.size], dtype=np.int64))
+    if not isinstance(value, str):
+        raise fail_type(name, "str or a sequence of token ids (ints)", value)
+    return [_text(value, name)]
+
+
+def _rows(value: object) -> list[Any]:
+    """The items of an argument of token ids as given, to hand back (a 2-D array's or a
+    masked batch's rows, padding included)."""
+    if isinstance(value, Mapping):
+        value = value["input_ids"]
+    return list(value)  # type: ignore[call-overload]
+
+
+def _items(
+    value: object, name: str, pad_id: int | None
+) -> tuple[list[Any], Sequence[str] | IdColumn]:
+    """The items of an argument as given (texts, or id sequences) and what is encoded."""
+    if is_id_column(value):
+        return _rows(value), checked_column(value, name, pad_id)
+    texts = _texts(value, name)
+    return texts, texts
+
+
+def _kinds(columns: Sequence[tuple[str, object]]) -> bool:
+    """Whether the call's non-empty arguments (``(name, column)``) are token ids; texts beside
+    ids are a ``ValueError`` naming the first argument that differs from the first."""
+    first: tuple[str, bool] | None = None
+    for name, column in columns:
+        if not len(column):  # type: ignore[arg-type]
+            continue
+        ids = isinstance(column, IdColumn)
+        if first is None:
+            first = (name, ids)
+        elif ids != first[1]:
+            kinds = ("texts", "token ids")
+            raise ValueError(
+                f"{name}: expected {kinds[first[1]]} like {first[0]}, got {kinds[ids]} (texts "
+                "and token ids cannot be mixed in one call: decode the ids, or tokenize the "
+                "texts)"
+            )
+    return first is not None and first[1]
 
 
 def _fraction(value: object, name: str) -> float:
@@ -161,7 +225,9 @@ def _dtype(value: object) -> np.dtype | None:
     return kind
 
 
-def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interner:
+def _interner(
+    rouge_type: object, options: dict[str, Any], call: str, ids: bool = False
+) -> Interner:
     if not isinstance(rouge_type, str):
         raise fail_type("rouge_type", "a str such as 'rougeL' or 'rouge1'", rouge_type)
     for name in options:
@@ -173,6 +239,8 @@ def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interne
                 f"{', '.join(_SCORING_OPTIONS)})"
             )
     settings = make_settings([rouge_type], **options)
+    if ids:  # stemming, a language, a tokenizer: refused (ids are scored as they are)
+        check_id_settings(settings)
     if settings.rouge_types[0].kind not in ("n", "L"):
         raise fail_value(
             "rouge_type",
@@ -183,9 +251,11 @@ def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interne
     return interner(settings)
 
 
-def _scoring(rouge_type: object, measure: object, options: dict[str, Any], call: str) -> Scoring:
+def _scoring(
+    rouge_type: object, measure: object, options: dict[str, Any], call: str, ids: bool = False
+) -> Scoring:
     check_choice(measure, "measure", MEASURES)
-    return Scoring(_interner(rouge_type, options, call), str(measure))
+    return Scoring(_interner(rouge_type, options, call, ids), str(measure))
 
 
 def cdist(
@@ -197,13 +267,14 @@ def cdist(
     score_cutoff: float | None = None,
     workers: int = 1,
     dtype: Any = None,
+    pad_id: int | None = None,
     **options: Any,
 ) -> np.ndarray:
     """Scores of every (query, choice) pair: an array of shape ``(len(queries), len(choices))``.
 
     Args:
-        queries: texts scored as predictions.
-        choices: texts scored as references.
+        queries: texts scored as predictions (or token ids, module doc).
+        choices: texts scored as references (or token ids, with ids queries).
         rouge_type: ``"rougeL"`` or ``"rougeN"`` (``"rouge1"``, ``"rouge2"``, ...).
         measure: ``"fmeasure"``, ``"precision"`` or ``"recall"``.
         score_cutoff: cells below it are 0 (that is where pruning pays); None: every score.
@@ -211,13 +282,17 @@ def cdist(
         dtype: the result's floating type, as rapidfuzz's ``cdist`` takes it: ``np.float32``
             halves the memory of a large matrix (each score is computed in float64 and
             rounded once); None: float64.
+        pad_id: token id inputs: the padding id cut from both ends of each sequence.
         **options: ``tokenizer``, ``use_stemmer``, ``language``, ``beta``, ``compat`` as in
             :func:`rouge_lcs.score`.
     """
-    query_texts, choice_texts = _column(queries, "queries"), _column(choices, "choices")
+    pad_id = check_pad_id(pad_id)
+    query_texts = _column(queries, "queries", pad_id)
+    choice_texts = _column(choices, "choices", pad_id)
+    ids = _kinds([("queries", query_texts), ("choices", choice_texts)])
     floor, threads = _cutoff(score_cutoff), _num_threads(workers)
     result_type = _dtype(dtype)
-    scoring = _scoring(rouge_type, measure, options, "cdist")
+    scoring = _scoring(rouge_type, measure, options, "cdist", ids)
     interner = scoring.interner
     return hits_matrix(
         scoring,
@@ -238,17 +313,22 @@ def extract(
     rouge_type: str = "rougeL",
     measure: str = "fmeasure",
     workers: int = 1,
+    pad_id: int | None = None,
     **options: Any,
-) -> list[tuple[str, float, int]]:
+) -> list[tuple[Any, float, int]]:
     """The ``limit`` choices most similar to ``query`` as ``(choice, score, index)``, best
     first, lower index first on ties; ``limit=None``: all of them; with ``score_cutoff``, only
-    choices scoring at least that.  Other arguments as in :func:`cdist`."""
-    text, choice_texts = _text(query, "query"), _texts(choices, "choices")
+    choices scoring at least that.  Other arguments as in :func:`cdist` (token ids: ``query``
+    one sequence, each choice handed back as given)."""
+    pad_id = check_pad_id(pad_id)
+    text = _query(query, "query", pad_id)
+    choice_texts, choice_column = _items(choices, "choices", pad_id)
+    ids = _kinds([("query", text), ("choices", choice_column)])
     k = None if limit is None else check_int(limit, "limit")
     floor, threads = _cutoff(score_cutoff), _num_threads(workers)
-    scoring = _scoring(rouge_type, measure, options, "extract")
+    scoring = _scoring(rouge_type, measure, options, "extract", ids)
     interner = scoring.interner
-    queries, pool = interner.units([text]), interner.units(choice_texts)
+    queries, pool = interner.units(text), interner.units(choice_column)
     cands = np.arange(len(pool), dtype=np.int64)
     found = top_k(scoring, queries, 0, pool, cands, k, floor, False, threads)
     return [(choice_texts[i], value, i) for i, value in found]
@@ -301,13 +381,14 @@ def dedup(
     workers: int = 1,
     progress: Callable[[int], object] | bool | None = None,
     seeds: Sequence[str] | None = None,
+    pad_id: int | None = None,
     **options: Any,
 ) -> DedupResult:
     """The pipelines' greedy filter: in input order, a text is dropped when its best score
     against the texts kept before it is strictly greater than ``threshold``.
 
     Args:
-        texts: the texts, in order.
+        texts: the texts, in order (or token ids, as in :func:`cdist`).
         threshold: from 0 to 1 (Self-Instruct / Alpaca: 0.7).
         neighbors: also record each text's ``neighbors`` most similar kept texts.
         prefilter: draw candidates from an inverted index with prefix filtering (exact: the
@@ -320,17 +401,20 @@ def dedup(
         rouge_type: as in :func:`cdist`.
         measure: as in :func:`cdist`.
         workers: as in :func:`cdist`.
+        pad_id: as in :func:`cdist`.
         **options: as in :func:`cdist`.
     """
-    items = _column(texts, "texts")
-    pool = [] if seeds is None else _column(seeds, "seeds")
+    pad_id = check_pad_id(pad_id)
+    items = _column(texts, "texts", pad_id)
+    pool = [] if seeds is None else _column(seeds, "seeds", pad_id)
+    ids = _kinds([("texts", items), ("seeds", pool)])
     if progress is not None and not isinstance(progress, bool) and not callable(progress):
         raise fail_type("progress", "True, False, None or a callable", progress)
     limit = _fraction(threshold, "threshold")
     k = check_int(neighbors, "neighbors")
     check_bool(prefilter, "prefilter")
     threads = _num_threads(workers)
-    scoring = _scoring(rouge_type, measure, options, "dedup")
+    scoring = _scoring(rouge_type, measure, options, "dedup", ids)
     # encoded one after the other (ids agree across calls): seeds and texts may be a list
     # and an Arrow column
     units = scoring.interner.units(pool)
@@ -361,6 +445,9 @@ class SimilarityIndex:
     renumbered from the indexed texts alone once queries have brought more tokens than the
     texts hold).
 
+    An index holds texts or token ids (module doc; ``pad_id`` as in :func:`cdist`), decided by
+    the first non-empty :meth:`add`; its queries are then of the same kind.
+
     >>> index = SimilarityIndex()
     >>> index.add(["the cat sat on the mat"])
     [0]
@@ -375,35 +462,50 @@ class SimilarityIndex:
         rouge_type: str = "rougeL",
         measure: str = "fmeasure",
         workers: int = 1,
+        pad_id: int | None = None,
         **options: Any,
     ) -> None:
-        items = _texts(texts, "texts")
+        self._pad_id = check_pad_id(pad_id)
+        items = texts if is_id_column(texts) else _texts(texts, "texts")
         self._scoring = _scoring(rouge_type, measure, options, "SimilarityIndex")
         self._measure = str(measure)
         self._num_threads = _num_threads(workers)
         self._lock = threading.Lock()
-        self._texts: list[str] = []
+        self._texts: list[Any] = []
         self._units: Units = self._scoring.interner.units([])
         #: The interner's vocabulary when the indexed texts were last encoded.
         self._indexed_vocab = 0
-        if items:
+        if len(items):
             self.add(items)
 
     def __len__(self) -> int:
         return len(self._texts)
 
     @property
-    def texts(self) -> list[str]:
-        """The indexed texts, in the order they were added (their indices)."""
+    def texts(self) -> list[Any]:
+        """The indexed texts (or id sequences, as given), in the order they were added (their
+        indices)."""
         with self._lock:
             return list(self._texts)
 
+    def _kind(self, column: Sequence[str] | IdColumn, name: str) -> None:
+        """Refuse texts in an index of ids and the other way round; the first ids make the
+        scoring refuse text options (a ``ValueError`` naming the option)."""
+        if not len(column):
+            return
+        ids = isinstance(column, IdColumn)
+        interner = self._scoring.interner
+        interner.check_holds("ids" if ids else "texts", name)
+        if ids and interner.holds is None:
+            check_id_settings(interner.settings)
+
     def add(self, texts: Sequence[str]) -> list[int]:
-        """Index ``texts``; returns their indices."""
-        items = _texts(texts, "texts")
+        """Index ``texts`` (or id sequences); returns their indices."""
+        items, column = _items(texts, "texts", self._pad_id)
         with self._lock:
+            self._kind(column, "texts")
             start = len(self._texts)
-            self._units.extend(*self._scoring.interner.encode(items))
+            self._units.extend(*self._scoring.interner.encode(column))
             self._texts.extend(items)
             self._indexed_vocab = self._scoring.interner.vocab
             return list(range(start, len(self._texts)))
@@ -414,21 +516,22 @@ class SimilarityIndex:
         A query already running keeps the units it started with."""
         current = self._scoring.interner
         if current.vocab - self._indexed_vocab <= max(self._indexed_vocab, _QUERY_VOCAB):
-            return
+            return  # (always, for ids: a query's new ids are never numbered)
         scoring = Scoring(interner(current.settings), self._measure)
         self._units = scoring.interner.units(self._texts)
         self._scoring = scoring
         self._indexed_vocab = scoring.interner.vocab
 
     def _top(self, query: object, k: int | None, floor: float) -> list[tuple[int, float]]:
-        return self._tops([_text(query, "query")], k, floor)[0]
+        return self._tops(_query(query, "query", self._pad_id), k, floor, "query")[0]
 
     def _tops(
-        self, items: Sequence[str], k: int | None, floor: float
+        self, items: Sequence[str] | IdColumn, k: int | None, floor: float, name: str
     ) -> list[list[tuple[int, float]]]:
         """Each text's ``k`` best ``(index, score)`` over the indexed texts, tokenized in one
         call."""
         with self._lock:
+            self._kind(items, name)
             scoring = self._scoring
             # the queries' n-grams are looked up, never added (their tokens: see _renumber)
             units = scoring.interner.units(items, grow=False)
@@ -441,14 +544,18 @@ class SimilarityIndex:
             for row in range(len(items))
         ]
 
-    def max_score(self, query: str) -> float:
+    def max_score(self, query: str | Sequence[int]) -> float:
         """The best score of ``query`` against the indexed texts (0.0 when there are none)."""
         found = self._top(query, 1, NO_FLOOR)
         return found[0][1] if found else 0.0
 
     def extract(
-        self, query: str, *, limit: int | None = 10, score_cutoff: float | None = None
-    ) -> list[tuple[str, float, int]]:
+        self,
+        query: str | Sequence[int],
+        *,
+        limit: int | None = 10,
+        score_cutoff: float | None = None,
+    ) -> list[tuple[Any, float, int]]:
         """As :func:`extract` against the indexed texts."""
         k = None if limit is None else check_int(limit, "limit")
         found = self._top(query, k, _cutoff(score_cutoff))
@@ -466,9 +573,9 @@ class SimilarityIndex:
         call: an Arrow column of queries is read from its buffers (no ``str`` per row), and
         the texts of the matches are the caller's to look up (:attr:`texts`, or its own
         column of them)."""
-        items = _column(queries, "queries")
+        items = _column(queries, "queries", self._pad_id)
         k = None if limit is None else check_int(limit, "limit")
-        return self._tops(items, k, _cutoff(score_cutoff))
+        return self._tops(items, k, _cutoff(score_cutoff), "queries")
 
 
 def filter_dataset(dataset: Any, column: str, *, threshold: float = 0.7, **kwargs: Any) -> Any:
@@ -507,26 +614,46 @@ class MBRResult:
     matrix: np.ndarray | None = None
 
 
-def _mbr_sources(candidates: object, name: str = "candidates") -> tuple[list[list[str]], bool]:
+def _mbr_sources(
+    candidates: object, name: str = "candidates", pad_id: int | None = None
+) -> tuple[list[list[str] | IdColumn], bool]:
     """The candidate lists (or pseudo-reference lists: ``name``), each non-empty, and whether
-    one source (a list of str) was given."""
+    one source (a list of str, or of id sequences) was given."""
+    if is_id_column(candidates):  # one source of token ids
+        column = checked_column(candidates, name, pad_id)
+        if not len(column):
+            raise fail_value(name, "at least one candidate", candidates)
+        return [column], True
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise fail_type(name, "a list of str, or a list of lists of str", candidates)
     if not candidates:
         raise fail_value(name, "at least one text", candidates)
     if all(isinstance(c, str) for c in candidates):
         return [_texts(candidates, name)], True
-    sources = [_texts(c, f"{name}[{i}]") for i, c in enumerate(candidates)]
+    sources: list[list[str] | IdColumn] = [
+        checked_column(c, f"{name}[{i}]", pad_id) if is_id_column(c) else _texts(c, f"{name}[{i}]")
+        for i, c in enumerate(candidates)
+    ]
     for i, source in enumerate(sources):
         if not source:  # its index would point into nothing
             raise fail_value(f"{name}[{i}]", "at least one text", source)
     return sources, False
 
 
+def _token_lists(
+    source: list[str] | IdColumn, tokenize: Callable[[str], list[str]]
+) -> list[list[Any]]:
+    """Each text's tokens (or each sequence's ids) of one MBR source."""
+    if isinstance(source, IdColumn):
+        bounds = source.starts.tolist()
+        ids = source.ids
+        return [ids[a:b].tolist() for a, b in zip(bounds, bounds[1:])]
+    return [tokenize(text) for text in source]
+
+
 def _aggregate_scores(
-    cands: list[str],
-    refs: list[str] | None,
-    tokenize: Callable[[str], list[str]],
+    cands: list[list[Any]],
+    refs: list[list[Any]] | None,
     n: int,
     measure: str,
     beta: float,
@@ -536,13 +663,12 @@ def _aggregate_scores(
     import math
     from collections import Counter
 
-    def grams(text: str) -> Counter[tuple[str, ...]]:
-        tokens = tokenize(text)
+    def grams(tokens: list[Any]) -> Counter[tuple[Any, ...]]:
         return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
     counts = [grams(c) for c in cands]
     pool = counts if refs is None else [grams(r) for r in refs]
-    total: Counter[tuple[str, ...]] = Counter()
+    total: Counter[tuple[Any, ...]] = Counter()
     for c in pool:
         total.update(c)
     size = sum(total.values())
@@ -577,6 +703,7 @@ def mbr(
     method: str = "exact",
     return_matrix: bool = False,
     workers: int = 1,
+    pad_id: int | None = None,
     **options: Any,
 ) -> MBRResult | list[MBRResult]:
     """Minimum Bayes risk selection with ROUGE as the utility.
@@ -590,7 +717,8 @@ def mbr(
 
     Args:
         candidates: one source's candidates (a list of str: one :class:`MBRResult`), or a list
-            of such lists (a list of results, one per source).
+            of such lists (a list of results, one per source); or token ids (module doc): one
+            source a list of id sequences or a 2-D array/tensor, several a list of those.
         references: pseudo-references instead of the candidates themselves (the same shape:
             one list, or one list per source); nothing is left out then.
         rouge_type: ``"rougeL"`` or ``"rougeN"``.
@@ -601,26 +729,32 @@ def mbr(
             choice agrees with exact MBR on most sources, see docs/training_loops.md).
         return_matrix: keep the exact method's score matrix in each result.
         workers: as in :func:`cdist`.
+        pad_id: as in :func:`cdist`.
         **options: as in :func:`cdist`.
     """
-    sources, single = _mbr_sources(candidates)
+    pad_id = check_pad_id(pad_id)
+    sources, single = _mbr_sources(candidates, "candidates", pad_id)
     check_choice(method, "method", ("exact", "aggregate"))
     check_bool(return_matrix, "return_matrix")
     threads = _num_threads(workers)
-    scoring = _scoring(rouge_type, measure, options, "mbr")
+    given = None if references is None else _mbr_sources(references, "references", pad_id)
+    named = [(f"candidates[{i}]", c) for i, c in enumerate(sources)]
+    named += [(f"references[{i}]", r) for i, r in enumerate(given[0] if given else [])]
+    ids = _kinds(named)
+    scoring = _scoring(rouge_type, measure, options, "mbr", ids)
     settings = scoring.interner.settings
-    pseudo: list[list[str]] | list[None]
-    if references is None:
+    pseudo: list[list[str] | IdColumn] | list[None]
+    if given is None:
         pseudo = [None] * len(sources)
     else:
-        given, one = _mbr_sources(references, "references")
-        if one != single or len(given) != len(sources):
+        pseudo_given, one = given
+        if one != single or len(pseudo_given) != len(sources):
             raise fail_value(
                 "references",
                 "the shape of candidates (one list, or one list per source)",
                 references,
             )
-        pseudo = given
+        pseudo = pseudo_given
     rouge_kind = settings.rouge_types[0]
     if method == "aggregate" and rouge_kind.kind != "n":
         raise fail_value("method", "'exact' for ROUGE-L ('aggregate' is for ROUGE-N)", method)
@@ -630,10 +764,10 @@ def mbr(
     for cands, refs in zip(sources, pseudo):
         matrix = None
         if method == "aggregate":
+            tokenize = settings.tokenizer.tokenize
             scores = _aggregate_scores(
-                cands,
-                refs,
-                settings.tokenizer.tokenize,
+                _token_lists(cands, tokenize),
+                None if refs is None else _token_lists(refs, tokenize),
                 rouge_kind.n,
                 str(measure),
                 settings.beta,

@@ -54,6 +54,7 @@ except ImportError as error:  # the extra is not installed: say which one
     ) from error
 
 from rouge_lcs import Rouge, Scores
+from rouge_lcs.base.ids import is_id_sequence
 from rouge_lcs.base.validation import check_bool, check_choice, fail_type
 from rouge_lcs.distributed import exact_sum, round_sum
 
@@ -116,6 +117,14 @@ class _Normalized:
         return self.tokenizer(normalized)
 
 
+def _one_sequence(value: object) -> bool:
+    """Whether ``value`` is one sequence of token ids (a list of ints, a 1-D array or
+    tensor), not a batch of them."""
+    if isinstance(value, (list, tuple)):
+        return bool(value) and is_id_sequence(value)
+    return is_id_sequence(value) and getattr(value, "ndim", 2) == 1
+
+
 class ROUGEScore(Metric):
     """ROUGE as a torchmetrics metric, exact and cheap to sync across processes.
 
@@ -132,7 +141,7 @@ class ROUGEScore(Metric):
         per_example: also keep and return per-example values (memory grows with the data).
         **kwargs: torchmetrics' ``Metric`` options (``dist_sync_on_step``, ``sync_on_compute``
             …) and this library's scoring options (``language``, ``lsum_split``, ``beta``,
-            ``compat``, ``num_threads`` …).
+            ``compat``, ``num_threads``, ``pad_id``, ``sentence_end_ids`` …).
     """
 
     is_differentiable = False
@@ -186,10 +195,15 @@ class ROUGEScore(Metric):
         target: str | Sequence[str] | Sequence[Sequence[str]],
     ) -> None:
         """Add a batch: ``preds`` one text per example (or one text), ``target`` one reference
-        or a list of references per example (as torchmetrics' ``ROUGEScore.update``)."""
+        or a list of references per example (as torchmetrics' ``ROUGEScore.update``).  Token
+        ids stand for texts as in :func:`rouge_lcs.score` (a 2-D tensor a batch, with the
+        ``pad_id=`` option or a masked batch); one 1-D sequence of ids is one prediction."""
         # torchmetrics' shapes: a str prediction with a str or a list of str (its references),
         # or a list of lists; a list of predictions with one text or a list per prediction
-        if isinstance(preds, str):
+        if _one_sequence(preds):  # one prediction of ids, with its reference(s)
+            preds = [preds]  # type: ignore[list-item]
+            target = [target] if _one_sequence(target) else [list(target)]  # type: ignore[list-item,arg-type]
+        elif isinstance(preds, str):
             preds = [preds]
             if isinstance(target, str) or all(isinstance(t, str) for t in target):
                 target = [target]  # type: ignore[list-item]
@@ -228,4 +242,7 @@ class ROUGEScore(Metric):
 
 
 #: Options passed through ``**kwargs`` to :class:`rouge_lcs.Rouge` (the rest go to ``Metric``).
-_SCORING_OPTIONS = ("language", "lsum_split", "beta", "compat", "num_proc", "num_threads")
+_SCORING_OPTIONS = (
+    *("language", "lsum_split", "beta", "compat", "num_proc", "num_threads"),
+    *("pad_id", "sentence_end_ids"),  # token id inputs
+)

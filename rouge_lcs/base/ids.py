@@ -2,9 +2,12 @@
 
 A prediction or reference may be a sequence of token ids instead of a text: a list or tuple of
 ints, a 1-D NumPy integer array or a 1-D torch tensor; a 2-D array or tensor is a batch, one
-row per example (``pad_id`` cuts its padding).  The ids are scored as they are (no decode): the
-numbers equal scoring the same ids written as space-separated words with the ``whitespace``
-tokenizer.  :func:`check_ids` turns a batch into one int64 buffer with offsets
+row per example (``pad_id`` cuts its padding), and so is a tokenizer's batch with its mask,
+``{"input_ids": ..., "attention_mask": ...}`` (a dict or Hugging Face's ``BatchEncoding``: the
+positions whose mask is 1 are kept, wherever they are; ``pad_id`` is not applied there, so an
+end-of-text id that is also the padding id survives).  The ids are scored as they are (no
+decode): the numbers equal scoring the same ids written as space-separated words with the
+``whitespace`` tokenizer.  :func:`check_ids` turns a batch into one int64 buffer with offsets
 (:class:`IdBatch`): one NumPy call per sequence, never a Python object per token for arrays.
 
 torch is never imported here: a tensor is recognised by its type's module and converted by its
@@ -12,6 +15,8 @@ own ``.numpy()``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.records import record
@@ -58,12 +63,40 @@ def _is_array(value: object) -> bool:
     return type(value).__module__ == "numpy" and hasattr(value, "ndim")
 
 
+#: The keys of a masked batch (Hugging Face tokenizers' names).
+IDS_KEY, MASK_KEY = "input_ids", "attention_mask"
+
+
+def is_id_masked(value: object) -> bool:
+    """Whether ``value`` is a tokenizer's output with a mask: a mapping (a dict, a
+    ``BatchEncoding``) holding ``input_ids`` (``attention_mask`` is then checked)."""
+    return isinstance(value, Mapping) and IDS_KEY in value
+
+
+_is_masked = is_id_masked
+
+
+def _is_matrix(value: object) -> bool:
+    """An array, a tensor or a masked batch: what may be a 2-D batch of ids."""
+    return _is_array(value) or _is_tensor(value) or _is_masked(value)
+
+
+def _ndim(value: object) -> int:
+    if _is_masked(value):
+        return _ndim(value[IDS_KEY])  # type: ignore[index]
+    if _is_array(value) or _is_tensor(value):
+        return int(value.ndim)  # type: ignore[attr-defined]
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)):
+        return 2  # a tokenizer's padded lists (no return_tensors)
+    return 1
+
+
 def is_id_sequence(value: object) -> bool:
     """Whether ``value`` is meant as token ids (not a text, not a list of texts): an array or a
     tensor, or a list/tuple that is empty or starts with an int."""
     if isinstance(value, str):
         return False
-    if _is_array(value) or _is_tensor(value):
+    if _is_matrix(value):
         return True
     if isinstance(value, (list, tuple)):
         if not value:
@@ -76,7 +109,7 @@ def is_id_sequence(value: object) -> bool:
 def _shows_ids(value: object) -> bool:
     """Whether ``value`` shows that a batch is of ids: a tensor, a numeric array, or a list/tuple
     starting with an int (an empty one shows nothing: texts may have empty reference lists)."""
-    if _is_tensor(value):
+    if _is_tensor(value) or _is_masked(value):
         return True
     if _is_array(value):  # numbers are ids (bool and float refused there); str, objects: texts
         return value.dtype.kind in "iubf"  # type: ignore[attr-defined]
@@ -87,7 +120,7 @@ def is_id_input(predictions: object, references: object) -> bool:
     """Whether a batch's predictions or references are token ids: a batch of texts pays a
     type check of its first items; items are read on only past empty lists."""
     for side in (predictions, references):
-        if _is_tensor(side) or _is_array(side):
+        if _is_matrix(side):
             return _shows_ids(side)
         if not isinstance(side, (list, tuple)):
             continue
@@ -143,6 +176,9 @@ def _rows(value: object, name: str, pad_id: int | None) -> list[np.ndarray]:
     array (padding cut)."""
     if isinstance(value, (list, tuple)):
         return [_cut(_from_list(value, name), pad_id)]
+    if _is_masked(value):
+        ids, lengths = _unmasked(value, name, pad_id)  # type: ignore[arg-type]
+        return np.split(ids, np.cumsum(lengths)[:-1]) if lengths.size else []
     array = _to_numpy(value, name)
     if array.ndim == 1:
         return [_cut(array, pad_id)]
@@ -165,7 +201,7 @@ def _cut(ids: np.ndarray, pad_id: int | None) -> np.ndarray:
 def _sequences(value: object, name: str, pad_id: int | None) -> list[np.ndarray]:
     """A whole argument (predictions, or the references of one example as a list of
     sequences) as id sequences: a 2-D array/tensor is one per row."""
-    if _is_array(value) or _is_tensor(value):
+    if _is_matrix(value):
         ids, lengths = _matrix(value, name, pad_id)
         return np.split(ids, np.cumsum(lengths)[:-1]) if lengths.size else []
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
@@ -192,6 +228,15 @@ def _mixed(name: str, index: int) -> ValueError:
         f"{name}[{index}]: expected token ids like the rest of the batch, got a str (texts and "
         "token ids cannot be mixed in one call: decode the ids, or tokenize the texts)"
     )
+
+
+@record
+class IdOptions:
+    """The options that shape a scoring of token ids (their ``signature``): the padding id
+    cut from each sequence and ROUGE-Lsum's sentence-end ids."""
+
+    pad_id: int | None = None
+    sentence_end_ids: tuple[int, ...] = ()
 
 
 def check_pad_id(pad_id: object) -> int | None:
@@ -258,7 +303,7 @@ def check_ids(
         raise fail_value(pname, "at least one prediction", predictions)
     refs: list[np.ndarray] = []
     n_refs: list[int] = []
-    if _is_array(references) or _is_tensor(references):
+    if _is_matrix(references):
         refs = _sequences(references, rname, pad_id)
         n_refs = [1] * len(refs)
     elif isinstance(references, (list, tuple)):
@@ -266,9 +311,7 @@ def check_ids(
             name = f"{rname}[{i}]"
             if isinstance(ref, str):
                 raise _mixed(rname, i)
-            if is_id_sequence(ref) and not (
-                (_is_array(ref) or _is_tensor(ref)) and getattr(ref, "ndim", 1) == 2
-            ):
+            if is_id_sequence(ref) and not (_is_matrix(ref) and _ndim(ref) == 2):
                 refs.extend(_one(ref, name, pad_id))
                 n_refs.append(1)
                 continue
@@ -298,6 +341,12 @@ def check_ids(
 def _matrix(value: object, name: str, pad_id: int | None) -> tuple[np.ndarray, np.ndarray]:
     """A 2-D array/tensor's rows, padding cut from both ends, as (ids, lengths): in NumPy
     over the whole array (a row at a time cost ~40 us a row)."""
+    if _is_masked(value):
+        if _ndim(value) != 2:
+            raise fail_value(
+                f"{name}[{IDS_KEY!r}]", "a 2-D batch of token ids", f"{_ndim(value)}-D array"
+            )
+        return _unmasked(value, name, pad_id)  # type: ignore[arg-type]
     array = _to_numpy(value, name)
     if array.ndim != 2:
         raise fail_value(
@@ -315,6 +364,53 @@ def _matrix(value: object, name: str, pad_id: int | None) -> tuple[np.ndarray, n
     return check_values(array[inside], name), (stop - first).astype(np.int64)
 
 
+def _masked_array(value: object, name: str) -> np.ndarray:
+    """``value`` of a masked batch (ids or mask: a list, an array or a tensor) as an array; a
+    ragged list is a ``ValueError`` naming it."""
+    if _is_tensor(value):
+        value = value.detach().cpu().numpy()  # type: ignore[attr-defined]
+    if isinstance(value, str) or not (_is_array(value) or isinstance(value, (list, tuple))):
+        raise fail_type(name, "a list, an array or a tensor", value)
+    try:
+        return np.asarray(value)
+    except ValueError:  # numpy's "inhomogeneous shape": rows of different lengths
+        raise fail_value(name, "rows of one length (a padded batch)", "rows of several") from None
+
+
+def _unmasked(
+    value: Mapping[str, object], name: str, pad_id: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A masked batch (``{"input_ids": ..., "attention_mask": ...}``, 1-D or 2-D) as
+    (ids kept, each row's count): the positions whose mask is 1, in order; without a mask,
+    the ids as an array would be (``pad_id`` cut)."""
+    ids_name, mask_name = f"{name}[{IDS_KEY!r}]", f"{name}[{MASK_KEY!r}]"
+    ids = _to_numpy(_masked_array(value[IDS_KEY], ids_name), ids_name)
+    if ids.ndim not in (1, 2):
+        raise fail_value(ids_name, "a 1-D or 2-D batch of token ids", f"{ids.ndim}-D array")
+    mask_value = value.get(MASK_KEY)
+    if mask_value is None:
+        if ids.ndim == 1:
+            kept = _cut(ids, pad_id)
+            return check_values(kept, ids_name), np.array([kept.size], dtype=np.int64)
+        return _matrix(ids, ids_name, pad_id)
+    mask = _masked_array(mask_value, mask_name)
+    if mask.dtype.kind not in "biu":
+        raise TypeError(
+            f"{mask_name}: expected a mask of 0 and 1 (ints or bools), got {mask.dtype}"
+        )
+    if mask.shape != ids.shape:
+        raise ValueError(
+            f"{mask_name}: expected the shape of {ids_name}, {tuple(ids.shape)}, got "
+            f"{tuple(mask.shape)}"
+        )
+    keep = mask.astype(bool)
+    if mask.dtype.kind != "b" and mask.size and bool((mask[keep] != 1).any()):
+        bad = int(mask[keep][mask[keep] != 1][0])
+        raise fail_value(mask_name, "0 (cut) or 1 (kept) at each position", bad)
+    lengths = keep.sum(axis=-1, dtype=np.int64).reshape(-1)
+    return check_values(ids[keep], ids_name), lengths
+
+
 def _fast_side(
     value: object, name: str, pad_id: int | None, int_lists: IntLists, share: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
@@ -322,7 +418,7 @@ def _fast_side(
     list of lists of ints read in one pass (``share``: a list object met again is read once,
     ``where`` says which read each example takes; None: one each).  None for anything else
     (or lists holding ``pad_id``): the general path then checks it."""
-    if _is_array(value) or _is_tensor(value):
+    if _is_matrix(value):
         ids, lengths = _matrix(value, name, pad_id)
         return ids, lengths, None
     if type(value) is not list or not value:
@@ -330,19 +426,53 @@ def _fast_side(
     where = None
     distinct: list[object] = value
     if share:
-        slot: dict[int, int] = {}
-        distinct, places = [], []
-        for item in value:  # shared objects numbered once
-            k = slot.get(id(item))
-            if k is None:
-                k = slot[id(item)] = len(distinct)
-                distinct.append(item)
-            places.append(k)
-        where = np.asarray(places, dtype=np.int64)
+        distinct, where = _shared(value)
     read = int_lists(distinct)
     if read is None or (pad_id is not None and bool((read[0] == pad_id).any())):
         return None  # (padding in lists: cut by the general path)
     return check_values(read[0], name), read[1], where
+
+
+def _shared(value: list[object]) -> tuple[list[object], np.ndarray]:
+    """The distinct objects of ``value`` (a list met again is read once: a trainer's column
+    repeats one reference per group) and which of them each item is."""
+    slot: dict[int, int] = {}
+    distinct: list[object] = []
+    places: list[int] = []
+    for item in value:  # shared objects numbered once
+        k = slot.get(id(item))
+        if k is None:
+            k = slot[id(item)] = len(distinct)
+            distinct.append(item)
+        places.append(k)
+    return distinct, np.asarray(places, dtype=np.int64)
+
+
+def _lists_batch(
+    predictions: list[object],
+    references: list[object],
+    pad_id: int | None,
+    int_lists: IntLists,
+) -> IdBatch | None:
+    """The commonest batch, lists of lists of ints on both sides (TRL's ``completion_ids``
+    against one reference list each), in one read: the predictions and the distinct
+    references land in one buffer, which is the batch's (no second copy of every id).  None
+    when anything is off (the general path then says what)."""
+    n = len(predictions)
+    if len(references) != n:
+        return None
+    distinct, where = _shared(references)
+    read = int_lists(predictions + distinct)
+    if read is None:
+        return None
+    ids, lengths = read
+    if ids.size and int(ids.min()) < 0:
+        return None  # the general path names the side
+    if pad_id is not None and bool((ids == pad_id).any()):
+        return None  # (padding in lists: cut by the general path)
+    starts = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    return IdBatch(ids, starts, np.arange(n, dtype=np.int64), where + n, np.ones(n, np.int64))
 
 
 def _fast_batch(
@@ -354,6 +484,8 @@ def _fast_batch(
 ) -> IdBatch | None:
     """The common batch (2-D arrays, or lists of ints with one reference list each) without a
     step per example; None for any other batch."""
+    if type(predictions) is list and type(references) is list and predictions:
+        return _lists_batch(predictions, references, pad_id, int_lists)
     preds = _fast_side(predictions, names[0], pad_id, int_lists, False)
     if preds is None or not preds[1].size:
         return None
@@ -386,3 +518,50 @@ def id_sequence(value: object, name: str, pad_id: int | None = None) -> np.ndarr
     if isinstance(value, str) or not is_id_sequence(value):
         raise fail_type(name, "a sequence of token ids (ints)", value)
     return check_values(_one(value, name, pad_id)[0], name)
+
+
+@record
+class IdColumn:
+    """The token id sequences of one argument (a column of similarity's), checked: sequence
+    ``k`` is ``ids[starts[k]:starts[k + 1]]`` (int64, every id >= 0)."""
+
+    ids: np.ndarray
+    starts: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.starts.size - 1)
+
+
+def is_id_column(value: object) -> bool:
+    """Whether an argument that holds texts or sequences is token ids: a numeric array, a
+    tensor, a masked batch, or a list/tuple whose first item is a sequence of ids (an empty
+    list shows nothing: it is texts)."""
+    if _is_matrix(value):
+        return _shows_ids(value)
+    if isinstance(value, (list, tuple)) and value:
+        first = value[0]
+        return not isinstance(first, str) and is_id_sequence(first)
+    return False
+
+
+def id_column(
+    value: object, name: str, pad_id: int | None = None, int_lists: IntLists | None = None
+) -> IdColumn:
+    """An argument of token id sequences (a list of them, a 2-D array/tensor with ``pad_id``
+    cut, a masked batch) as one :class:`IdColumn`; a text among them is a ``ValueError``
+    naming the argument.  ``int_lists``: as in :func:`check_ids`."""
+    pad_id = check_pad_id(pad_id)
+    fast = None
+    if int_lists is not None and not _is_matrix(value):
+        fast = _fast_side(value, name, pad_id, int_lists, False)
+    if fast is not None:
+        ids, lengths = fast[0], fast[1]
+    elif _is_matrix(value):
+        ids, lengths = _matrix(value, name, pad_id)
+    else:
+        sequences = _sequences(value, name, pad_id)
+        ids = _joined(sequences, name)
+        lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
+    starts = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    return IdColumn(ids, starts)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rouge_lcs.base.ids import IdBatch, check_ids
+from rouge_lcs.base.ids import IdBatch, IdColumn, check_ids, id_column
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import backend
@@ -121,3 +121,9 @@ def id_stats(
     else:
         counts = all_counts(rouge_types, counted, engine, ids, starts, pred, ref, num_threads)
     return PairStats(counts, batch.n_refs)
+
+
+def checked_column(value: object, name: str, pad_id: int | None = None) -> IdColumn:
+    """:func:`rouge_lcs.base.ids.id_column` with the engine's one pass over lists of ints
+    (as :func:`checked_ids`): the same column and errors."""
+    return id_column(value, name, pad_id, backend().int_lists)

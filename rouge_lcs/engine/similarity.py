@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rouge_lcs.base.ids import IdColumn
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import Backend, Rows
@@ -26,6 +27,8 @@ from rouge_lcs.text.rouge_types import unknown_kind
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 else:
     np = lazy_import("numpy")
@@ -35,6 +38,8 @@ KIND_LCS, KIND_OVERLAP = 0, 1
 #: The measures in the C kernel's numbering (``csrc/similarity.h``: 0 is F, then SIM_PRECISION,
 #: SIM_RECALL), not ``scores.results.MEASURES``' order: a measure's name to the kernel's code.
 KERNEL_MEASURES = ("fmeasure", "precision", "recall")
+#: What an interner holds, as its messages say it.
+_KIND_NAMES = {"texts": "texts", "ids": "token ids"}
 #: No floor: every pair passes (scores are >= 0).
 NO_FLOOR = -1.0
 
@@ -103,6 +108,11 @@ class Interner:
     ``engine`` is the one :func:`rouge_lcs.engine.backend.backend` chose, once, for the
     interner: its store numbers the tokens and its kernel scores them (:func:`run_rows`); ids
     stay the same across calls, so texts encoded by one interner compare.
+
+    Token ids (an :class:`~rouge_lcs.base.ids.IdColumn`) are their own tokens: each distinct
+    id is numbered once (a table kept across calls, so that ids are renumbered alike) and the
+    units follow as for texts.  One interner holds texts or ids, never both (their numbers
+    would collide): :attr:`holds` says which, once a non-empty batch came.
     """
 
     def __init__(self, settings: Settings, engine: Backend) -> None:
@@ -116,24 +126,73 @@ class Interner:
         self._store = self.engine.store(settings, 1)
         self._ngrams: dict[bytes, int] = {}
         self._vocab = 0
+        #: Token ids' numbers (id inputs).
+        self._id_codes: dict[int, int] = {}
+        #: ``"texts"`` or ``"ids"`` once a non-empty batch was encoded, else None.
+        self.holds: str | None = None
+
+    def check_holds(self, kind: str, name: str) -> None:
+        """Refuse a batch of ``kind`` (``"texts"`` or ``"ids"``) in an interner holding the
+        other kind: a ``ValueError`` naming the argument ``name``."""
+        if self.holds is not None and self.holds != kind:
+            raise ValueError(
+                f"{name}: expected {_KIND_NAMES[self.holds]} like the others of this call or "
+                f"index, got {_KIND_NAMES[kind]} (texts and token ids cannot be mixed: decode "
+                "the ids, or tokenize the texts)"
+            )
 
     @property
     def vocab(self) -> int:
         """One more than the largest unit id handed out (at least 1)."""
         return max(self._vocab, 1)
 
-    def _tokens(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def _id_tokens(self, column: IdColumn, grow: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Token ids numbered by the interner's table (one step per distinct id, not per
+        token); ``grow=False``: ids not seen before all get the one number past the others,
+        which no encoded sequence has, so they match nothing, as an unknown n-gram."""
+        ids = column.ids
+        if not ids.size:
+            return ids.astype(np.int32), column.starts
+        distinct, inverse = np.unique(ids, return_inverse=True)
+        numbers = self._number(self._id_codes, distinct.tolist(), grow)
+        return numbers[inverse.reshape(-1)], column.starts
+
+    def _number(self, table: dict[Any, int], keys: list[Any], grow: bool) -> np.ndarray:
+        """The numbers of ``keys`` in ``table`` (int32), new keys numbered next (``grow``) or
+        all given the one number past the table's (unknown)."""
+        if grow:
+            found = (table.setdefault(key, len(table)) for key in keys)
+        else:
+            unknown = len(table)
+            found = (table.get(key, unknown) for key in keys)
+        numbers = np.fromiter(found, dtype=np.int32, count=len(keys))
+        self._vocab = max(self._vocab, len(table))
+        return numbers
+
+    def _tokens(
+        self, texts: Sequence[str] | IdColumn, grow: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
+        kind = "ids" if isinstance(texts, IdColumn) else "texts"
+        if len(texts):
+            self.check_holds(kind, "texts")
+            if grow:  # (an index's queries, grow=False, leave its kind to its texts)
+                self.holds = kind
+        if isinstance(texts, IdColumn):
+            return self._id_tokens(texts, grow)
         ids, starts = self._store.token_ids(texts)
         ids = ids.astype(np.int32, copy=False)
         if ids.size:
             self._vocab = max(self._vocab, int(ids.max()) + 1)
         return ids, starts
 
-    def encode(self, texts: Sequence[str], grow: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """Flat unit ids (int32) and offsets (int64) of the texts; ``grow=False``: n-grams not
-        seen before are not numbered but all get the one id past the others, which no
-        encoded text has (a query of an index matches nothing there)."""
-        ids, starts = self._tokens(texts)
+    def encode(
+        self, texts: Sequence[str] | IdColumn, grow: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Flat unit ids (int32) and offsets (int64) of the texts (or token ids);
+        ``grow=False``: n-grams (and token ids) not seen before are not numbered but all get
+        the one id past the others, which no encoded text has (a query of an index matches
+        nothing there)."""
+        ids, starts = self._tokens(texts, grow)
         n = self.n
         if n == 1:
             return ids, starts
@@ -147,17 +206,9 @@ class Interner:
         )
         windows = ids[first[:, None] + np.arange(n)] if first.size else np.zeros((0, n), np.int32)
         keys = np.ascontiguousarray(windows).view(np.dtype((np.void, 4 * n))).ravel()
-        table = self._ngrams
-        if grow:
-            found = (table.setdefault(key, len(table)) for key in keys.tolist())
-        else:
-            unknown = len(table)
-            found = (table.get(key, unknown) for key in keys.tolist())
-        units = np.fromiter(found, dtype=np.int32, count=keys.size)
-        self._vocab = max(self._vocab, len(table))
-        return units, new_starts
+        return self._number(self._ngrams, keys.tolist(), grow), new_starts
 
-    def units(self, texts: Sequence[str], grow: bool = True) -> Units:
+    def units(self, texts: Sequence[str] | IdColumn, grow: bool = True) -> Units:
         store = Units()
         store.extend(*self.encode(texts, grow))
         return store

@@ -75,5 +75,6 @@ def to_output(scores: Scores, options: OutputOptions) -> Output:
             confidence_level=options.confidence_level,
             n_resamples=options.n_resamples,
             seed=options.seed,
+            ids=scores.ids,
         )
     return out

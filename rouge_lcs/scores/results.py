@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     import numpy as np
+
+    from rouge_lcs.base.ids import IdOptions
 else:
     np = lazy_import("numpy")
 
@@ -83,10 +85,12 @@ class Scores:
     made on first access.
     """
 
-    __slots__ = ("rouge_types", "stats", "settings", "_values", "_arrays")
+    __slots__ = ("rouge_types", "stats", "settings", "ids", "_values", "_arrays")
     rouge_types: list[str]
     stats: PairStats
     settings: Settings
+    #: Token id inputs: their options (the signature names them); None: texts were scored.
+    ids: IdOptions | None
     _values: tuple[array[float], ...] | None
     _arrays: tuple[np.ndarray, ...] | None
 
@@ -98,6 +102,7 @@ class Scores:
         fmeasure: np.ndarray | array[float],
         stats: PairStats,
         settings: Settings,
+        ids: IdOptions | None = None,
     ) -> None:
         given = (precision, recall, fmeasure)
         # written out (not all() over a generator): ~1 µs of a one-example call
@@ -107,16 +112,20 @@ class Scores:
         init(self, "rouge_types", rouge_types)
         init(self, "stats", stats)
         init(self, "settings", settings)
+        init(self, "ids", ids)
         init(self, "_values", given if flat else None)
         init(self, "_arrays", None if flat else given)
 
     @classmethod
-    def from_stats(cls, stats: PairStats, settings: Settings) -> Scores:
-        """Combine each example's references (``settings.multi_ref``) and derive P/R/F."""
+    def from_stats(
+        cls, stats: PairStats, settings: Settings, ids: IdOptions | None = None
+    ) -> Scores:
+        """Combine each example's references (``settings.multi_ref``) and derive P/R/F;
+        ``ids``: the options of token id inputs, when ids were scored."""
         values = backend().combine(
             stats, settings.multi_ref, settings.beta, weights(settings.rouge_types)
         )
-        return cls(settings.names, *values, stats, settings)
+        return cls(settings.names, *values, stats, settings, ids)
 
     def _numpy(self) -> tuple[np.ndarray, ...]:
         if self._arrays is None:
@@ -156,7 +165,7 @@ class Scores:
 
     def __reduce__(self) -> tuple[object, ...]:
         values = self._values if self._values is not None else self._numpy()
-        return (Scores, (self.rouge_types, *values, self.stats, self.settings))
+        return (Scores, (self.rouge_types, *values, self.stats, self.settings, self.ids))
 
     def values(self, name: str, measure: str = "fmeasure") -> list[float]:
         """Per-example values of one type and measure, as a list of floats."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rouge_lcs.base.ids import check_end_ids, check_pad_id, is_id_input
+from rouge_lcs.base.ids import IdOptions, check_end_ids, check_pad_id, is_id_input
 from rouge_lcs.base.validation import (
     References,
     TextBatch,
@@ -111,6 +111,8 @@ class Rouge:
         #: Token id inputs: the padding id cut from each sequence, and ROUGE-Lsum's sentence ends.
         self.pad_id = check_pad_id(pad_id)
         self.sentence_end_ids = check_end_ids(sentence_end_ids)
+        #: Both, as the signature of a scoring of ids names them.
+        self.id_options = IdOptions(self.pad_id, self.sentence_end_ids)
 
     def _set_num_proc(self, num_proc: int | Workers | None) -> None:
         self.workers = num_proc if isinstance(num_proc, Workers) else None
@@ -154,13 +156,19 @@ class Rouge:
         """Per-pair counts of a batch (checked here, once): texts, or token ids
         (:mod:`rouge_lcs.base.ids`, scored as they are)."""
         if is_id_input(predictions, references):
-            batch = checked_ids(predictions, references, pad_id=self.pad_id)
-            threads = default_num_threads() if self.num_threads is None else self.num_threads
-            stats = id_stats(batch, self.settings, self.sentence_end_ids, threads)
-            if progress is not None:
-                progress(len(batch))
-            return stats
+            return self._id_stats(predictions, references, progress)
         return self.stats_of(checked_texts(predictions, references), progress=progress)
+
+    def _id_stats(
+        self, predictions: object, references: object, progress: Progress | None
+    ) -> PairStats:
+        """Per-pair counts of a batch of token ids."""
+        batch = checked_ids(predictions, references, pad_id=self.pad_id)
+        threads = default_num_threads() if self.num_threads is None else self.num_threads
+        stats = id_stats(batch, self.settings, self.sentence_end_ids, threads)
+        if progress is not None:
+            progress(len(batch))
+        return stats
 
     def stats_of(self, batch: TextBatch, *, progress: Progress | None = None) -> PairStats:
         """Per-pair counts of an already checked :class:`TextBatch`."""
@@ -188,7 +196,10 @@ class Rouge:
         one = single_example(predictions, references)
         if one is not None:  # one example of plain texts: the per-call path
             return self._one_scores(*one, progress)
-        stats = self.stats(predictions, references, progress=progress)
+        if is_id_input(predictions, references):
+            stats = self._id_stats(predictions, references, progress)
+            return Scores.from_stats(stats, self.settings, self.id_options)
+        stats = self.stats_of(checked_texts(predictions, references), progress=progress)
         return Scores.from_stats(stats, self.settings)
 
     def score_of(self, batch: TextBatch, *, progress: Progress | None = None) -> Scores:
@@ -258,8 +269,11 @@ class Rouge:
         confidence_level: float | None = None,
         n_resamples: int = 1000,
         seed: int = 0,
+        ids: bool = False,
     ) -> str:
-        """The reproducibility signature of this scorer for examples with ``n_refs`` references."""
+        """The reproducibility signature of this scorer for examples with ``n_refs`` references
+        (``ids=True``: of token id inputs, naming :attr:`pad_id` and
+        :attr:`sentence_end_ids`, no text option)."""
         return make_signature(
             self.settings,
             n_refs,
@@ -267,6 +281,7 @@ class Rouge:
             confidence_level=confidence_level,
             n_resamples=n_resamples,
             seed=seed,
+            ids=self.id_options if ids else None,
         )
 
 
@@ -307,7 +322,7 @@ def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> 
     if isinstance(options.get("num_proc"), Workers):  # the one option a Workers is taken for
         return _new_function_scorer(rouge_types, options)
     values = tuple(options.values())
-    types = tuple(rouge_types) if type(rouge_types) in (list, tuple) else rouge_types
+    types = tuple(rouge_types) if isinstance(rouge_types, (list, tuple)) else rouge_types
     key: tuple[object, ...] | None = (
         type(rouge_types),
         types,

@@ -7,6 +7,11 @@ lsum:auto-punkt_tab.english|multi:max_f|beta:1|refs:1|agg:mean``; with ``languag
 classes (``tok:unicode-18.0.0``, rouge_lcs.text.unicode_classes).  Two runs with the same
 signature give the same numbers; any option that changes a score changes the signature.
 Report it next to the scores.
+
+Token id inputs are no text: no tokenizer, normalization, case or stemmer touched them, so
+their signature names none (``tok:ids``) but the padding id cut and ROUGE-Lsum's sentence-end
+ids: ``rouge_lcs:v<version>|tok:ids|pad:0|lsum:end-ids-13.198|multi:max_f|beta:1|refs:1|
+agg:mean`` (``pad:none``, ``lsum:end-ids-none`` when not given).
 """
 
 from __future__ import annotations
@@ -15,6 +20,10 @@ from collections.abc import Sequence
 
 from rouge_lcs.base.version import __version__
 from rouge_lcs.config.settings import Settings
+
+TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
+if TYPE_CHECKING:
+    from rouge_lcs.base.ids import IdOptions
 
 
 def _number(value: float) -> str:
@@ -57,19 +66,32 @@ def make_signature(
     confidence_level: float | None = None,
     n_resamples: int = 1000,
     seed: int = 0,
+    ids: IdOptions | None = None,
 ) -> str:
-    """The signature of a scoring run with ``settings`` over examples with ``n_refs`` references."""
+    """The signature of a scoring run with ``settings`` over examples with ``n_refs`` references
+    (``ids``: the options of token id inputs, when ids were scored)."""
     tokenizer = settings.tokenizer
     # No "lang:" part without a language, so signatures of runs without one stay as they were.
     language = [f"lang:{settings.language}"] if settings.language is not None else []
+    if ids is not None:  # the ids were the tokens: no text option acted on them
+        ends = ".".join(map(str, ids.sentence_end_ids)) or "none"
+        text = [
+            "tok:ids",
+            f"pad:{'none' if ids.pad_id is None else ids.pad_id}",
+            f"lsum:end-ids-{ends}",
+        ]
+    else:
+        text = [
+            f"tok:{_tokenizer(tokenizer.name, tokenizer.native)}",
+            f"norm:{tokenizer.normalization}",
+            f"case:{tokenizer.case}",
+            f"stem:{_stemmer(tokenizer.stemmer.name) if tokenizer.stemmed else 'no'}",
+            f"lsum:{settings.lsum_split}",
+        ]
     parts = [
         f"rouge_lcs:v{__version__}",
         *language,
-        f"tok:{_tokenizer(tokenizer.name, tokenizer.native)}",
-        f"norm:{tokenizer.normalization}",
-        f"case:{tokenizer.case}",
-        f"stem:{_stemmer(tokenizer.stemmer.name) if tokenizer.stemmed else 'no'}",
-        f"lsum:{settings.lsum_split}",
+        *text,
         f"multi:{settings.multi_ref}",
         f"beta:{_number(settings.beta)}",
         f"refs:{_refs(n_refs)}",

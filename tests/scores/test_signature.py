@@ -86,3 +86,27 @@ def test_custom_tokenizer_is_marked():
 
     sig = rouge(["ab"], ["ab"], tokenizer=chars, return_signature=True)["signature"]
     assert "tok:custom:chars" in sig and "norm:custom" in sig
+
+
+def test_token_ids_name_no_text_option_but_their_own():
+    import numpy as np
+
+    from rouge_lcs import Rouge
+
+    ids = rouge([[1, 2, 3]], [[[1, 3], [2]]], return_signature=True)["signature"]
+    parts = ids.split("|")
+    assert parts[1:4] == ["tok:ids", "pad:none", "lsum:end-ids-none"]
+    for text_part in ("unicode", "norm:", "case:", "stem:", "auto-"):
+        assert text_part not in ids
+    assert parts[-3:] == ["beta:1", "refs:2", "agg:mean"]
+    set_ = rouge(
+        np.array([[1, 2, 0]]), [[1, 3]], return_signature=True, pad_id=0, sentence_end_ids=[9, 3]
+    )["signature"]
+    assert "|tok:ids|pad:0|lsum:end-ids-3.9|" in set_
+    # the padding id changes scores of padded batches: a signature apart
+    assert rouge([[1, 2, 3]], [[1]], return_signature=True, pad_id=2)["signature"] != ids
+    # the same scorer names its text options for texts
+    scorer = Rouge(pad_id=0)
+    assert "tok:unicode" in scorer.compute(["a b"], ["a"], return_signature=True)["signature"]
+    assert "tok:ids|pad:0|" in scorer.compute([[1]], [[1]], return_signature=True)["signature"]
+    assert scorer.signature(ids=True).split("|")[1:3] == ["tok:ids", "pad:0"]

@@ -182,6 +182,7 @@ def test_large_ids_are_renumbered_with_the_same_counts():
     ("predictions", "references", "error", "match"),
     [
         ([[1, -2]], [[1]], ValueError, r"predictions: expected token ids >= 0, got -2"),
+        ([[1], [2]], [[1], [4, -3]], ValueError, r"references: expected token ids >= 0, got -3"),
         ([[1]], [[1 << 64]], ValueError, r"references\[0\]: expected token ids from 0"),
         ([np.array([1 << 63], dtype=np.uint64)], [[1]], ValueError, "predictions: expected"),
         ([np.array([1.0, 2.0])], [[1]], TypeError, r"predictions\[0\]: expected integer"),
@@ -291,3 +292,77 @@ def test_an_empty_reference_list_of_texts_is_not_ids():
     with pytest.raises(ValueError, match=r"references\[0\]: expected at least one reference"):
         score(["a"], [[]], ["rouge1"])
     assert score([[], [1, 2]], [[1], [2]], ["rouge1"]).values("rouge1", "recall") == [0.0, 1.0]
+
+
+def _padded(seqs, width, pad, left=False):
+    out = np.full((len(seqs), width), pad, dtype=np.int64)
+    mask = np.zeros((len(seqs), width), dtype=np.int64)
+    for k, s in enumerate(seqs):
+        where = slice(width - len(s), width) if left else slice(0, len(s))
+        out[k, where], mask[k, where] = s, 1
+    return out, mask
+
+
+def test_a_masked_batch_keeps_what_its_mask_keeps():
+    preds, refs = _batch(11, n=6, vocab=8)
+    types = ["rouge1", "rouge2", "rougeL"]
+    want = _rouge_score(preds, refs, types)
+    width = max(map(len, preds + refs)) + 3
+    end = 3  # the padding id is also an id the sequences hold (GPT-2 pads with its end id)
+    for left in (False, True):
+        p_ids, p_mask = _padded(preds, width, end, left)
+        r_ids, r_mask = _padded(refs, width, end, left)
+        masked_p = {"input_ids": p_ids, "attention_mask": p_mask}
+        masked_r = {"input_ids": r_ids, "attention_mask": r_mask.astype(bool)}
+        got = score(masked_p, masked_r, types)
+        for name in types:
+            assert got.values(name, "recall") == [w[name].recall for w in want], name
+        # a pad_id given beside a mask is not applied to the masked batch
+        assert score(masked_p, masked_r, types, pad_id=end).values("rougeL") == got.values("rougeL")
+    # the mask cuts positions anywhere, not only at the ends
+    inner = {"input_ids": [[1, 9, 2], [4, 5, 6]], "attention_mask": [[1, 0, 1], [1, 1, 1]]}
+    assert score(inner, [[1, 2], [4, 5, 6]], ["rouge2"]).values("rouge2") == [1.0, 1.0]
+    # one example's references as a masked 2-D batch; a 1-D masked sequence
+    several = {"input_ids": np.array([[1, 2, 0], [7, 0, 0]]), "attention_mask": [[1, 1, 0]] * 2}
+    assert score([[1, 2]], [several], ["rouge1"]).values("rouge1") == [1.0]
+    one = {"input_ids": [1, 2, 8], "attention_mask": [1, 1, 0]}
+    assert score([one], [[1, 2]], ["rouge1"]).values("rouge1") == [1.0]
+
+
+def test_masked_tensors_and_lists():
+    torch = pytest.importorskip("torch")
+    preds, refs = _batch(12, n=4)
+    want = score(preds, refs, ["rougeL"]).values("rougeL")
+    ids, mask = _padded(preds, max(map(len, preds)) + 1, 0)
+    for masked in (
+        {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)},
+        {"input_ids": ids.tolist(), "attention_mask": mask.tolist()},
+        {"input_ids": ids},  # no mask: as the array, pad_id cuts
+    ):
+        pad = 0 if "attention_mask" not in masked else None
+        assert score(masked, refs, ["rougeL"], pad_id=pad).values("rougeL") == want
+
+
+@pytest.mark.parametrize(
+    ("masked", "error", "match"),
+    [
+        ({"input_ids": [[1, 2]], "attention_mask": [[1]]}, ValueError, "expected the shape"),
+        ({"input_ids": [[1, 2]], "attention_mask": [[1, -1]]}, ValueError, "0 \\(cut\\) or 1"),
+        ({"input_ids": [[1, 2]], "attention_mask": [[0.5, 1]]}, TypeError, "a mask of 0 and 1"),
+        ({"input_ids": [[1, 2]], "attention_mask": "11"}, TypeError, "attention_mask"),
+        ({"input_ids": [[1, 2], [1]], "attention_mask": [[1, 1], [1]]}, ValueError, "one length"),
+        ({"input_ids": [[1.0, 2.0]], "attention_mask": [[1, 1]]}, TypeError, "input_ids"),
+        ({"input_ids": [[[1]]], "attention_mask": [[[1]]]}, ValueError, "input_ids"),
+    ],
+)
+def test_hostile_masks_name_the_argument(masked, error, match):
+    with pytest.raises(error, match=r"predictions\['.*" + match):
+        score(masked, [[1, 2]], ["rouge1"])
+
+
+def test_lists_with_padding_are_cut_as_arrays_are():
+    # hand-worked: the padding (0) cut from both ends, the 0 inside kept
+    got = score([[0, 1, 2, 0], [0, 5, 0, 6]], [[1, 2, 0], [5, 0, 6, 0]], ["rouge1"], pad_id=0)
+    assert got.values("rouge1") == [1.0, 1.0]
+    uncut = score([[0, 1, 2, 0]], [[1, 2]], ["rouge1"]).values("rouge1", "precision")
+    assert uncut == [0.5]
