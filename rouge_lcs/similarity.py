@@ -48,6 +48,7 @@ from rouge_lcs.scores.similarity import (
     interner,
     top_k,
 )
+from rouge_lcs.text.rouge_types import NGRAMS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -168,7 +169,7 @@ def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interne
                 f"{', '.join(_SCORING_OPTIONS)})"
             )
     settings = make_settings([rouge_type], **options)
-    if settings.rouge_types[0].kind not in ("n", "L"):
+    if not settings.rouge_types[0].rules.similarity:
         raise fail_value(
             "rouge_type",
             "'rougeL' or 'rougeN' (rougeLsum needs sentences, rougeW/S/SU have no similarity "
@@ -608,7 +609,7 @@ def mbr(
             )
         pseudo = given
     rouge_kind = settings.rouge_types[0]
-    if method == "aggregate" and rouge_kind.kind != "n":
+    if method == "aggregate" and rouge_kind.rules.kernel != NGRAMS:
         raise fail_value("method", "'exact' for ROUGE-L ('aggregate' is for ROUGE-N)", method)
     import math
 
