@@ -46,7 +46,7 @@ from typing import Any
 from rouge_lcs import tokenizers
 from rouge_lcs.base.ids import is_id_input, is_id_sequence
 from rouge_lcs.base.validation import TextBatch, check_texts, fail_type, fail_value
-from rouge_lcs.engine.lcs import Candidate, lcs_indices
+from rouge_lcs.engine import Candidate, lcs_indices
 from rouge_lcs.scores.results import Score, Scores
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scoring import BaseScorer, fmeasure

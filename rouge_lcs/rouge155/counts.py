@@ -33,8 +33,8 @@ from typing import cast
 
 import numpy as np
 
+from rouge_lcs.engine import Candidate, lcs_indices
 from rouge_lcs.engine.backend import IdDocs, backend
-from rouge_lcs.engine.lcs import Candidate, lcs_indices
 from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
 from rouge_lcs.text.rouge_types import (
     KINDS,

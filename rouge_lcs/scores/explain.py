@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import fail_value
 from rouge_lcs.config.settings import Settings, make_settings
-from rouge_lcs.engine.lcs import Candidate, lcs_pairs
+from rouge_lcs.engine import Candidate, lcs_pairs
 from rouge_lcs.scores.multiref import prf
 from rouge_lcs.text.rouge_types import LCS, NGRAMS, UNION_LCS
 

@@ -31,8 +31,8 @@ from rouge_lcs.base.ids import id_sequence, is_id_sequence
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import fail_type, fail_value, plain
 from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.engine import Candidate, lcs_step
 from rouge_lcs.engine.ids import check_id_settings
-from rouge_lcs.engine.lcs import Candidate, lcs_step
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.prefix import check_prefix_types, token_ends
 from rouge_lcs.scores.results import Score, Scores
