@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING, Any
 from rouge_lcs import tokenizers
 from rouge_lcs.base.ids import is_id_input, is_id_sequence
 from rouge_lcs.base.validation import TextBatch, check_texts, fail_type, fail_value
+from rouge_lcs.engine import Candidate, lcs_indices
 from rouge_lcs.engine.compute import PairPlans
-from rouge_lcs.engine.lcs import Candidate, lcs_indices
 from rouge_lcs.scores.results import Score, Scores
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scoring import BaseScorer, fmeasure

@@ -60,6 +60,7 @@ from rouge_lcs.scores.similarity import (
     interner,
     top_k,
 )
+from rouge_lcs.text.rouge_types import NGRAMS
 
 # Records, not dataclasses, and TYPE_CHECKING not typing's: ``dataclasses`` imports inspect,
 # ast, dis, tokenize and more, typing imports re (~10 ms together), and a script that only
@@ -241,7 +242,7 @@ def _interner(
     settings = make_settings([rouge_type], **options)
     if ids:  # stemming, a language, a tokenizer: refused (ids are scored as they are)
         check_id_settings(settings)
-    if settings.rouge_types[0].kind not in ("n", "L"):
+    if not settings.rouge_types[0].rules.similarity:
         raise fail_value(
             "rouge_type",
             "'rougeL' or 'rougeN' (rougeLsum needs sentences, rougeW/S/SU have no similarity "
@@ -756,7 +757,7 @@ def mbr(
             )
         pseudo = pseudo_given
     rouge_kind = settings.rouge_types[0]
-    if method == "aggregate" and rouge_kind.kind != "n":
+    if method == "aggregate" and rouge_kind.rules.kernel != NGRAMS:
         raise fail_value("method", "'exact' for ROUGE-L ('aggregate' is for ROUGE-N)", method)
     import math
 

@@ -401,11 +401,12 @@ def test_metric_script_calls_one_library_entry_point():
 
 # The engine seam (engine/backend.py over engine/interface.py): the modules of engine/ that code
 # outside it may import.  The drivers (compute, parallel, workers; similarity: the interner and the
-# similarity kernel's call) and the counts (stats) are the same whichever engine runs; lcs is
-# the definition of an LCS on any tokens (explanations, rouge_score's helpers) and of
-# rouge_score's backtrack, which both engines follow.
+# similarity kernel's call) and the counts (stats) are the same whichever engine runs.  The
+# kernels are not: the engines' own (native, reference/), the kinds' dispatch (kinds), and the
+# Python LCS of one pair (lcs), which code outside engine/ reaches as the package's own names
+# (``from rouge_lcs.engine import Candidate, lcs_pairs``).
 SEAM = {"engine", "engine.backend", "engine.interface", "engine.stats", "engine.compute"}
-SEAM |= {"engine.parallel", "engine.workers", "engine.lcs", "engine.similarity", "engine.ids"}
+SEAM |= {"engine.parallel", "engine.workers", "engine.similarity", "engine.ids"}
 # What asks which engine runs: for users (rouge_lcs.native, the documented switchboard) only.
 ASKING = {"implementation", "active", "available", "extension", "native_unicode", "BACKEND"}
 ASKING |= {"_native", "supports"}
@@ -498,6 +499,11 @@ def test_the_seam_offers_no_engine_name():
         ("engine = backend()\nif engine.name == 'native': pass", "reads engine.name"),
         ("store = backend().store(s)\nif store.native: pass", "reads store.native"),
         ("from rouge_lcs.engine.native import _native", "asks: _native"),
+        ("from rouge_lcs.engine.lcs import Candidate, lcs_pairs", "imports engine.lcs"),
+        ("import rouge_lcs.engine.lcs as lcs", "imports rouge_lcs.engine.lcs"),
+        ("from rouge_lcs.engine import lcs", "imports engine.lcs"),
+        ("from rouge_lcs.engine.reference.weighted import wlcs", "imports engine.reference"),
+        ("from rouge_lcs.engine.kinds import kind_counts", "imports engine.kinds"),
     ],
 )
 def test_the_seam_check_fails_on_what_it_forbids(code, expected):
@@ -508,6 +514,7 @@ def test_the_seam_check_passes_the_interface():
     code = (
         "from rouge_lcs.engine.backend import backend\nstore = backend().store(s)\n"
         "n = store.chunk\nbackend().combine(stats, 'max_f', 1.0)\nstore.chunk_stats(t, p, r, n)\n"
-        "from rouge_lcs.engine.similarity import Interner\nbackend().similarity_rows(rows, 1)"
+        "from rouge_lcs.engine.similarity import Interner\nbackend().similarity_rows(rows, 1)\n"
+        "from rouge_lcs.engine import Candidate, lcs_pairs, lcs_step"
     )
     assert _seam_breaches(code, "scores.probe") == []

@@ -40,8 +40,9 @@ class Settings:
 
     @property
     def needs_sentences(self) -> bool:
-        """Whether any type is ROUGE-Lsum (only then are texts split into sentences)."""
-        return any(t.kind == "Lsum" for t in self.rouge_types)
+        """Whether any type is counted over sentences (ROUGE-Lsum; only then are texts split
+        into sentences)."""
+        return any(t.rules.sentences for t in self.rouge_types)
 
     @property
     def lsum_split(self) -> str:

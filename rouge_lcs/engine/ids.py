@@ -105,7 +105,7 @@ def id_stats(
     engine = backend()
     ids, vocab = dense_ids(batch.ids)
     starts = batch.starts
-    if any(t.kind == "Lsum" for t in rouge_types):
+    if settings.needs_sentences:
         sent_starts, doc_sent = sentences(ids, starts, end_ids)
         docs = IdDocs(ids, starts, ids, sent_starts, doc_sent, vocab)
     else:

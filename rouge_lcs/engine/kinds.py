@@ -1,8 +1,9 @@
-"""The counts of every ROUGE kind (:data:`rouge_lcs.text.rouge_types.KINDS`) from an engine's
-kernels, the same for both engines.
+"""The counts of every ROUGE kind (:data:`rouge_lcs.text.rouge_types.ROUGE_KINDS`) from an
+engine's kernels, the same for both engines: each kind's record names its kernel
+(:attr:`~rouge_lcs.text.rouge_types.RougeKind.kernel`).
 
-The counting kernel of each engine counts ROUGE-N, ROUGE-L and ROUGE-Lsum
-(:data:`COUNTED`); the other kinds come from the engine's own kernels of the
+The counting kernel of each engine counts the kinds of the kernels :data:`COUNTED` (ROUGE-N,
+ROUGE-L and ROUGE-Lsum); the other kernels are the engine's own of the
 :class:`~rouge_lcs.engine.interface.Backend`, on the same token ids:
 
 - ROUGE-W (``Backend.wlcs``): hits are the weighted LCS of the whole texts, totals
@@ -23,7 +24,15 @@ from collections.abc import Callable, Sequence
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.engine.interface import IdDocs
-from rouge_lcs.text.rouge_types import RougeType, unknown_kind
+from rouge_lcs.text.rouge_types import (
+    LCS,
+    NGRAMS,
+    SKIP,
+    UNION_LCS,
+    WLCS,
+    RougeType,
+    unknown_kind,
+)
 
 # Not typing's TYPE_CHECKING: importing typing costs a fresh process ~3 ms.
 TYPE_CHECKING = False
@@ -34,10 +43,10 @@ if TYPE_CHECKING:
 else:
     np = lazy_import("numpy")
 
-#: The kinds each engine's counting kernel counts itself.
-COUNTED = ("n", "L", "Lsum")
-#: The kinds counted here, from the engine's other kernels.
-OTHER = ("W", "S", "SU")
+#: The kernels of each engine's counting kernel (the kinds it counts itself).
+COUNTED = (NGRAMS, LCS, UNION_LCS)
+#: The kernels called here, the engine's other kernels.
+OTHER = (WLCS, SKIP)
 
 _ROUGE1 = RougeType("rouge1", "n", 1)
 
@@ -80,7 +89,7 @@ def _identical_exact(
 
 def only_counted(rouge_types: Sequence[RougeType]) -> bool:
     """Whether the counting kernel counts every type (then nothing here runs)."""
-    return all(t.kind in COUNTED for t in rouge_types)
+    return all(t.rules.kernel in COUNTED for t in rouge_types)
 
 
 def kind_counts(
@@ -94,7 +103,8 @@ def kind_counts(
 ) -> np.ndarray:
     """``(pairs, 3)`` counts of one ROUGE-W/S/SU type, documents given as token ids ``ids``
     at offsets ``starts`` (float64 for ROUGE-W, else int64)."""
-    if rouge_type.kind == "W":
+    rules = rouge_type.rules
+    if rules.kernel == WLCS:
         w = rouge_type.weight
         totals = weighted_totals(np.diff(starts), w)
         out = np.empty((pair_pred.size, 3), dtype=np.float64)
@@ -102,9 +112,9 @@ def kind_counts(
         out[:, 1], out[:, 2] = totals[pair_pred], totals[pair_ref]
         _identical_exact(out, ids, starts, pair_pred, pair_ref)
         return out
-    if rouge_type.kind in ("S", "SU"):
+    if rules.kernel == SKIP:
         units = engine.skip_counts(ids, starts, pair_pred, pair_ref, rouge_type.skip, False)
-        if rouge_type.kind == "SU":
+        if rules.unigrams:
             empty = np.zeros(0, dtype=np.int64)
             vocab = int(ids.max()) + 1 if ids.size else 1
             docs = IdDocs(ids, starts, empty, np.zeros(1, np.int64), np.zeros_like(starts), vocab)
@@ -124,17 +134,18 @@ def all_counts(
     num_threads: int = 1,
 ) -> np.ndarray:
     """``(pairs, types, 3)`` counts of every type: ``counted(types)`` gives the counting
-    kernel's (:data:`COUNTED` kinds), :func:`kind_counts` the others; float64 when a type is
-    ROUGE-W, else int64."""
-    weighted = any(t.kind == "W" for t in rouge_types)
+    kernel's (:data:`COUNTED` kernels), :func:`kind_counts` the others; float64 when a type's
+    kernel is the weighted LCS (ROUGE-W), else int64."""
+    rules = [t.rules for t in rouge_types]
+    weighted = any(r.kernel == WLCS for r in rules)
     out = np.zeros(
         (pair_pred.size, len(rouge_types), 3), dtype=np.float64 if weighted else np.int64
     )
-    base = [k for k, t in enumerate(rouge_types) if t.kind in COUNTED]
+    base = [k for k, r in enumerate(rules) if r.kernel in COUNTED]
     if base:
         out[:, base] = counted([rouge_types[k] for k in base])
     for k, rouge_type in enumerate(rouge_types):
-        if rouge_type.kind not in COUNTED:
+        if rules[k].kernel not in COUNTED:
             out[:, k] = kind_counts(
                 rouge_type, engine, ids, starts, pair_pred, pair_ref, num_threads
             )

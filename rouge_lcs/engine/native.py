@@ -35,7 +35,7 @@ from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
 from rouge_lcs.engine.stats import PairStats, flat_floats, one_example, python_pair_plan
 from rouge_lcs.text.punkt import Punkt
-from rouge_lcs.text.rouge_types import RougeType, unknown_kind
+from rouge_lcs.text.rouge_types import LCS, NGRAMS, UNION_LCS, RougeType, unknown_kind
 from rouge_lcs.text.sentences import (
     Splitter,
     cjk_cuts,
@@ -85,7 +85,8 @@ else:
     _IMPORT_ERROR = None
 
 _warned = False
-_KINDS = {"n": 0, "L": 1, "Lsum": 2}
+#: The C counting kernel's code of each kernel it runs (``kernels.h``).
+_KERNEL_CODES = {NGRAMS: 0, LCS: 1, UNION_LCS: 2}
 
 
 def native_unicode() -> bool:
@@ -291,10 +292,11 @@ def _ids(encoded: tuple[bytes, bytes]) -> tuple[np.ndarray, np.ndarray]:
 
 def _type_codes(rouge_types: Sequence[RougeType]) -> array[int]:
     """The core's ``(kind, n)`` code of each type, flat (int64)."""
-    unknown = [t for t in rouge_types if t.kind not in _KINDS]
-    if unknown:  # the other kinds: rouge_lcs.engine.kinds, over the other kernels
+    unknown = [t for t in rouge_types if t.rules.kernel not in _KERNEL_CODES]
+    if unknown:  # the other kernels: rouge_lcs.engine.kinds
         raise unknown_kind(unknown[0])
-    codes = [(_KINDS[t.kind], t.n if t.kind == "n" else 0) for t in rouge_types]
+    # n is 0 but for ROUGE-N (RougeType's default)
+    codes = [(_KERNEL_CODES[t.rules.kernel], t.n) for t in rouge_types]
     return array("q", [c for pair in codes for c in pair])
 
 
@@ -330,13 +332,15 @@ class NativeStore:
         #: Whether the counting kernel counts every type (else rouge_lcs.engine.kinds adds
         #: ROUGE-W/S/SU from the other kernels, on the same ids).
         self._counted_only = only_counted(settings.rouge_types)
-        self._types = _type_codes([t for t in settings.rouge_types if t.kind in _KINDS])
+        self._types = _type_codes(
+            [t for t in settings.rouge_types if t.rules.kernel in _KERNEL_CODES]
+        )
         self._n_types = len(settings.rouge_types)
         #: pair_scores' (split_mode, splitter), found at its first call (_find_pair_split)
         self._pair_split: tuple[int, Any] | None = _UNSET
         self._pair_zeros = _zeros("q", self._n_types * 3)  # one pair's counts
         self._pair_floats = _zeros("d", self._n_types)  # one example's values of a measure
-        self._sentences = any(t.kind == "Lsum" for t in settings.rouge_types)
+        self._sentences = settings.needs_sentences
         # The rule of DocumentStore: where the splitter cuts only at boundaries the tokenizer
         # treats as separators, the sentences' tokens put together are the text's tokens, and
         # one tokenization serves both (the objects state their traits).

@@ -23,7 +23,7 @@ from rouge_lcs.base.ids import IdColumn
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import Backend, Rows
-from rouge_lcs.text.rouge_types import unknown_kind
+from rouge_lcs.text.rouge_types import LCS, NGRAMS, unknown_kind
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
 if TYPE_CHECKING:
@@ -118,10 +118,12 @@ class Interner:
     def __init__(self, settings: Settings, engine: Backend) -> None:
         rouge_type = settings.rouge_types[0]
         self.settings = settings
-        if rouge_type.kind not in ("n", "L"):  # rouge_lcs.similarity refuses the others
+        kernel = rouge_type.rules.kernel
+        # rouge_lcs.similarity refuses the kinds without the feature; the kernel scores these
+        if not rouge_type.rules.similarity or kernel not in (NGRAMS, LCS):
             raise unknown_kind(rouge_type)
-        self.kind = KIND_LCS if rouge_type.kind == "L" else KIND_OVERLAP
-        self.n = rouge_type.n if rouge_type.kind == "n" else 1
+        self.kind = KIND_LCS if kernel == LCS else KIND_OVERLAP
+        self.n = rouge_type.n if kernel == NGRAMS else 1
         self.engine = engine
         self._store = self.engine.store(settings, 1)
         self._ngrams: dict[bytes, int] = {}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rouge_lcs.engine.lcs import Candidate, lcs_pairs
+from rouge_lcs.engine import Candidate, lcs_pairs
 
 __all__ = ["sentences", "words", "pair_scores", "EmptyText"]
 

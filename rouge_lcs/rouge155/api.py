@@ -282,7 +282,7 @@ def _score(
     stats = [tuple(column[slots] for column in metric_stats) for metric_stats in unique_stats]
     per_example = []
     for metric, (hit, model_count, peer_count, select) in zip(metrics, stats):
-        weighted = metric.kind == "W"
+        weighted = metric.rules.weighted
         combined = combine_arrays(
             hit, model_count, peer_count, select, first, opts.multi_ref, sequential=weighted
         )

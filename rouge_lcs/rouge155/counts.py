@@ -27,16 +27,26 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from typing import cast
 
 import numpy as np
 
+from rouge_lcs.engine import Candidate, lcs_indices
 from rouge_lcs.engine.backend import IdDocs, backend
-from rouge_lcs.engine.lcs import Candidate, lcs_indices
 from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
-from rouge_lcs.text.rouge_types import RougeType
+from rouge_lcs.text.rouge_types import (
+    KINDS,
+    LCS,
+    NGRAMS,
+    ROUGE_KINDS,
+    SKIP,
+    UNION_LCS,
+    WLCS,
+    RougeKind,
+    RougeType,
+)
 
 __all__ = [
     "Metric",
@@ -53,29 +63,51 @@ __all__ = [
 PairStat = tuple[float, float, float, float]
 
 
+#: The kernels of the script's ROUGE-L: the union LCS over the model's sentences (ROUGE-Lsum's
+#: count), whichever of the library's LCS kinds names it.
+_SCRIPT_LCS = (LCS, UNION_LCS)
+
+
+def _metric_rules(kind: object, unigrams: bool) -> RougeKind:
+    """The record of a metric's kind: a kind of :data:`~rouge_lcs.text.rouge_types.KINDS`, or
+    the script's ``N`` (ROUGE-N); ``S`` with ``unigrams`` is ROUGE-SU (the script's ``-u``)."""
+    rules = ROUGE_KINDS.get("n" if kind == "N" else kind) if isinstance(kind, str) else None
+    if rules is None:
+        raise ValueError(f"kind: expected one of {[*KINDS, 'N']}, got {kind!r}")
+    if unigrams and not rules.unigrams:
+        rules = next(
+            (r for r in ROUGE_KINDS.values() if r.unigrams and r.kernel == rules.kernel), None
+        )
+        if rules is None:
+            raise ValueError(f"unigrams: expected False for kind {kind!r} (ROUGE-S only)")
+    return rules
+
+
 @dataclass(frozen=True)
 class Metric:
-    """One line of the script's report: ``kind`` N, L, W or S and its parameter."""
+    """One line of the script's report: ``kind`` one of the library's ROUGE kinds (``n``,
+    ``L``, ``W``, ``S``, ``SU``; ``Lsum`` is the script's ROUGE-L as well) or the script's
+    ``N``, and its parameters; ``rules`` is the kind's record (ValueError for any other kind)."""
 
-    kind: str  # "N", "L", "W", "S"
+    kind: str
     n: int = 0  # ROUGE-N size
     weight: float = 1.2  # ROUGE-W
     weight_text: str = "1.2"  # how the script prints it (Perl's number as the user typed it)
     skip: int = 4  # ROUGE-S skip distance, < 0 unlimited
     skip_text: str = "4"
-    unigrams: bool = False  # ROUGE-SU
+    unigrams: bool = False  # ROUGE-SU (set for kind "SU")
+    rules: RougeKind = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rules = _metric_rules(self.kind, self.unigrams)
+        object.__setattr__(self, "rules", rules)  # frozen: as dataclasses' own __init__ does
+        object.__setattr__(self, "unigrams", rules.unigrams)
 
     @property
     def tag(self) -> str:
         """The script's name: ``ROUGE-2``, ``ROUGE-L``, ``ROUGE-W-1.2``, ``ROUGE-SU4``, …"""
-        if self.kind == "N":
-            return f"ROUGE-{self.n}"
-        if self.kind == "L":
-            return "ROUGE-L"
-        if self.kind == "W":
-            return f"ROUGE-W-{self.weight_text}"
         distance = self.skip_text if self.skip >= 0 else "*"
-        return f"ROUGE-{'SU' if self.unigrams else 'S'}{distance}"
+        return self.rules.perl.format(n=self.n, weight=self.weight_text, skip=distance)
 
 
 class Summary:
@@ -246,7 +278,8 @@ def pair_stats(
     peer_sentences: list[Candidate] | None = None
     for metric in metrics:
         row: list[PairStat] = []
-        if metric.kind == "N":
+        kernel = metric.rules.kernel
+        if kernel == NGRAMS:
             pg = peer.ngrams(metric.n)
             p_count = max(0, peer.size - metric.n + 1)
             for model in models:
@@ -254,7 +287,7 @@ def pair_stats(
                 m_count = max(0, model.size - metric.n + 1)
                 hit = _clipped_hits(mg, pg)
                 row.append((hit, m_count, p_count, _round5(hit / m_count) if m_count else 0.0))
-        elif metric.kind == "S":
+        elif kernel == SKIP:
             pg = peer.skip_bigrams(metric.skip, metric.unigrams)
             p_count = sum(pg.values())
             for model in models:
@@ -262,16 +295,16 @@ def pair_stats(
                 m_count = sum(mg.values())
                 hit = _clipped_hits(mg, pg)
                 row.append((hit, m_count, p_count, _round5(hit / m_count) if m_count else 0.0))
-        elif metric.kind == "L":
+        elif kernel in _SCRIPT_LCS:
             if peer_sentences is None:
                 peer_sentences = [Candidate(cast(Sequence[int], s)) for s in peer.sentences]
             for model in models:
                 row.append(_lcs_stat(model, peer_sentences, peer))
-        elif metric.kind == "W":
+        elif kernel == WLCS:
             for model in models:
                 row.append(_wlcs_stat(model, peer, metric.weight))
         else:
-            raise ValueError(f"unknown metric kind {metric.kind!r}")
+            raise _no_kernel(metric)
         out.append(row)
     return out
 
@@ -409,38 +442,51 @@ def _engine_stats(
     engine = backend()
     peers = np.ascontiguousarray(pair_peer, dtype=np.int64)
     models = np.ascontiguousarray(pair_model, dtype=np.int64)
+    kernels = [m.rules.kernel for m in metrics]
     counted = [
-        k for k, m in enumerate(metrics) if m.kind == "N" or (m.kind == "L" and not byte_limit)
+        k
+        for k, kernel in enumerate(kernels)
+        if kernel == NGRAMS or (kernel in _SCRIPT_LCS and not byte_limit)
     ]
     if counted:
         types = [
             RougeType(f"rouge{metrics[k].n}", "n", metrics[k].n)
-            if metrics[k].kind == "N"
+            if kernels[k] == NGRAMS
             else RougeType("rougeLsum", "Lsum")
             for k in counted
         ]
         counts = engine.id_counts(docs, peers, models, types)
         for column, k in enumerate(counted):
             hit, peer_count, model_count = counts[:, column].T  # (hits, pred total, ref total)
-            if metrics[k].kind == "N":
+            if kernels[k] == NGRAMS:
                 out[k] = _recall_stats(hit, model_count, peer_count)
             else:
                 out[k] = _lcs_arrays(hit, model_count, peer_count)
     listed: Sequence[Summary] | None = None
     for k, metric in enumerate(metrics):
-        if metric.kind == "S":
+        if kernels[k] == SKIP:
             units = engine.skip_counts(
                 docs.ids, docs.starts, peers, models, metric.skip, metric.unigrams
             )
             hit, peer_count, model_count = units.T
             out[k] = _recall_stats(hit, model_count, peer_count)
-        elif metric.kind == "W":  # the engine's summary-level weighted LCS, on the same ids
+        elif kernels[k] == WLCS:  # the engine's summary-level weighted LCS, on the same ids
             out[k] = _wlcs_arrays(docs, peers, models, metric.weight)
+        elif kernels[k] not in (NGRAMS, *_SCRIPT_LCS):
+            raise _no_kernel(metric)
         elif out[k] is None:  # ROUGE-L under -b
             if listed is None:
                 listed = summaries()
             out[k] = _cut_lcs(docs, listed, peers, models, metric)
     return cast(list[PairArrays], out)
+
+
+def _no_kernel(metric: Metric) -> ValueError:
+    """The error of a metric whose kind's kernel the script's rules do not state."""
+    return ValueError(
+        f"metrics: kind {metric.kind!r} is counted by kernel {metric.rules.kernel!r}, which "
+        f"ROUGE-1.5.5's statistics do not have (expected one of {[NGRAMS, LCS, WLCS, SKIP]})"
+    )
 
 
 def _uncut(summary: Summary) -> bool:

@@ -29,7 +29,14 @@ from rouge_lcs.config.options import OPTIONS, names
 from rouge_lcs.rouge155.api import score
 from rouge_lcs.rouge155.report import Report
 from rouge_lcs.scores.output import OutputOptions
-from rouge_lcs.text.rouge_types import RougeType, parse_rouge_types
+from rouge_lcs.text.rouge_types import (
+    LCS,
+    NGRAMS,
+    SKIP,
+    UNION_LCS,
+    RougeType,
+    parse_rouge_types,
+)
 
 _MULTI_REF = {"pooled": "A", "max_f": "A", "max_recall": "B"}
 _FIXED = ("tokenizer", "language", "lsum_split", "seed", "pad_id", "sentence_end_ids")
@@ -47,12 +54,12 @@ def _one(values: set[object], what: str, types: list[RougeType]) -> object:
 
 def _script_flags(types: tuple[RougeType, ...]) -> tuple[float | None, int | None, bool | str]:
     """``-w``, ``-2`` and ``-u``/``-U`` of the ROUGE-W, ROUGE-S and ROUGE-SU types."""
-    weighted = [t for t in types if t.kind == "W"]
-    skipped = [t for t in types if t.kind in ("S", "SU")]
+    weighted = [t for t in types if t.rules.weighted]
+    skipped = [t for t in types if t.rules.kernel == SKIP]
     weight = _one({t.weight for t in weighted}, "weight (-w)", weighted)
     skip = _one({t.skip for t in skipped}, "skip distance (-2)", skipped)
-    kinds = {t.kind for t in skipped}
-    unigrams: bool | str = "both" if kinds == {"S", "SU"} else kinds == {"SU"}
+    kinds = {t.rules.unigrams for t in skipped}
+    unigrams: bool | str = "both" if kinds == {False, True} else kinds == {True}
     return weight, skip, unigrams  # type: ignore[return-value]
 
 
@@ -80,7 +87,7 @@ def rouge155_report(
             )
     multi_ref = check_choice(options.get("multi_ref", "max_f"), "multi_ref", tuple(_MULTI_REF))
     types = parse_rouge_types(rouge_types)
-    n = max((t.n for t in types if t.kind == "n"), default=0)
+    n = max((t.n for t in types if t.rules.kernel == NGRAMS), default=0)
     beta = check_beta(options.get("beta", 1.0))
     stem = check_bool(options.get("use_stemmer", False), "use_stemmer")
     weight, skip, unigrams = _script_flags(types)
@@ -92,7 +99,7 @@ def rouge155_report(
         batch.predictions,
         batch.references,
         n=n,
-        rouge_l=any(t.kind in ("L", "Lsum") for t in types),
+        rouge_l=any(t.rules.kernel in (LCS, UNION_LCS) for t in types),
         weight=weight,
         skip=skip,
         unigrams=unigrams,

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import fail_value
 from rouge_lcs.config.settings import Settings, make_settings
-from rouge_lcs.engine.lcs import Candidate, lcs_pairs
+from rouge_lcs.engine import Candidate, lcs_pairs
 from rouge_lcs.scores.multiref import prf
-from rouge_lcs.text.rouge_types import KINDS, unknown_kind
+from rouge_lcs.text.rouge_types import LCS, NGRAMS, UNION_LCS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -147,25 +147,24 @@ def explain_with(prediction: str, reference: str, settings: Settings) -> list[Ex
     pred, ref = tokenize(prediction), tokenize(reference)
     out = []
     for rouge_type in settings.rouge_types:
-        if rouge_type.kind == "n":
+        kernel = rouge_type.rules.kernel
+        if not rouge_type.rules.explain or kernel not in (NGRAMS, LCS, UNION_LCS):
+            raise fail_value(
+                "rouge_types", "types that explain() shows (rougeN, rougeL, rougeLsum)",
+                rouge_type.name,
+            )  # fmt: skip
+        if kernel == NGRAMS:
             counts = _explain_ngrams(pred, ref, rouge_type.n)
             unit = f"{rouge_type.n}-grams"
-        elif rouge_type.kind == "L":
+        elif kernel == LCS:
             counts = _explain_lcs(pred, ref)
             unit = "tokens of the longest common subsequence"
-        elif rouge_type.kind == "Lsum":
+        else:
             split = settings.splitter
             counts = _explain_lsum(
                 [tokenize(s) for s in split(prediction)], [tokenize(s) for s in split(reference)]
             )
             unit = "tokens of the union LCS over sentences"
-        elif rouge_type.kind in KINDS:
-            raise fail_value(
-                "rouge_types", "types that explain() shows (rougeN, rougeL, rougeLsum)",
-                rouge_type.name,
-            )  # fmt: skip
-        else:
-            raise unknown_kind(rouge_type)
         hits, pred_total, ref_total, pred_side, ref_side = counts
         precision, recall, fmeasure = (
             float(x[0]) for x in prf(np.array([[hits, pred_total, ref_total]]), settings.beta)

@@ -35,14 +35,12 @@ else:
 
 __all__ = ["PrefixScores", "check_prefix_types", "id_prefix_scores", "prefix_scores", "token_ends"]
 
-#: The kinds that have prefix counts.
-PREFIX_KINDS = ("n", "L")
-
 
 def check_prefix_types(rouge_types: Sequence[RougeType], name: str = "rouge_type") -> None:
-    """Refuse the types a prefix cannot be scored with (ROUGE-Lsum and any other kind)."""
+    """Refuse the types a prefix cannot be scored with (the kinds whose record has no
+    :attr:`~rouge_lcs.text.rouge_types.RougeKind.prefix`: ROUGE-Lsum, ROUGE-W/S/SU)."""
     for rouge_type in rouge_types:
-        if rouge_type.kind not in PREFIX_KINDS:
+        if not rouge_type.rules.prefix:
             raise ValueError(
                 f"{name}: per-token and incremental scores exist for ROUGE-N and ROUGE-L, "
                 f"got {rouge_type.name!r}"

@@ -31,11 +31,12 @@ from rouge_lcs.base.ids import id_sequence, is_id_sequence
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import fail_type, fail_value, plain
 from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.engine import Candidate, lcs_step
 from rouge_lcs.engine.ids import check_id_settings
-from rouge_lcs.engine.lcs import Candidate, lcs_step
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.scores.prefix import check_prefix_types, token_ends
 from rouge_lcs.scores.results import Score, Scores
+from rouge_lcs.text.rouge_types import LCS, NGRAMS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ class RougeState:
             check_id_settings(settings)
         self.settings: Settings = settings
         self._vocab: dict[Any, int] = {}
-        self._orders = sorted({t.n for t in settings.rouge_types if t.kind == "n"})
+        self._orders = sorted({t.n for t in settings.rouge_types if t.rules.kernel == NGRAMS})
         self._refs = [_Reference(self._ids(t), self._orders) for t in tokens]
         self._lcs = [ref.full for ref in self._refs]  # the LCS row of the empty hypothesis
         self._used: list[dict[tuple[int, ...], int]] = [{} for _ in self._refs]
@@ -268,10 +269,12 @@ class RougeState:
         hits = [dict(h) for h in self._hits]
         _, length = self._advance(self._tail, lcs, used, hits, self._last, self._length)
         rows = []
+        types = self.settings.rouge_types
+        lcs_types = [t.rules.kernel == LCS for t in types]  # the others are ROUGE-N
         for j, ref in enumerate(self._refs):
             row = []
-            for t in self.settings.rouge_types:
-                if t.kind == "L":
+            for t, lcs_type in zip(types, lcs_types):
+                if lcs_type:
                     lcs_len = ref.length - (lcs[j] & ref.full).bit_count()
                     row.append((lcs_len, length, ref.length))
                 else:

@@ -16,9 +16,14 @@ import numpy as np
 import pytest
 
 import rouge_lcs
+from rouge_lcs.base.validation import check_texts
+from rouge_lcs.config.settings import make_settings
 from rouge_lcs.scores.explain import explain
+from rouge_lcs.scores.prefix import prefix_scores
+from rouge_lcs.scores.state import RougeState
 from rouge_lcs.similarity import cdist
-from rouge_lcs.text.rouge_types import KINDS, RougeType, parse_rouge_type
+from rouge_lcs.text import rouge_types
+from rouge_lcs.text.rouge_types import KINDS, LCS, RougeKind, RougeType, parse_rouge_type
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 import rouge155_oracle as oracle  # noqa: E402
@@ -258,3 +263,32 @@ def test_the_benchmark_runs_on_tiny_input(capsys) -> None:
 
     bench_kinds.main(["--tiny"])
     assert "compat='rouge155' rougeW" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ a new kind is one record
+
+
+def _parse_lcs(rest: str) -> RougeType | None:
+    return RougeType("rougeLcs", "Lcs") if rest == "lcs" else None
+
+
+def test_a_new_kind_on_a_kernel_of_both_engines_is_its_record_alone(monkeypatch) -> None:
+    # "rougeLcs", a second spelling of the whole-text LCS, added as one record: the parser, both
+    # engines' counting kernels, the per-token scores, explain() and the similarity kernel read
+    # it.  "the cat sat on the mat" / "the cat sat on a mat": LCS 5 of 6 and 6 tokens.
+    record = RougeKind(
+        "Lcs", "'rougeLcs'", _parse_lcs, LCS, "ROUGE-L", prefix=True, similarity=True, explain=True
+    )
+    monkeypatch.setitem(rouge_types.ROUGE_KINDS, "Lcs", record)
+    pred, ref = "the cat sat on the mat", "the cat sat on a mat"
+    assert parse_rouge_type("ROUGE-LCS") == RougeType("rougeLcs", "Lcs")
+    scores = rouge_lcs.score([pred], [ref], ["rougeLcs"])
+    assert scores.precision[0, 0] == scores.recall[0, 0] == scores.fmeasure[0, 0] == 5 / 6
+    (shown,) = explain(pred, ref, ["rougeLcs"])
+    assert (shown.hits, shown.recall) == (5, 5 / 6)
+    assert cdist([pred], [ref], rouge_type="rougeLcs").tolist() == [[5 / 6]]
+    settings = make_settings(["rougeLcs"])
+    prefixes = prefix_scores(check_texts([pred], [ref]), settings).scores.recall[:, 0]
+    # "the", "the cat", …: LCS 1, 2, 3, 4, 4 (the second "the" matches nothing more), 5
+    assert prefixes.tolist() == [k / 6 for k in (1, 2, 3, 4, 4, 5)]
+    assert RougeState(ref, ["rougeLcs"]).push(pred).scores()["rougeLcs"].recall == 5 / 6

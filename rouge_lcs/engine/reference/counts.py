@@ -24,7 +24,7 @@ from rouge_lcs.engine.lcs import lcs_length
 from rouge_lcs.engine.reference.documents import Document
 from rouge_lcs.engine.reference.lcs_batch import union_lcs_hits_batch
 from rouge_lcs.engine.reference.ngrams import NgramCounter
-from rouge_lcs.text.rouge_types import RougeType, unknown_kind
+from rouge_lcs.text.rouge_types import LCS, NGRAMS, UNION_LCS, RougeType, unknown_kind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,7 +43,8 @@ def batch_counts(
     lengths = np.fromiter((len(d.tokens) for d in docs), dtype=np.int64, count=len(docs))
     ngrams = None
     for k, rouge_type in enumerate(rouge_types):
-        if rouge_type.kind == "n":
+        kernel = rouge_type.rules.kernel
+        if kernel == NGRAMS:
             if ngrams is None:
                 flat = np.fromiter(
                     chain.from_iterable(d.tokens for d in docs),
@@ -54,13 +55,13 @@ def batch_counts(
             totals = ngrams.totals(rouge_type.n)
             counts[:, k, 0] = ngrams.hits(rouge_type.n, pair_pred, pair_ref)
             counts[:, k, 1], counts[:, k, 2] = totals[pair_pred], totals[pair_ref]
-        elif rouge_type.kind == "L":
+        elif kernel == LCS:
             counts[:, k, 0] = [
                 lcs_length(docs[r].tokens, docs[p].tokens)
                 for p, r in zip(pair_pred.tolist(), pair_ref.tolist())
             ]
             counts[:, k, 1], counts[:, k, 2] = lengths[pair_pred], lengths[pair_ref]
-        elif rouge_type.kind == "Lsum":
+        elif kernel == UNION_LCS:
             sentence_totals = np.fromiter(
                 (sum(map(len, d.sentences or ())) for d in docs), dtype=np.int64, count=len(docs)
             )
@@ -72,6 +73,6 @@ def batch_counts(
             )
             counts[:, k, 1] = sentence_totals[pair_pred]
             counts[:, k, 2] = sentence_totals[pair_ref]
-        else:  # the other kinds: rouge_lcs.engine.kinds, over the engine's other kernels
+        else:  # the other kernels: rouge_lcs.engine.kinds
             raise unknown_kind(rouge_type)
     return counts

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.engine.lcs import Candidate, lcs_step
-from rouge_lcs.text.rouge_types import RougeType
+from rouge_lcs.text.rouge_types import LCS, NGRAMS, RougeType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,8 +77,9 @@ def prefix_counts(
 
     Documents are ``ids[starts[d]:starts[d + 1]]``; ``pair_pred`` / ``pair_ref`` index them.
     """
-    for rouge_type in rouge_types:
-        if rouge_type.kind not in ("n", "L"):
+    kernels = [t.rules.kernel for t in rouge_types]
+    for rouge_type, kernel in zip(rouge_types, kernels):
+        if kernel not in (NGRAMS, LCS):
             raise ValueError(f"prefix_counts: ROUGE-N and ROUGE-L only, got {rouge_type.name!r}")
     bounds = starts.tolist()
     docs = [ids[bounds[d] : bounds[d + 1]].tolist() for d in range(len(bounds) - 1)]
@@ -90,7 +91,7 @@ def prefix_counts(
         k = np.arange(1, m + 1, dtype=np.int64)
         for t, rouge_type in enumerate(rouge_types):
             block = out[row : row + m, t]
-            if rouge_type.kind == "L":
+            if kernels[t] == LCS:
                 block[:, 0] = lcs_prefix(pred, ref)
                 block[:, 1] = k
                 block[:, 2] = len(ref)
