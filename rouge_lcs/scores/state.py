@@ -40,6 +40,9 @@ from rouge_lcs.scores.results import Score, Scores
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScoringKeywords
 else:
     np = lazy_import("numpy")
 
@@ -110,7 +113,7 @@ class RougeState:
         self,
         references: str | Sequence[str],
         rouge_types: Sequence[str] | str | None = None,
-        **options: Any,
+        **options: Unpack[ScoringKeywords],
     ) -> None:
         if rouge_types is None:
             rouge_types = ["rouge1", "rouge2", "rougeL"]
