@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +51,9 @@ from rouge_lcs.scores.similarity import (
 
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScoringKeywords
 else:
     np = lazy_import("numpy")
 
@@ -156,7 +159,7 @@ def _dtype(value: object) -> np.dtype | None:
     return kind
 
 
-def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interner:
+def _interner(rouge_type: object, options: Mapping[str, Any], call: str) -> Interner:
     if not isinstance(rouge_type, str):
         raise fail_type("rouge_type", "a str such as 'rougeL' or 'rouge1'", rouge_type)
     for name in options:
@@ -178,7 +181,7 @@ def _interner(rouge_type: object, options: dict[str, Any], call: str) -> Interne
     return interner(settings)
 
 
-def _scoring(rouge_type: object, measure: object, options: dict[str, Any], call: str) -> Scoring:
+def _scoring(rouge_type: object, measure: object, options: Mapping[str, Any], call: str) -> Scoring:
     check_choice(measure, "measure", MEASURES)
     return Scoring(_interner(rouge_type, options, call), str(measure))
 
@@ -192,7 +195,7 @@ def cdist(
     score_cutoff: float | None = None,
     workers: int = 1,
     dtype: Any = None,
-    **options: Any,
+    **options: Unpack[ScoringKeywords],
 ) -> np.ndarray:
     """Scores of every (query, choice) pair: an array of shape ``(len(queries), len(choices))``.
 
@@ -233,7 +236,7 @@ def extract(
     rouge_type: str = "rougeL",
     measure: str = "fmeasure",
     workers: int = 1,
-    **options: Any,
+    **options: Unpack[ScoringKeywords],
 ) -> list[tuple[str, float, int]]:
     """The ``limit`` choices most similar to ``query`` as ``(choice, score, index)``, best
     first, lower index first on ties; ``limit=None``: all of them; with ``score_cutoff``, only
@@ -287,7 +290,7 @@ def dedup(
     workers: int = 1,
     progress: Callable[[int], object] | bool | None = None,
     seeds: Sequence[str] | None = None,
-    **options: Any,
+    **options: Unpack[ScoringKeywords],
 ) -> DedupResult:
     """The pipelines' greedy filter: in input order, a text is dropped when its best score
     against the texts kept before it is strictly greater than ``threshold``.
@@ -361,7 +364,7 @@ class SimilarityIndex:
         rouge_type: str = "rougeL",
         measure: str = "fmeasure",
         workers: int = 1,
-        **options: Any,
+        **options: Unpack[ScoringKeywords],
     ) -> None:
         items = _texts(texts, "texts")
         self._scoring = _scoring(rouge_type, measure, options, "SimilarityIndex")
@@ -563,7 +566,7 @@ def mbr(
     method: str = "exact",
     return_matrix: bool = False,
     workers: int = 1,
-    **options: Any,
+    **options: Unpack[ScoringKeywords],
 ) -> MBRResult | list[MBRResult]:
     """Minimum Bayes risk selection with ROUGE as the utility.
 
