@@ -694,7 +694,7 @@ class VerlRougeRewardManager:
         rouge_type: str | Mapping[str, float] = "rougeL",
         measure: str = "fmeasure",
         per_token: bool = False,
-        **options: Any,  # Rouge's options but num_proc and tokenizer (verl's own names here)
+        **options: Any,  # Rouge's options (not typed: ``tokenizer`` is verl's model tokenizer here)
     ) -> None:
         if compute_score is not None:
             raise ValueError(
