@@ -7,16 +7,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from rouge_lcs.base.validation import References, Texts
-from rouge_lcs.config.options import OPTIONS, document_options
+from rouge_lcs.base.ids import is_id_input
+from rouge_lcs.base.validation import References, TextBatch, Texts
+from rouge_lcs.config.options import document_options
+from rouge_lcs.config.values import options_of
 from rouge_lcs.engine.compute import Progress
-from rouge_lcs.scores.output import Output
+from rouge_lcs.scores.output import Output, to_output
 from rouge_lcs.scores.results import Scores
-from rouge_lcs.scores.scorer import function_scorer
-from rouge_lcs.text.sentences import SplitterSpec
-from rouge_lcs.text.tokenizers import TokenizerSpec
+from rouge_lcs.scores.scorer import SCORER_OPTIONS, function_scorer
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import Keywords, ScorerKeywords
 
 
 def score(
@@ -24,62 +32,22 @@ def score(
     references: References,
     rouge_types: Sequence[str] | str | None = None,
     *,
-    use_stemmer: bool = False,
-    tokenizer: TokenizerSpec = None,
-    language: str | None = None,
-    normalize_spelling: bool = True,
-    lsum_split: SplitterSpec = "auto",
-    multi_ref: str = "max_f",
-    beta: float = 1.0,
-    compat: str | None = None,
-    pad_id: int | None = None,
-    sentence_end_ids: Sequence[int] | None = None,
-    num_proc: int | None = 1,
-    num_threads: int | None = None,
     progress: Progress | None = None,
+    **options: Unpack[ScorerKeywords],
 ) -> Scores:
-    """Score a batch and return per-example :class:`Scores` (options as in :func:`rouge`)."""
-    scorer = function_scorer(
-        rouge_types,
-        use_stemmer=use_stemmer,
-        tokenizer=tokenizer,
-        language=language,
-        normalize_spelling=normalize_spelling,
-        lsum_split=lsum_split,
-        multi_ref=multi_ref,
-        beta=beta,
-        compat=compat,
-        pad_id=pad_id,
-        sentence_end_ids=sentence_end_ids,
-        num_proc=num_proc,
-        num_threads=num_threads,
-    )
-    return scorer.score(predictions, references, progress=progress)
+    """Score a batch and return per-example :class:`Scores` (options as in :func:`rouge`;
+    ``progress``: called with the number of examples done, chunk by chunk)."""
+    for name in options:
+        if name not in SCORER_OPTIONS:  # rouge()'s output options mean nothing here
+            raise TypeError(f"unexpected option {name!r}; expected some of {SCORER_OPTIONS}")
+    return function_scorer(rouge_types, options).score(predictions, references, progress=progress)
 
 
 def rouge(
     predictions: Texts,
     references: References,
     rouge_types: Sequence[str] | str | None = None,
-    *,
-    use_stemmer: bool = False,
-    tokenizer: TokenizerSpec = None,
-    language: str | None = None,
-    normalize_spelling: bool = True,
-    lsum_split: SplitterSpec = "auto",
-    multi_ref: str = "max_f",
-    beta: float = 1.0,
-    compat: str | None = None,
-    pad_id: int | None = None,
-    sentence_end_ids: Sequence[int] | None = None,
-    use_aggregator: bool = True,
-    return_precision_recall: bool = False,
-    confidence_level: float | None = None,
-    n_resamples: int = 1000,
-    seed: int = 0,
-    return_signature: bool = False,
-    num_proc: int | None = 1,
-    num_threads: int | None = None,
+    **options: Unpack[Keywords],
 ) -> Output:
     """ROUGE scores in ``evaluate.load("rouge")``'s output format.
 
@@ -90,38 +58,30 @@ def rouge(
             (or token id sequences, when the predictions are ids).
         {options}
     """
-    if compat == "rouge155":  # the script's own engine, tokens and report
-        from typing import cast  # here: typing costs ~5 ms, rouge155's own imports far more
+    return output(predictions, references, rouge_types, options)
 
+
+def output(
+    predictions: object,
+    references: object,
+    rouge_types: Sequence[str] | str | None,
+    options: Mapping[str, Any],
+    *,
+    checked: bool = False,
+) -> Output:
+    """:func:`rouge`'s result for its keyword ``options`` as given (the evaluate module's too):
+    the one place where ``compat="rouge155"`` sends the work to the script's engine.
+    ``checked``: texts already checked (a list of ``str`` and a list of lists of ``str``, as
+    :func:`rouge_lcs.hub.check_batch` leaves them), not checked again."""
+    if options.get("compat") == "rouge155":  # the script's own engine, tokens and report
         from rouge_lcs.rouge155.mode import rouge155_output
 
-        given = {k: v for k, v in locals().items() if k in OPTIONS and k != "rouge_types"}
-        return cast(Output, rouge155_output(predictions, references, rouge_types, given))
-    scorer = function_scorer(
-        rouge_types,
-        use_stemmer=use_stemmer,
-        tokenizer=tokenizer,
-        language=language,
-        normalize_spelling=normalize_spelling,
-        lsum_split=lsum_split,
-        multi_ref=multi_ref,
-        beta=beta,
-        compat=compat,
-        pad_id=pad_id,
-        sentence_end_ids=sentence_end_ids,
-        num_proc=num_proc,
-        num_threads=num_threads,
-    )
-    return scorer.compute(
-        predictions,
-        references,
-        use_aggregator=use_aggregator,
-        return_precision_recall=return_precision_recall,
-        confidence_level=confidence_level,
-        n_resamples=n_resamples,
-        seed=seed,
-        return_signature=return_signature,
-    )
+        return rouge155_output(predictions, references, options_of(rouge_types, options))
+    scorer = function_scorer(rouge_types, options)
+    if checked and not is_id_input(predictions, references):
+        batch = TextBatch(predictions, references)  # type: ignore[arg-type]
+        return to_output(scorer.score_of(batch), scorer.options)
+    return to_output(scorer.score(predictions, references), scorer.options)  # type: ignore[arg-type]
 
 
 document_options(rouge)  # the options are described once, in rouge_lcs.config.options

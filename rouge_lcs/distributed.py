@@ -28,7 +28,7 @@ Neither dask nor pandas is imported until used.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial, reduce
 from operator import add
@@ -42,6 +42,9 @@ from rouge_lcs.scores.scorer import Rouge
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
     import pandas as pd
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScorerKeywords
 else:
     np = lazy_import("numpy")
 
@@ -157,7 +160,7 @@ def dask_scores(
     prediction_column: str = "prediction",
     reference_column: str = "references",
     return_precision_recall: bool = False,
-    **options: Any,
+    **options: Unpack[ScorerKeywords],
 ) -> Any:
     """Per-example scores of a ``dask.dataframe.DataFrame`` of pairs, lazily, partition by
     partition on the cluster's workers (same index and partitions as ``frame``).
@@ -340,7 +343,7 @@ def _check_pair_columns(
 _WORKER_SCORERS: dict[str, Rouge] = {}
 
 
-def _worker_scorer(token: str, rouge_types: Any, options: dict[str, Any]) -> Rouge:
+def _worker_scorer(token: str, rouge_types: Any, options: Mapping[str, Any]) -> Rouge:
     scorer = _WORKER_SCORERS.get(token)
     if scorer is None:
         scorer = _WORKER_SCORERS[token] = Rouge(rouge_types, **options)
@@ -351,7 +354,7 @@ def _spark_score_batches(
     batches: Iterable[Any],
     token: str,
     rouge_types: Any,
-    options: dict[str, Any],
+    options: Mapping[str, Any],
     prediction_column: str,
     reference_column: str,
     return_precision_recall: bool,
@@ -375,7 +378,7 @@ def spark_scores(
     prediction_column: str = "prediction",
     reference_column: str = "references",
     return_precision_recall: bool = False,
-    **options: Any,
+    **options: Unpack[ScorerKeywords],
 ) -> Any:
     """Per-example scores of a Spark ``DataFrame`` of pairs, lazily, with ``mapInArrow``.
 
@@ -457,7 +460,7 @@ class _RayScorer:
     def __init__(
         self,
         rouge_types: Any,
-        options: dict[str, Any],
+        options: Mapping[str, Any],
         prediction_column: str,
         reference_column: str,
         return_precision_recall: bool,
@@ -480,7 +483,7 @@ def ray_scores(
     concurrency: int | tuple[int, int] | None = None,
     num_cpus: float | None = None,
     batch_size: int | None = None,
-    **options: Any,
+    **options: Unpack[ScorerKeywords],
 ) -> Any:
     """Per-example scores of a Ray ``Dataset`` of pairs, lazily, with ``map_batches`` over
     ``pyarrow`` batches in a pool of actors (``concurrency`` of them; Ray's default when

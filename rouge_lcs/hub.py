@@ -6,17 +6,22 @@ without breaking a script that users have already downloaded.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
+from rouge_lcs.api import output
 from rouge_lcs.base.ids import is_id_input
 from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import TextBatch
-from rouge_lcs.config.options import OPTIONS, describe, document_options
+from rouge_lcs.config.options import describe, document_options
 from rouge_lcs.engine.backend import checked_texts, checked_utf8
 from rouge_lcs.engine.ids import checked_ids
-from rouge_lcs.rouge155.mode import rouge155_output
-from rouge_lcs.scores.output import Output, OutputOptions, to_output
-from rouge_lcs.scores.scorer import function_scorer
+from rouge_lcs.scores.output import Output
+
+TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import AllKeywords
 
 __all__ = ["check_batch", "compute", "inputs_description"]
 
@@ -49,7 +54,9 @@ def check_batch(predictions: object, references: object) -> TextBatch | IdInput:
     return TextBatch(batch.predictions, list(batch.references), batch.single)
 
 
-def compute(predictions: list[str], references: list[list[str]], **options: Any) -> Output:
+def compute(
+    predictions: list[str], references: list[list[str]], **options: Unpack[AllKeywords]
+) -> Output:
     """The evaluate-style result of checked texts (``references``: a list of texts each).
 
     Options are those of :func:`rouge_lcs.rouge`; an unknown one is a ``TypeError`` naming it.
@@ -62,24 +69,13 @@ def compute(predictions: list[str], references: list[list[str]], **options: Any)
     Keyword Args:
         {options}
     """
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise TypeError(f"compute: unexpected options {unknown}; expected some of {list(OPTIONS)}")
-    if options.get("compat") == "rouge155":  # the Perl script's numbers, pyrouge's keys
-        rest = {k: v for k, v in options.items() if k != "rouge_types"}
-        return cast(
-            Output, rouge155_output(predictions, references, options.get("rouge_types"), rest)
-        )
-    scoring = {k: v for k, v in options.items() if OPTIONS[k].group != "output"}
-    output = OutputOptions(**{k: v for k, v in options.items() if OPTIONS[k].group == "output"})
     # The texts were checked by check_batch (and, through Arrow, come back as lists of str).
-    # The scorer shares the functional calls' vocabulary (rouge_lcs.rouge's): a fresh Rouge per
-    # compute started cold, so with num_proc=2 the parent and the forked worker each tokenized
-    # and stemmed the words they share again (benchmarks/bench_metric_parallel.py).
-    scorer = function_scorer(scoring.pop("rouge_types", None), **scoring)
-    if is_id_input(predictions, references):  # token ids: scored as they are
-        return to_output(scorer.score(predictions, references), output)
-    return to_output(scorer.score_of(TextBatch(predictions, references)), output)
+    # The scorer is the functional calls' (rouge_lcs.rouge's), sharing their vocabulary: a
+    # fresh Rouge per compute started cold, so with num_proc=2 the parent and the forked
+    # worker each tokenized and stemmed the words they share again
+    # (benchmarks/bench_metric_parallel.py).
+    rouge_types = options.pop("rouge_types", None)
+    return output(predictions, references, rouge_types, dict(options), checked=True)
 
 
 document_options(compute)  # the options are described once, in rouge_lcs.config.options

@@ -31,13 +31,19 @@ from rouge_lcs.base.validation import check_choice, fail_type, fail_value
 from rouge_lcs.config.options import names as option_names
 from rouge_lcs.scores.results import MEASURES
 
+TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScorerKeywords
+
 __all__ = ["RougeResults", "make_process_results", "process_docs", "process_results", "register"]
 
 #: The metric names registered on import.
 DEFAULT_METRICS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
-def _build(metric_rouge_type: str, **options: Any) -> Rouge:
+def _build(metric_rouge_type: str, **options: Unpack[ScorerKeywords]) -> Rouge:
     return Rouge([metric_rouge_type], **options)
 
 
@@ -132,7 +138,7 @@ class RougeResults:
         reference_field: str | Sequence[str] = ("references", "reference"),
         rouge_types: Sequence[str] = DEFAULT_METRICS,
         measures: Sequence[str] = ("fmeasure",),
-        **options: Any,
+        **options: Unpack[ScorerKeywords],
     ) -> None:
         fields = [reference_field] if isinstance(reference_field, str) else list(reference_field)
         if not fields or not all(isinstance(f, str) for f in fields):
@@ -172,7 +178,7 @@ def make_process_results(
     reference_field: str | Sequence[str] = ("references", "reference"),
     rouge_types: Sequence[str] = DEFAULT_METRICS,
     measures: Sequence[str] = ("fmeasure",),
-    **options: Any,
+    **options: Unpack[ScorerKeywords],
 ) -> RougeResults:
     """A ``process_results`` for a task's ``utils.py`` (see :class:`RougeResults`)."""
     return RougeResults(reference_field, rouge_types, measures, **options)

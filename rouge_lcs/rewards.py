@@ -65,6 +65,9 @@ from rouge_lcs.scores.results import MEASURES
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScorerKeywords
 else:
     np = lazy_import("numpy")
 
@@ -206,7 +209,7 @@ class RougeReward:
         measure: str = "fmeasure",
         *,
         model_tokenizer: Any = None,
-        **options: Any,
+        **options: Unpack[ScorerKeywords],
     ) -> None:
         weights = _weights(rouge_type)
         if not isinstance(reference_column, str):
@@ -408,7 +411,7 @@ def rouge_reward(
     rouge_type: str | Mapping[str, float] = "rougeL",
     reference_column: str = "reference",
     measure: str = "fmeasure",
-    **options: Any,
+    **options: Unpack[ScorerKeywords],
 ) -> RougeReward:
     """A TRL reward function scoring completions by ROUGE (see :class:`RougeReward`).
 
@@ -422,7 +425,7 @@ def async_rouge_reward(
     rouge_type: str | Mapping[str, float] = "rougeL",
     reference_column: str = "reference",
     measure: str = "fmeasure",
-    **options: Any,
+    **options: Unpack[ScorerKeywords],
 ) -> AsyncRougeReward:
     """:func:`rouge_reward` as an ``async`` reward function (see :class:`AsyncRougeReward`)."""
     return AsyncRougeReward(rouge_type, reference_column, measure, **options)
@@ -530,7 +533,7 @@ def token_rewards(
     model_tokenizer: Any = None,
     clean_up_tokenization_spaces: bool | None = None,
     return_tensors: str | None = None,
-    **options: Any,
+    **options: Unpack[ScorerKeywords],
 ) -> Any:
     """Dense ROUGE credit: each token's increment of the completion's ROUGE score.
 
@@ -694,7 +697,7 @@ class VerlRougeRewardManager:
         rouge_type: str | Mapping[str, float] = "rougeL",
         measure: str = "fmeasure",
         per_token: bool = False,
-        **options: Any,
+        **options: Any,  # Rouge's options (not typed: ``tokenizer`` is verl's model tokenizer here)
     ) -> None:
         if compute_score is not None:
             raise ValueError(

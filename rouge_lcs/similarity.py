@@ -70,6 +70,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     import numpy as np
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScoringKeywords
 else:
     np = lazy_import("numpy")
 
@@ -227,7 +230,7 @@ def _dtype(value: object) -> np.dtype | None:
 
 
 def _interner(
-    rouge_type: object, options: dict[str, Any], call: str, ids: bool = False
+    rouge_type: object, options: Mapping[str, Any], call: str, ids: bool = False
 ) -> Interner:
     if not isinstance(rouge_type, str):
         raise fail_type("rouge_type", "a str such as 'rougeL' or 'rouge1'", rouge_type)
@@ -253,7 +256,7 @@ def _interner(
 
 
 def _scoring(
-    rouge_type: object, measure: object, options: dict[str, Any], call: str, ids: bool = False
+    rouge_type: object, measure: object, options: Mapping[str, Any], call: str, ids: bool = False
 ) -> Scoring:
     check_choice(measure, "measure", MEASURES)
     return Scoring(_interner(rouge_type, options, call, ids), str(measure))
@@ -269,7 +272,7 @@ def cdist(
     workers: int = 1,
     dtype: Any = None,
     pad_id: int | None = None,
-    **options: Any,
+    **options: Unpack[ScoringKeywords],
 ) -> np.ndarray:
     """Scores of every (query, choice) pair: an array of shape ``(len(queries), len(choices))``.
 
@@ -315,7 +318,7 @@ def extract(
     measure: str = "fmeasure",
     workers: int = 1,
     pad_id: int | None = None,
-    **options: Any,
+    **options: Unpack[ScoringKeywords],
 ) -> list[tuple[Any, float, int]]:
     """The ``limit`` choices most similar to ``query`` as ``(choice, score, index)``, best
     first, lower index first on ties; ``limit=None``: all of them; with ``score_cutoff``, only
@@ -383,7 +386,7 @@ def dedup(
     progress: Callable[[int], object] | bool | None = None,
     seeds: Sequence[str] | None = None,
     pad_id: int | None = None,
-    **options: Any,
+    **options: Unpack[ScoringKeywords],
 ) -> DedupResult:
     """The pipelines' greedy filter: in input order, a text is dropped when its best score
     against the texts kept before it is strictly greater than ``threshold``.
@@ -464,7 +467,7 @@ class SimilarityIndex:
         measure: str = "fmeasure",
         workers: int = 1,
         pad_id: int | None = None,
-        **options: Any,
+        **options: Unpack[ScoringKeywords],
     ) -> None:
         self._pad_id = check_pad_id(pad_id)
         items = texts if is_id_column(texts) else _texts(texts, "texts")
@@ -705,7 +708,7 @@ def mbr(
     return_matrix: bool = False,
     workers: int = 1,
     pad_id: int | None = None,
-    **options: Any,
+    **options: Unpack[ScoringKeywords],
 ) -> MBRResult | list[MBRResult]:
     """Minimum Bayes risk selection with ROUGE as the utility.
 

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.options import OPTIONS
-from rouge_lcs.config.options import names as option_names
+from rouge_lcs.config.values import options_of
+from rouge_lcs.scores.output import to_output
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.text.languages import get_language
 
@@ -119,15 +120,8 @@ def make_compute_metrics(
         use_stemmer = language is None or language.stemmer is not None
     scorer = None
     if metric is None:  # built (and checked) now, not after a whole evaluation loop
-        scoring = {k: metric_kwargs[k] for k in option_names("scoring") if k in metric_kwargs}
-        scorer = Rouge(
-            rouge_types,
-            use_stemmer=use_stemmer,
-            num_proc=metric_kwargs.get("num_proc", 1),
-            num_threads=metric_kwargs.get("num_threads"),
-            **scoring,
-        )
-        output = {k: metric_kwargs[k] for k in option_names("output") if k in metric_kwargs}
+        checked = options_of(rouge_types, {**metric_kwargs, "use_stemmer": use_stemmer})
+        scorer = Rouge.from_options(checked)
     pad_id = _pad_id(hf_tokenizer)
 
     def compute_metrics(eval_pred: Any) -> dict[str, float]:
@@ -149,10 +143,10 @@ def make_compute_metrics(
         decoded = [t.strip() for t in decode(predictions, skip_special_tokens=True)]
         targets = [t.strip() for t in decode(labels, skip_special_tokens=True)]
         if scorer is not None:
-            result = scorer.compute(decoded, targets, **output)
+            result = to_output(scorer.score(decoded, targets), checked)
         else:
-            options = {"rouge_types": rouge_types, "use_stemmer": use_stemmer, **metric_kwargs}
-            result = metric.compute(predictions=decoded, references=targets, **options)
+            given = {"rouge_types": rouge_types, "use_stemmer": use_stemmer, **metric_kwargs}
+            result = metric.compute(predictions=decoded, references=targets, **given)
         out = {k: float(v) * scale for k, v in result.items() if isinstance(v, float)}
         out["gen_len"] = float(np.mean(np.count_nonzero(predictions != pad_id, axis=-1)))
         if digits is not None:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from rouge_lcs.base.validation import check_beta, check_unicode
 from rouge_lcs.cli.io import InputError, decode, read_records, read_table
-from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.config.settings import Settings, settings_of
+from rouge_lcs.config.values import Options
 from rouge_lcs.text.languages import LANGUAGES
 from rouge_lcs.text.tokenizers import TOKENIZERS as TOKENIZER_RECORDS
 from space import choices, limits
@@ -199,10 +200,11 @@ def settings_for(
             )
         beta_value = check_beta_field(beta)
     try:
+        # The library's one options value, as every other door builds it.
         if compat:
-            settings = make_settings(types, use_stemmer=use_stemmer, compat=compat)
+            options = Options(types, use_stemmer=use_stemmer, compat=compat)
         else:
-            settings = make_settings(
+            options = Options(
                 types,
                 use_stemmer=use_stemmer,
                 # With a language, the untouched default tokenizer means "that language's
@@ -215,6 +217,7 @@ def settings_for(
                 beta=beta_value,
                 language=code or None,
             )
+        settings = settings_of(options)
     except ImportError as error:  # a segmenter this install lacks: the library names it
         raise UserError(f"{error} (this demo cannot install it; leave that option).") from None
     except (ValueError, TypeError, OverflowError) as error:

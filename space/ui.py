@@ -366,6 +366,30 @@ def _api(call: Callable[[], Any]) -> dict[str, Any]:
     return answer
 
 
+def _named_options(
+    rouge_types: list[str] | None,
+    extra_types: str,
+    tokenizer: str,
+    stemmer: bool,
+    lsum_split: str,
+    beta: float,
+    multi_ref: str,
+    language: str | None,
+) -> dict[str, Any]:
+    """The API endpoints' option fields by the names of :class:`space.scoring.Options` (which
+    builds the library's one options value from them); no types: the standard ones."""
+    return {
+        "rouge_types": STANDARD_TYPES if rouge_types is None else rouge_types,
+        "extra_types": extra_types,
+        "tokenizer": tokenizer,
+        "stemmer": stemmer,
+        "lsum_split": lsum_split,
+        "beta": beta,
+        "multi_ref": multi_ref,
+        "language": language,
+    }
+
+
 def score_api(
     prediction: str,
     references: str,
@@ -380,9 +404,10 @@ def score_api(
 ) -> dict[str, Any]:
     """Score one pair: ``{"scores": {type: {precision, recall, fmeasure, reference, counts}},
     "stock_fmeasure", "signature"}``; several references are separated by a blank line."""
-    types = STANDARD_TYPES if rouge_types is None else rouge_types
-    options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
-    return _api(lambda: score_pair(prediction, references, types, *options))
+    options = _named_options(
+        rouge_types, extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language
+    )
+    return _api(lambda: score_pair(prediction, references, **options))
 
 
 def score_batch_api(
@@ -399,10 +424,11 @@ def score_batch_api(
     request: gr.Request | None = None,
 ) -> dict[str, Any]:
     """Score a CSV/JSONL file or pasted ``prediction<TAB>reference`` rows."""
-    types = STANDARD_TYPES if rouge_types is None else rouge_types
-    options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
+    options = _named_options(
+        rouge_types, extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language
+    )
     with request_uploads(request) as take:
-        return _api(lambda: score_batch(take(file, "Upload"), pasted, types, *options))
+        return _api(lambda: score_batch(take(file, "Upload"), pasted, **options))
 
 
 def compare_api(
@@ -423,18 +449,18 @@ def compare_api(
 ) -> dict[str, Any]:
     """Compare systems A and B (two files, or pasted ``A<TAB>B<TAB>reference`` rows); per type
     the keys of ``rouge-lcs compare --json``."""
-    types = STANDARD_TYPES if rouge_types is None else rouge_types
-    options = (extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language)
+    options = _named_options(
+        rouge_types, extra_types, tokenizer, stemmer, lsum_split, beta, multi_ref, language
+    )
     with request_uploads(request) as take:
         return _api(
             lambda: compare_systems(
                 take(file_a, "System A file"),
                 take(file_b, "System B file"),
                 pasted,
-                types,
-                *options,
                 name_a=name_a,
                 name_b=name_b,
+                **options,
             )
         )
 

@@ -8,6 +8,8 @@ import os
 import re
 import subprocess
 import sys
+import types
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -325,19 +327,106 @@ def _parameters(function) -> dict[str, object]:
     }
 
 
+def test_output_signature_follows_the_option_table():
+    expected = {n: OPTIONS[n].default for n in option_names("output")}
+    assert _parameters(scorer.Rouge.compute) == expected
+
+
+def _flat(annotation: object) -> set[object]:
+    """The members of a union, aliases expanded (``TokenizerSpec``: str, the callable, the
+    protocol, None)."""
+    import typing
+
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return set().union(*(_flat(a) for a in typing.get_args(annotation)))
+    return {annotation}
+
+
+def _evaluated(declared: type) -> dict[str, set[object]]:
+    """The annotations of ``declared`` (strings, under ``from __future__ import annotations``)
+    evaluated, each as the set of its union's members."""
+    import typing
+
+    from rouge_lcs.engine.workers import Workers
+    from rouge_lcs.text.sentences import SplitterSpec
+    from rouge_lcs.text.tokenizers import TokenizerSpec
+
+    names = {
+        "TokenizerSpec": TokenizerSpec,
+        "SplitterSpec": SplitterSpec,
+        "ProcessPool": Workers,  # the protocol Workers meets (config/ does not import engine/)
+        "Sequence": Sequence,
+    }
+    hints = typing.get_type_hints(declared, localns=names)
+    return {name: _flat(hint) for name, hint in hints.items()}
+
+
+def _table_types(type_help: str) -> set[object]:
+    """What OPTIONS' ``type_help`` names ("str, callable or object with .tokenize")."""
+    from rouge_lcs.engine.workers import Workers
+    from rouge_lcs.text.tokenizers import SupportsTokenize
+
+    words = {
+        "bool": bool,
+        "int": int,
+        "float": float,
+        "str": str,
+        "None": type(None),
+        "list of str": Sequence[str],
+        "list of int": Sequence[int],
+        "object with .tokenize": SupportsTokenize,
+        "Workers": Workers,
+    }
+    found = set()
+    for part in type_help.replace(",", " or").split(" or "):
+        part = part.strip()
+        if part != "callable":  # a Callable[...] member, checked below
+            found.add(words[part])
+    return found
+
+
+def test_typed_options_follow_the_option_table():
+    """The typed value and the typed keywords agree with OPTIONS name for name, default for
+    default and type for type (each kind of value the table names, and only those)."""
+    from collections.abc import Callable
+
+    from rouge_lcs.config import keywords
+    from rouge_lcs.config.values import Options
+
+    fields = _evaluated(Options)
+    assert list(fields) == list(OPTIONS)  # every option, in the table's order
+    for name, option in OPTIONS.items():
+        assert getattr(Options(), name) == option.default, name
+        members = fields[name]
+        callables = {m for m in members if getattr(m, "__origin__", None) is Callable}
+        assert members - callables == _table_types(option.type_help), name
+        assert bool(callables) == ("callable" in option.type_help), name
+    typed = _evaluated(keywords.AllKeywords)
+    assert typed == fields  # the keywords: the same names, the same types
+    groups = {
+        keywords.OutputKeywords: {"output"},
+        keywords.ScorerKeywords: {"scoring", "ids", "execution"},
+        keywords.ScoringKeywords: {"scoring"},
+        keywords.Keywords: {"scoring", "ids", "output", "execution"},
+    }
+    for declared, names in groups.items():
+        expected_names = {n for g in names for n in option_names(g)} - {"rouge_types"}
+        assert set(declared.__annotations__) == expected_names, declared.__name__
+
+
 @pytest.mark.parametrize(
-    ("function", "groups"),
+    ("function", "declared"),
     [
-        (scorer.Rouge.__init__, ("scoring", "ids", "execution")),
-        (scorer.Rouge.compute, ("output",)),
-        (api.score, ("scoring", "ids", "execution")),
-        (api.rouge, ("scoring", "ids", "output", "execution")),
+        (scorer.Rouge.__init__, "ScorerKeywords"),
+        (api.score, "ScorerKeywords"),
+        (api.rouge, "Keywords"),
     ],
 )
-def test_signatures_follow_the_option_table(function, groups):
-    expected = {n: OPTIONS[n].default for g in groups for n in option_names(g)}
-    got = {k: v for k, v in _parameters(function).items() if k != "progress"}
-    assert got == expected
+def test_doors_take_the_typed_keywords(function, declared):
+    parameters = inspect.signature(function).parameters
+    assert parameters["options"].kind is inspect.Parameter.VAR_KEYWORD
+    assert parameters["options"].annotation == f"Unpack[{declared}]"
+    assert parameters["rouge_types"].default is None
 
 
 def test_option_help_reaches_the_docstring_and_the_metric_card():

@@ -71,6 +71,7 @@ def test_rouge_w_of_identical_texts_beside_the_script():
     reference's weight applied twice; compat="rouge155" prints the same."""
     if not oracle.available():
         pytest.skip("ROUGE-1.5.5 oracle not installed")
+    from rouge_lcs.config.values import Options
     from rouge_lcs.rouge155.mode import rouge155_report
 
     text = words(1000)
@@ -81,7 +82,7 @@ def test_rouge_w_of_identical_texts_beside_the_script():
     assert precision == 1.0 and recall == round(1000**-0.2, 5)
     ours = score([text], [text], ["rougeW"])
     assert ours.precision[0, 0] == 1.0 == ours.recall[0, 0]  # the definition: 1, not above
-    report, _, _ = rouge155_report([text], [[text]], ["rougeW"], {})
+    report, _, _ = rouge155_report([text], [[text]], Options(["rougeW"]))
     assert "ROUGE-W-1.2 Average_R: 0.25119" in report.text()
 
 

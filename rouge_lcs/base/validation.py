@@ -358,6 +358,8 @@ def check_utf8(batch: TextBatch, all_utf8: Callable[[Sequence[str]], bool] = all
 
 #: More processes or threads than this is a typo.
 MAX_NUM_PROC = 1024
+#: More resamples than this is a typo (each costs a pass over the examples).
+MAX_RESAMPLES = 1_000_000
 
 
 def check_num_proc(num_proc: object) -> int:

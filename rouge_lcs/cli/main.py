@@ -35,7 +35,7 @@ from rouge_lcs.cli.report import prf_table, table
 from rouge_lcs.cli.similarity import commands as similarity_commands
 from rouge_lcs.config.options import OPTIONS, command_line_help
 from rouge_lcs.config.options import names as option_names
-from rouge_lcs.scores.output import OutputOptions
+from rouge_lcs.config.values import Options
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scores.statistics import compare
@@ -117,15 +117,20 @@ def _add_statistics_options(parser: argparse.ArgumentParser, confidence: float |
         )
 
 
+def _options(args: argparse.Namespace) -> Options:
+    """The command line's door: the one checked :class:`Options` of the parsed arguments (the
+    statistics options too, where the command has them, so "--confidence 0" is an error, not
+    silently ignored), built before any reading."""
+    names = [*option_names("scoring"), *option_names("execution")]  # _add_scoring_options'
+    given = {name: getattr(args, name) for name in names}
+    if hasattr(args, "confidence"):
+        given.update(confidence_level=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
+    return Options(**given)
+
+
 def _scorer(args: argparse.Namespace) -> Rouge:
     """The configured scorer of the parsed arguments (bad options fail before any reading)."""
-    options = {name: getattr(args, name) for name in option_names("scoring")}
-    return Rouge(**options, num_proc=args.num_proc, num_threads=args.num_threads)
-
-
-def _check_statistics(args: argparse.Namespace) -> None:
-    # The same checks as the library, so "--confidence 0" is an error, not silently ignored.
-    OutputOptions(confidence_level=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
+    return Rouge.from_options(_options(args))
 
 
 def _score_parser() -> argparse.ArgumentParser:
@@ -284,12 +289,9 @@ def _score_rouge155(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         parser.error("--csv: per-example CSV is not written with --compat rouge155 (use --json)")
     if args.num_proc != 1 or args.num_threads is not None:
         parser.error("--num-proc/--num-threads: not used with --compat rouge155")
-    options = {name: getattr(args, name) for name in option_names("scoring")}
-    options.update(confidence_level=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
+    options = _options(args)
     data = _read_inputs(parser, args)
-    report, _, signature = rouge155_report(
-        data.predictions, data.references, options.pop("rouge_types"), options
-    )
+    report, _, signature = rouge155_report(data.predictions, data.references, options)
     n = len(data.predictions)
     if args.json:
         payload: dict[str, object] = dict(report.to_dict())
@@ -310,7 +312,6 @@ def cmd_score(argv: Sequence[str]) -> int:
     if args.compat == "rouge155":
         return _score_rouge155(parser, args)
     scorer = _scorer(args)  # bad options: before reading
-    _check_statistics(args)
     if is_parquet(args.data):  # .parquet or .pq, any case, as dedup and similar read them
         return _score_parquet(scorer, args)
     if args.output:
@@ -352,7 +353,6 @@ def cmd_compare(argv: Sequence[str]) -> int:
             "'rouge-lcs score --compat rouge155' (text files) or 'rouge-lcs rouge155' (folders)"
         )
     scorer = _scorer(args)
-    _check_statistics(args)
     system_a, references = read_parallel(args.system_a, args.references)
     system_b, _ = read_parallel(args.system_b, args.references)
     a = _score_with_progress(scorer, system_a, references)

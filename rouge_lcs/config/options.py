@@ -68,7 +68,7 @@ OPTIONS: dict[str, Option] = {
             "rouge_types",
             "scoring",
             None,
-            "list of str",
+            "list of str, str or None",
             f"ROUGE types: {VALID_NAMES_HELP}; spellings such as 'ROUGE-1', 'rouge_l' or "
             f"'rougeLSum' are accepted. Default: {list(DEFAULT_ROUGE_TYPES)}.",
             cli="--rouge-types",
@@ -90,7 +90,7 @@ OPTIONS: dict[str, Option] = {
             "tokenizer",
             "scoring",
             None,
-            "str, callable or object with .tokenize",
+            "str, callable, object with .tokenize or None",
             "How text becomes tokens: None or "
             + describe_tokenizers()
             + ", a callable str -> list[str], or an object with a tokenize(str) method. None: "
@@ -258,7 +258,7 @@ OPTIONS: dict[str, Option] = {
             "num_proc",
             "execution",
             1,
-            "int",
+            "int, Workers or None",
             "Processes for large batches (2,000+ examples); results are identical. In Python,"
             " a rouge_lcs.Workers keeps its processes between calls.",
             cli="--num-proc",
@@ -267,7 +267,7 @@ OPTIONS: dict[str, Option] = {
             "num_threads",
             "execution",
             None,
-            "int",
+            "int or None",
             "Threads counting in the native engine (the GIL is released); None: the"
             " ROUGE_LCS_NUM_THREADS environment variable (a number or 'auto'), else 1; results"
             " are identical.",

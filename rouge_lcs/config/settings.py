@@ -10,11 +10,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rouge_lcs.base.records import record
-from rouge_lcs.base.validation import check_beta, check_bool, check_choice
-from rouge_lcs.config.options import COMPAT_PRESETS, MULTI_REF_MODES, OPTIONS
+from rouge_lcs.config.options import names
+from rouge_lcs.config.values import Options, options_of
 from rouge_lcs.text.rouge_types import RougeType, parse_rouge_types
-from rouge_lcs.text.sentences import SplitFn, Splitter, SplitterSpec, resolve_splitter
-from rouge_lcs.text.tokenizers import ResolvedTokenizer, TokenizerSpec, resolve_tokenizer
+from rouge_lcs.text.sentences import SplitFn, Splitter, resolve_splitter
+from rouge_lcs.text.tokenizers import ResolvedTokenizer, resolve_tokenizer
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScoringKeywords
+
+#: The options :func:`make_settings` takes by keyword.
+SCORING = [name for name in names("scoring") if name != "rouge_types"]
 
 
 @record
@@ -55,61 +64,29 @@ class Settings:
         return self.splitter_spec.split
 
 
-def apply_compat(compat: object, given: dict[str, object]) -> dict[str, object]:
-    """The options with a ``compat`` preset applied: each option the preset names takes the
-    preset's value; giving it another (non-default) value as well is a ``ValueError``."""
-    if compat is None:
-        return given
-    if compat == "rouge155":  # a different engine, not settings of this one
+def make_settings(
+    rouge_types: Sequence[str] | str | None = None, **options: Unpack[ScoringKeywords]
+) -> Settings:
+    """Check and resolve the scoring options (meanings: :data:`rouge_lcs.config.options.OPTIONS`;
+    other options are a ``TypeError``)."""
+    return settings_of(options_of(rouge_types, dict(options), SCORING))
+
+
+def settings_of(options: Options) -> Settings:
+    """The resolved :class:`Settings` of a checked :class:`Options` (its scoring options)."""
+    if options.rouge155:  # a different engine, not settings of this one
         raise ValueError(
             "compat: 'rouge155' scores through rouge_lcs.rouge155 (the script's own tokens and "
             "report); use rouge_lcs.rouge(..., compat='rouge155') or rouge_lcs.rouge155.score"
         )
-    preset = COMPAT_PRESETS[check_choice(compat, "compat", tuple(OPTIONS["compat"].choices))]
-    resolved = dict(given)
-    for name, value in preset.items():
-        if given[name] not in (OPTIONS[name].default, value):
-            raise ValueError(
-                f"{name}: expected {value!r} or nothing with compat={compat!r}, got {given[name]!r}"
-            )
-        resolved[name] = value
-    return resolved
-
-
-def make_settings(
-    rouge_types: Sequence[str] | str | None = None,
-    *,
-    use_stemmer: bool = False,
-    tokenizer: TokenizerSpec = None,
-    language: str | None = None,
-    normalize_spelling: bool = True,
-    lsum_split: SplitterSpec = "auto",
-    multi_ref: str = "max_f",
-    beta: float = 1.0,
-    compat: str | None = None,
-) -> Settings:
-    """Check and resolve the scoring options
-    (meanings: :data:`rouge_lcs.config.options.OPTIONS`)."""
-    options = apply_compat(
-        compat,
-        {
-            "tokenizer": tokenizer,
-            "lsum_split": lsum_split,
-            "multi_ref": multi_ref,
-            "language": language,
-        },
-    )
     # Each resolver checks its argument's type itself (values may come from untyped callers).
-    chosen_language = options["language"]
+    language = options.language
     return Settings(
-        rouge_types=parse_rouge_types(rouge_types),
+        rouge_types=parse_rouge_types(options.rouge_types),
         tokenizer=resolve_tokenizer(
-            options["tokenizer"],
-            check_bool(use_stemmer, "use_stemmer"),
-            chosen_language,
-            check_bool(normalize_spelling, "normalize_spelling"),
+            options.tokenizer, options.use_stemmer, language, options.normalize_spelling
         ),
-        splitter_spec=resolve_splitter(options["lsum_split"], chosen_language),
-        multi_ref=check_choice(options["multi_ref"], "multi_ref", MULTI_REF_MODES),
-        beta=check_beta(beta),
+        splitter_spec=resolve_splitter(options.lsum_split, language),
+        multi_ref=options.multi_ref,
+        beta=options.beta,
     )

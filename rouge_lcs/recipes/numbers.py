@@ -63,7 +63,7 @@ def mid_interval(column: np.ndarray) -> tuple[float, float]:
 
 
 def _engine_group(texts: Texts | TextBatch, types: tuple[str, ...], **options: object) -> Columns:
-    scorer = function_scorer(list(types), **options)
+    scorer = function_scorer(list(types), options)
     # a batch checked once serves every group that reads the same texts
     batch = texts if isinstance(texts, TextBatch) else check_texts(*texts)
     scores = scorer.score_of(batch)

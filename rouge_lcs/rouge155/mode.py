@@ -21,14 +21,11 @@ bootstrap are used, so the options that choose ours (``tokenizer``, ``language``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-from rouge_lcs.base.validation import check_beta, check_bool, check_choice, check_texts
-from rouge_lcs.config.options import OPTIONS, names
+from rouge_lcs.base.validation import check_choice, check_texts
+from rouge_lcs.config.values import Options
 from rouge_lcs.rouge155.api import score
 from rouge_lcs.rouge155.report import Report
-from rouge_lcs.scores.output import OutputOptions
+from rouge_lcs.scores.output import Output
 from rouge_lcs.text.rouge_types import (
     LCS,
     NGRAMS,
@@ -39,7 +36,6 @@ from rouge_lcs.text.rouge_types import (
 )
 
 _MULTI_REF = {"pooled": "A", "max_f": "A", "max_recall": "B"}
-_FIXED = ("tokenizer", "language", "lsum_split", "seed", "pad_id", "sentence_end_ids")
 
 
 def _one(values: set[object], what: str, types: list[RougeType]) -> object:
@@ -72,28 +68,17 @@ def _flag_text(weight: float | None, skip: int | None, unigrams: bool | str) -> 
 
 
 def rouge155_report(
-    predictions: object,
-    references: object,
-    rouge_types: Sequence[str] | str | None,
-    options: dict[str, Any],
-) -> tuple[Report, OutputOptions, str]:
-    """The script's report for ``rouge(..., compat="rouge155", **options)``, the checked output
-    options, and the signature (see the module docstring)."""
-    for name in _FIXED:
-        if options.get(name, OPTIONS[name].default) != OPTIONS[name].default:
-            raise ValueError(
-                f"{name}: expected the default with compat='rouge155' (the script's own "
-                f"tokens, lines and bootstrap are used), got {options[name]!r}"
-            )
-    multi_ref = check_choice(options.get("multi_ref", "max_f"), "multi_ref", tuple(_MULTI_REF))
-    types = parse_rouge_types(rouge_types)
+    predictions: object, references: object, options: Options
+) -> tuple[Report, Options, str]:
+    """The script's report for ``rouge(..., compat="rouge155", **options)``, the options (their
+    output options checked) and the signature (see the module docstring).  ``options``' compat
+    checks ran where it was built (:func:`rouge_lcs.config.values.resolve_compat`)."""
+    multi_ref = check_choice(options.multi_ref, "multi_ref", tuple(_MULTI_REF))
+    types = parse_rouge_types(options.rouge_types)
     n = max((t.n for t in types if t.rules.kernel == NGRAMS), default=0)
-    beta = check_beta(options.get("beta", 1.0))
-    stem = check_bool(options.get("use_stemmer", False), "use_stemmer")
+    beta, stem = options.beta, options.use_stemmer
     weight, skip, unigrams = _script_flags(types)
-    # The report options are the library's own, checked by the same class.
-    output = OutputOptions(**{k: v for k, v in options.items() if k in names("output")})
-    level = output.confidence_level
+    level = options.confidence_level
     batch = check_texts(predictions, references)
     report = score(
         batch.predictions,
@@ -107,7 +92,7 @@ def rouge155_report(
         multi_ref=_MULTI_REF[multi_ref],
         alpha=1.0 / (1.0 + beta * beta),
         confidence=95 if level is None else level * 100,
-        resamples=output.n_resamples,
+        resamples=options.n_resamples,
     )
     from rouge_lcs.base.version import __version__
 
@@ -116,23 +101,18 @@ def rouge155_report(
     signature = (
         f"rouge_lcs:v{__version__}|compat:rouge155|flags:{flags} -p {1 / (1 + beta * beta):g}"
     )
-    return report, output, signature
+    return report, options, signature
 
 
-def rouge155_output(
-    predictions: object,
-    references: object,
-    rouge_types: Sequence[str] | str | None,
-    options: dict[str, Any],
-) -> dict[str, object]:
+def rouge155_output(predictions: object, references: object, options: Options) -> Output:
     """The output of ``rouge(..., compat="rouge155", **options)`` (see the module docstring)."""
-    report, output, signature = rouge155_report(predictions, references, rouge_types, options)
-    out: dict[str, object]
-    if output.use_aggregator:
+    report, _, signature = rouge155_report(predictions, references, options)
+    out: Output
+    if options.use_aggregator:
         out = dict(report.to_dict())
     else:
         rows = report.per_example_dicts()
         out = {key: [row[key] for row in rows] for key in rows[0]}
-    if output.return_signature:
+    if options.return_signature:
         out["signature"] = signature
     return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import fail_value
@@ -29,6 +29,9 @@ from rouge_lcs.text.rouge_types import LCS, NGRAMS, UNION_LCS
 
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScoringKeywords
 else:
     np = lazy_import("numpy")
 
@@ -131,7 +134,10 @@ def _explain_lsum(
 
 
 def explain(
-    prediction: str, reference: str, rouge_types: Sequence[str] | str | None = None, **options: Any
+    prediction: str,
+    reference: str,
+    rouge_types: Sequence[str] | str | None = None,
+    **options: Unpack[ScoringKeywords],
 ) -> list[Explanation]:
     """Explain the scores of one pair, type by type (scoring options as in
     :func:`rouge_lcs.rouge`)."""

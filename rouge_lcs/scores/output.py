@@ -7,43 +7,16 @@
 
 from __future__ import annotations
 
-from rouge_lcs.base.records import record
-from rouge_lcs.base.validation import check_bool, check_confidence_level, check_int, check_seed
+from rouge_lcs.config.values import Options
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.scores.signature import make_signature
-from rouge_lcs.scores.statistics import MAX_RESAMPLES
 
 Output = dict[str, "float | list[float] | str"]
 
 
-@record
-class OutputOptions:
-    """What to report (the ``output`` options of :mod:`rouge_lcs.config.options`), checked."""
-
-    use_aggregator: bool = True
-    return_precision_recall: bool = False
-    confidence_level: float | None = None
-    n_resamples: int = 1000
-    seed: int = 0
-    return_signature: bool = False
-
-    def __post_init__(self) -> None:
-        check_bool(self.use_aggregator, "use_aggregator")
-        check_bool(self.return_precision_recall, "return_precision_recall")
-        check_bool(self.return_signature, "return_signature")
-        level = check_confidence_level(self.confidence_level)
-        object.__setattr__(self, "confidence_level", level)
-        check_int(self.n_resamples, "n_resamples", 1, MAX_RESAMPLES)
-        check_seed(self.seed)
-        if level is not None and not self.use_aggregator:
-            raise ValueError(
-                "confidence_level: expected None with use_aggregator=False (intervals describe "
-                f"the mean), got {level!r}"
-            )
-
-
-def to_output(scores: Scores, options: OutputOptions) -> Output:
-    """The evaluate-style dict of ``scores`` (keys in rouge_score / HF order)."""
+def to_output(scores: Scores, options: Options) -> Output:
+    """The evaluate-style dict of ``scores`` (keys in rouge_score / HF order; what is
+    reported: ``options``' output options)."""
     measures = ("precision", "recall") if options.return_precision_recall else ()
     out: Output = {}
     names = scores.rouge_types

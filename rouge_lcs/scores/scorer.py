@@ -12,7 +12,7 @@ the object holds the scoring options; what to report is chosen per call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rouge_lcs.base.ids import IdOptions, check_end_ids, check_pad_id, is_id_input
 from rouge_lcs.base.validation import (
@@ -24,24 +24,31 @@ from rouge_lcs.base.validation import (
     fail_type,
     single_example,
 )
-from rouge_lcs.config.settings import Settings, make_settings
+from rouge_lcs.config.options import OPTIONS, names
+from rouge_lcs.config.settings import Settings, settings_of
+from rouge_lcs.config.values import Options, options_of
 from rouge_lcs.engine.backend import backend, checked_texts, default_num_threads
 from rouge_lcs.engine.compute import OnePairs, Progress, StoreCache, compute_stats, pair_plan
 from rouge_lcs.engine.ids import checked_ids, id_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.engine.workers import Workers
-from rouge_lcs.scores.output import Output, OutputOptions, to_output
+from rouge_lcs.scores.output import Output, to_output
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.scores.signature import make_signature
-from rouge_lcs.text.sentences import SplitterSpec
-from rouge_lcs.text.tokenizers import TokenizerSpec
 
 TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
 if TYPE_CHECKING:
     from typing import Any
 
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScorerKeywords
+    from rouge_lcs.config.values import ProcessPool
     from rouge_lcs.engine.stats import PairPlan
+
+#: The options a :class:`Rouge` takes (the output options are :meth:`Rouge.compute`'s).
+SCORER_OPTIONS = [name for name in OPTIONS if name not in names("output") and name != "rouge_types"]
 
 
 class Rouge:
@@ -74,38 +81,30 @@ class Rouge:
     """
 
     def __init__(
-        self,
-        rouge_types: Sequence[str] | str | None = None,
-        *,
-        use_stemmer: bool = False,
-        tokenizer: TokenizerSpec = None,
-        language: str | None = None,
-        normalize_spelling: bool = True,
-        lsum_split: SplitterSpec = "auto",
-        multi_ref: str = "max_f",
-        beta: float = 1.0,
-        compat: str | None = None,
-        pad_id: int | None = None,
-        sentence_end_ids: Sequence[int] | None = None,
-        num_proc: int | Workers | None = 1,
-        num_threads: int | None = None,
+        self, rouge_types: Sequence[str] | str | None = None, **options: Unpack[ScorerKeywords]
     ) -> None:
-        self.settings = make_settings(
-            rouge_types,
-            use_stemmer=use_stemmer,
-            tokenizer=tokenizer,
-            language=language,
-            normalize_spelling=normalize_spelling,
-            lsum_split=lsum_split,
-            multi_ref=multi_ref,
-            beta=beta,
-            compat=compat,
-        )
-        self._set_ids(pad_id, sentence_end_ids)
-        self._set_num_proc(num_proc)
-        self.num_threads = check_num_threads(num_threads)
+        # The output options are compute()'s.
+        self._set_options(options_of(rouge_types, dict(options), SCORER_OPTIONS))
+
+    def _set_options(self, options: Options) -> None:
+        #: The checked options this scorer was built from (output options at their defaults
+        #: unless a functional call gave them).
+        self.options = options
+        self.settings = settings_of(options)
+        self._set_ids(options.pad_id, options.sentence_end_ids)
+        self._set_num_proc(options.num_proc)
+        self.num_threads = check_num_threads(options.num_threads)
         self._stores = StoreCache()  # each thread's vocabulary, reused by its next call
         self._pairs = OnePairs()  # each thread's per-call path (engine and store chosen once)
+
+    @classmethod
+    def from_options(cls, options: Options) -> Rouge:
+        """A scorer for an already checked :class:`~rouge_lcs.config.values.Options`."""
+        if not isinstance(options, Options):
+            raise fail_type("options", "an Options from rouge_lcs.config.values", options)
+        scorer = cls.__new__(cls)
+        scorer._set_options(options)
+        return scorer
 
     def _set_ids(self, pad_id: object, sentence_end_ids: object) -> None:
         #: Token id inputs: the padding id cut from each sequence, and ROUGE-Lsum's sentence ends.
@@ -114,7 +113,7 @@ class Rouge:
         #: Both, as the signature of a scoring of ids names them.
         self.id_options = IdOptions(self.pad_id, self.sentence_end_ids)
 
-    def _set_num_proc(self, num_proc: int | Workers | None) -> None:
+    def _set_num_proc(self, num_proc: int | ProcessPool | None) -> None:
         self.workers = num_proc if isinstance(num_proc, Workers) else None
         self.num_proc = (
             num_proc.num_proc if isinstance(num_proc, Workers) else check_num_proc(num_proc)
@@ -128,6 +127,7 @@ class Rouge:
         if not isinstance(settings, Settings):
             raise fail_type("settings", "a Settings from make_settings", settings)
         scorer = cls.__new__(cls)
+        scorer.options = Options(num_proc=num_proc, num_threads=num_threads)
         scorer.settings = settings
         scorer._set_ids(None, None)
         scorer._set_num_proc(num_proc)
@@ -251,7 +251,7 @@ class Rouge:
         return_signature: bool = False,
     ) -> Output:
         """Scores in ``evaluate.load("rouge")``'s format (options as in :func:`rouge_lcs.rouge`)."""
-        options = OutputOptions(  # checked before any scoring work
+        options = Options(  # checked before any scoring work
             use_aggregator=use_aggregator,
             return_precision_recall=return_precision_recall,
             confidence_level=confidence_level,
@@ -301,23 +301,19 @@ _FUNCTION_SCORERS: dict[tuple[object, ...], Rouge] = {}
 FUNCTION_SCORERS_LIMIT = 32
 
 
-def _new_function_scorer(rouge_types: Sequence[str] | str | None, options: dict[str, Any]) -> Rouge:
-    scorer = Rouge(rouge_types, **options)
-    scorer._stores = _FUNCTION_STORES
-    return scorer
-
-
-def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> Rouge:
-    """A :class:`Rouge` for one functional call, sharing its thread's vocabulary with the
-    functional calls before it (see ``_FUNCTION_STORES``).
+def function_scorer(rouge_types: Sequence[str] | str | None, options: Mapping[str, Any]) -> Rouge:
+    """A :class:`Rouge` for one functional call (``options``: its keyword options, the output
+    options too, as given), sharing its thread's vocabulary with the functional calls before
+    it (see ``_FUNCTION_STORES``); its :attr:`Rouge.options` is the call's checked
+    :class:`~rouge_lcs.config.values.Options`.
 
     The scorer is kept for the next call with the same options (and the same engine in use:
     ``ROUGE_LCS_IMPLEMENTATION`` is read at each call), so that a loop of one-example calls
-    resolves its options once, not at every call; options whose values cannot be hashed make
-    a new scorer each time.  The key holds each value's type beside it, so that values that
-    are equal but checked differently (``True`` and ``1``) never share a scorer.  A call with
-    a :class:`~rouge_lcs.engine.workers.Workers` is not kept: the kept scorer would keep the
-    user's worker processes alive after the user let go of them.
+    builds and checks its options once, not at every call; options whose values cannot be
+    hashed make a new scorer each time.  The key holds each value's type beside it, so that
+    values that are equal but checked differently (``True`` and ``1``) never share a scorer.
+    A call with a :class:`~rouge_lcs.engine.workers.Workers` is not kept: the kept scorer would
+    keep the user's worker processes alive after the user let go of them.
     """
     if isinstance(options.get("num_proc"), Workers):  # the one option a Workers is taken for
         return _new_function_scorer(rouge_types, options)
@@ -342,4 +338,12 @@ def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> 
         if len(_FUNCTION_SCORERS) >= FUNCTION_SCORERS_LIMIT:
             _FUNCTION_SCORERS.clear()
         _FUNCTION_SCORERS[key] = scorer
+    return scorer
+
+
+def _new_function_scorer(
+    rouge_types: Sequence[str] | str | None, options: Mapping[str, Any]
+) -> Rouge:
+    scorer = Rouge.from_options(options_of(rouge_types, options))
+    scorer._stores = _FUNCTION_STORES
     return scorer

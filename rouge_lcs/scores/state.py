@@ -41,6 +41,9 @@ from rouge_lcs.text.rouge_types import LCS, NGRAMS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import Unpack
+
+    from rouge_lcs.config.keywords import ScoringKeywords
 else:
     np = lazy_import("numpy")
 
@@ -111,7 +114,7 @@ class RougeState:
         self,
         references: str | Sequence[str],
         rouge_types: Sequence[str] | str | None = None,
-        **options: Any,
+        **options: Unpack[ScoringKeywords],
     ) -> None:
         if rouge_types is None:
             rouge_types = ["rouge1", "rouge2", "rougeL"]

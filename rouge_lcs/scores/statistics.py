@@ -18,7 +18,12 @@ from collections.abc import Sequence
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.records import record
-from rouge_lcs.base.validation import check_confidence_level, check_int, check_seed
+from rouge_lcs.base.validation import (
+    MAX_RESAMPLES,
+    check_confidence_level,
+    check_int,
+    check_seed,
+)
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
 if TYPE_CHECKING:
@@ -33,8 +38,6 @@ _BLOCK = 64
 #: … and at most this many drawn values (rows × examples × columns): 32 MB of float64, so
 #: memory stays bounded however many examples there are.
 _BLOCK_VALUES = 1 << 22
-#: More resamples than this is a typo (each costs a pass over the examples).
-MAX_RESAMPLES = 1_000_000
 
 
 def _check(confidence_level: object, n_resamples: object) -> None:

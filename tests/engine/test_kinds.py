@@ -224,12 +224,13 @@ def test_every_entry_point_takes_the_new_types() -> None:
 def test_compat_rouge155_equals_the_script(corpora, types, flags) -> None:
     if not oracle.available():
         pytest.skip("ROUGE-1.5.5 oracle not installed")
+    from rouge_lcs.config.values import Options
     from rouge_lcs.rouge155.mode import rouge155_report
 
     rows = corpora.rows("en_headlines_rougemetric")[::4]
     preds = [r["prediction"] for r in rows]
     refs = [r["references"] for r in rows]
-    report, _, _ = rouge155_report(preds, refs, types, {})
+    report, _, _ = rouge155_report(preds, refs, Options(types))
     peers = [oracle.file_bytes(p) for p in preds]
     models = [[oracle.file_bytes(r) for r in rs] for rs in refs]
     perl = oracle.run(peers, models, flags.split())[0]
