@@ -317,7 +317,7 @@ typedef int (*ScanFn)(void *ctx, PyObject *s);
 static int tokenize_unicode(PyObject *text, PyObject *normalize, void *ctx, ScanFn ascii,
                             ScanFn scan) {
     /* Only KELVIN SIGN (U+212A) lowercases to ASCII (checked over all code points by
-     * tests/engine/test_native.py), so a text with another non-ASCII character cannot lower to
+     * tests/engine/native/test_native_encoder.py), so a text with another non-ASCII character cannot lower to
      * ASCII: skip that first lower() for it. */
     /* A text of ASCII and precomposed Hangul syllables (U+AC00..U+D7A3) only is its own NFKC
      * form: each of these characters is NFKC-stable with combining class 0, and no two of them
