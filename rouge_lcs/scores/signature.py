@@ -4,9 +4,12 @@ Example: ``rouge_lcs:v<version>|tok:unicode-18.0.0|norm:nfkc|case:lower|stem:por
 lsum:auto-punkt_tab.english|multi:max_f|beta:1|refs:1|agg:mean``; with ``language="zh"`` a
 ``lang:zh`` part follows ``rouge_lcs``, and an optional segmenter names its package versions
 (``tok:jieba-0.42.1``), and the ``unicode`` tokenizer the Unicode version of its character
-classes (``tok:unicode-18.0.0``, rouge_lcs.text.unicode_classes).  Two runs with the same
-signature give the same numbers; any option that changes a score changes the signature.
-Report it next to the scores.
+classes (``tok:unicode-18.0.0``, rouge_lcs.text.unicode_classes).  A run with a ROUGE-W type
+(``rougeW``, ``rougeW-<w>``) says which ROUGE-W it is: ``wlcs:lin``, Lin's weighted LCS
+(P, R = f⁻¹(WLCS / f(length)): identical texts score 1), where ``compat="rouge155"``'s
+signature says ``wlcs:rouge155`` (the script's, whose recall applies the weight twice: 0.75786
+for identical 4-word texts).  Two runs with the same signature give the same numbers; any
+option that changes a score changes the signature.  Report it next to the scores.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Sequence
 
 from rouge_lcs.base.version import __version__
 from rouge_lcs.config.settings import Settings
+from rouge_lcs.text.rouge_types import weights
 
 
 def _number(value: float) -> str:
@@ -70,6 +74,8 @@ def make_signature(
         f"case:{tokenizer.case}",
         f"stem:{_stemmer(tokenizer.stemmer.name) if tokenizer.stemmed else 'no'}",
         f"lsum:{settings.lsum_split}",
+        # only with a ROUGE-W type, so that the other signatures stay as they were
+        *(["wlcs:lin"] if weights(settings.rouge_types) is not None else []),
         f"multi:{settings.multi_ref}",
         f"beta:{_number(settings.beta)}",
         f"refs:{_refs(n_refs)}",
