@@ -41,17 +41,21 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rouge_lcs import tokenizers
 from rouge_lcs.base.ids import is_id_input, is_id_sequence
 from rouge_lcs.base.validation import TextBatch, check_texts, fail_type, fail_value
+from rouge_lcs.engine.compute import PairPlans
 from rouge_lcs.engine.lcs import Candidate, lcs_indices
 from rouge_lcs.scores.results import Score, Scores
 from rouge_lcs.scores.scorer import Rouge
 from rouge_lcs.scoring import BaseScorer, fmeasure
 from rouge_lcs.text.tokenizers import TokenizerSpec
 from rouge_lcs.tokenizers import DefaultTokenizer
+
+if TYPE_CHECKING:
+    from rouge_lcs.engine.stats import PairPlan
 
 __all__ = ["DefaultTokenizer", "RougeScorer", "tokenizers"]
 
@@ -145,6 +149,7 @@ class RougeScorer(BaseScorer):
         self._error: ValueError | None = None
         self._rouge: Rouge | None = None
         self._names: list[str] = []  # the result dict's keys (the engine's type names)
+        self._plans = PairPlans()  # each thread's per-call plan (see score)
         try:
             for rouge_type in self._types:
                 _check_rouge_type(rouge_type)
@@ -172,9 +177,37 @@ class RougeScorer(BaseScorer):
         """Scores of ``prediction`` against ``target``: ``{type: Score(precision, recall,
         fmeasure)}`` (note the order: the reference first, as in rouge_score).  Both may be
         token ids instead (:mod:`rouge_lcs.base.ids`: a list of ints, an array, a tensor)."""
+        # The per-call path: this thread's plan (made by its first call) checks the texts
+        # and scores them in one C call, or hands them to _plan_fallback.
+        plan = self._plans.plan
+        if plan is not None:
+            result = plan(prediction, [target])
+            if result is not NotImplemented:
+                return result
+        elif self._rouge is None:
+            return self._slow_score(target, prediction)
+        return self._new_plan()(prediction, [target])
+
+    def _new_plan(self) -> PairPlan:
+        """A new plan for this thread (its first call, or its plan's store full)."""
+        assert self._rouge is not None
+        plan = self._rouge._pair_plan(tuple(self._names), Score, True, self._plan_fallback)
+        self._plans.plan = plan
+        return plan
+
+    def _plan_fallback(self, prediction: Any, references: Any) -> dict[str, Score]:
+        """What the plan does not take (a str subclass, ids, a wrong type, a long text): from
+        :meth:`score` one target (which may be anything), from :meth:`score_multi` checked
+        texts; the batch path scores several targets as score_multi does."""
+        if len(references) == 1:
+            return self._slow_score(references[0], prediction)
+        assert self._rouge is not None
+        return _scores(self._rouge, check_texts([prediction], [references]))[0]
+
+    def _slow_score(self, target: Any, prediction: Any) -> dict[str, Score]:
         rouge = self._rouge
         if type(target) is str and type(prediction) is str and rouge is not None:
-            return self._result(rouge._one_pair(prediction, [target]))  # the per-call path
+            return self._result(rouge._one_pair(prediction, [target]))  # long texts
         if is_id_sequence(target) or is_id_sequence(prediction):
             return self._id_scores([prediction], [target])[0]
         _check_text(target, "target")
@@ -204,7 +237,11 @@ class RougeScorer(BaseScorer):
         if rouge is None:
             return {}
         if type(prediction) is str and set(map(type, items)) == {str}:  # the per-call path
-            return self._result(rouge._one_pair(prediction, items))  # type: ignore[arg-type]
+            plan = self._plans.plan
+            result = plan(prediction, items) if plan is not None else NotImplemented
+            if result is NotImplemented:  # no plan yet, or its store full
+                result = self._new_plan()(prediction, items)
+            return result
         # the scorer's multi_ref="max_f": per type, the target with the best F, the first on ties
         return _scores(rouge, check_texts([prediction], [items]))[0]
 

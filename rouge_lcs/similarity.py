@@ -23,11 +23,10 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from rouge_lcs.base.arrow import ArrowTexts, arrow_texts
 from rouge_lcs.base.lazy import lazy_import
+from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import (
     check_bool,
     check_choice,
@@ -49,7 +48,13 @@ from rouge_lcs.scores.similarity import (
     top_k,
 )
 
+# Records, not dataclasses, and TYPE_CHECKING not typing's: ``dataclasses`` imports inspect,
+# ast, dis, tokenize and more, typing imports re (~10 ms together), and a script that only
+# calls dedup() once pays them in full (see rouge_lcs.base.records).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 else:
     np = lazy_import("numpy")
@@ -249,7 +254,12 @@ def extract(
     return [(choice_texts[i], value, i) for i, value in found]
 
 
-@dataclass(frozen=True)
+#: ``DedupResult.matches``' default, replaced by a new dict per result (as dataclasses'
+#: ``field(default_factory=dict)`` gives).
+_NO_MATCHES: dict[int, tuple[int, float]] = {}
+
+
+@record
 class DedupResult:
     """What :func:`dedup` decided.
 
@@ -267,8 +277,12 @@ class DedupResult:
     """
 
     kept: list[int]
-    matches: dict[int, tuple[int, float]] = field(default_factory=dict)
+    matches: dict[int, tuple[int, float]] = _NO_MATCHES
     neighbors: list[list[tuple[int, float]]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.matches is _NO_MATCHES:  # each result its own dict, never the shared default
+            self.__dict__["matches"] = {}
 
     @property
     def dropped(self) -> list[int]:
@@ -474,7 +488,7 @@ def filter_dataset(dataset: Any, column: str, *, threshold: float = 0.7, **kwarg
 # --- minimum Bayes risk ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class MBRResult:
     """What :func:`mbr` chose for one source.
 

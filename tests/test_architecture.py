@@ -234,6 +234,46 @@ def test_bare_import_runs_only_the_version_and_names_still_resolve():
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
+# What a fresh process imports, besides the package, for `from rouge_lcs import rouge`, first
+# calls of it (both tokenizers' paths, stemming off and on, Punkt in C) and `import
+# rouge_lcs.similarity`, on the native engine: the interpreter's own small modules only.  Not
+# typing, re, enum, dataclasses or inspect (~10-15 ms of every fresh process together; the
+# package writes records and TYPE_CHECKING = False instead), not numpy (there as the deferred
+# module object, never executed), regex or NLTK.  A module added here must be needed.
+FIRST_CALL_MODULES = {
+    "__future__", "_collections", "_collections_abc", "_functools", "_operator", "_stat",
+    "_weakrefset", "array", "collections", "collections.abc", "contextlib", "functools", "gc",
+    "genericpath", "importlib", "importlib._bootstrap", "importlib._bootstrap_external",
+    "itertools", "keyword", "math", "numpy", "operator", "os", "os.path", "posixpath",
+    "reprlib", "stat", "threading", "types", "unicodedata", "warnings", "weakref",
+}  # fmt: skip
+
+
+def test_first_call_imports_only_what_it_needs():
+    # python -S with the checkout and site-packages on the path: no .pth file (an editable
+    # install's finder imports re, enum, pathlib ...) hides a module the package imports.
+    import sysconfig
+
+    code = _EXECUTED + (
+        "before = set(sys.modules)\n"
+        "from rouge_lcs import rouge\n"
+        "pair = ['Dr. Smith came. He sat.'], ['Dr. Smith sat. He came.']\n"
+        "for tokenizer in ('rouge_score', None):\n"
+        "    for stem in (False, True):\n"
+        "        assert rouge(*pair, tokenizer=tokenizer, use_stemmer=stem)['rouge1'] == 1.0\n"
+        "import rouge_lcs.similarity\n"
+        "print(sorted(m for m in set(sys.modules) - before if not m.startswith('rouge_lcs')))\n"
+        "assert not [n for n in HEAVY if executed(n)], [n for n in HEAVY if executed(n)]\n"
+    )
+    paths = [str(PACKAGE.parent), sysconfig.get_path("purelib"), sysconfig.get_path("platlib")]
+    env = {**os.environ, "ROUGE_LCS_IMPLEMENTATION": "native", "PYTHONPATH": os.pathsep.join(paths)}
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", code], check=True, env=env, capture_output=True, text=True
+    ).stdout
+    added = set(ast.literal_eval(out))
+    assert added <= FIRST_CALL_MODULES, sorted(added - FIRST_CALL_MODULES)
+
+
 def test_first_calls_from_many_threads_at_once():
     # The deferred imports run once, while the other threads wait (no half-imported numpy).
     code = _EXECUTED + (

@@ -25,6 +25,10 @@ from rouge_lcs.engine.backend import Backend, Store, backend
 from rouge_lcs.engine.stats import PairStats
 from rouge_lcs.text.rouge_types import weights
 
+TYPE_CHECKING = False  # not typing's: its import costs a fresh process ~3 ms
+if TYPE_CHECKING:
+    from rouge_lcs.engine.stats import PairPlan
+
 #: Distinct texts kept between chunks (so recurring references are tokenized once); past this
 #: the cache starts afresh, which bounds memory on arbitrarily long inputs.
 STORE_LIMIT = 200_000
@@ -166,6 +170,40 @@ class OnePairs(threading.local):
         if path is None:
             path = self.path = OnePair(settings)
         return path
+
+
+class PairPlans(threading.local):
+    """A scorer's per-call plan (:func:`pair_plan`), one per thread (a plan's encoder serves
+    one call at a time); it pickles and copies as an empty cache."""
+
+    plan: PairPlan | None = None
+
+    def __reduce__(self) -> tuple[type[PairPlans], tuple[()]]:
+        return (PairPlans, ())
+
+
+def pair_plan(
+    settings: Settings,
+    names: tuple[str, ...],
+    make: Callable[[float, float, float], object],
+    tuple_new: bool,
+    fallback: PairPlan,
+) -> PairPlan:
+    """The per-call path as one callable on a new store of the engine in use now
+    (:meth:`~rouge_lcs.engine.interface.Store.pair_plan`: ``plan(prediction, references)`` ->
+    ``{names[t]: make(p, r, f)}``, ``fallback``'s value for inputs it does not take,
+    ``NotImplemented`` once its store holds ``STORE_LIMIT`` tokens: then make a new plan)."""
+    store = backend().store(settings, 1)
+    return store.pair_plan(
+        settings.multi_ref,
+        settings.beta,
+        weights(settings.rouge_types),
+        names,
+        make,
+        tuple_new,
+        fallback,
+        STORE_LIMIT,
+    )
 
 
 def compute_stats(

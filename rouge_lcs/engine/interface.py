@@ -32,7 +32,7 @@ with its two halves, one in each engine, and a test on both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.records import record
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from rouge_lcs.engine.stats import PairStats
+    from rouge_lcs.engine.stats import PairPlan, PairStats
 
     #: Per-example values: an ``(examples, types)`` array or a flat float64 array.
     Floats = np.ndarray | array[float]
@@ -140,6 +140,26 @@ class Store(Protocol):
         :meth:`chunk_stats` and :meth:`Backend.combine` give for a batch of that example alone
         (the per-call path, :class:`rouge_lcs.engine.compute.OnePair`: no chunking, no
         numbering, one thread)."""
+        ...
+
+    def pair_plan(
+        self,
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+        names: tuple[str, ...],
+        make: Callable[[float, float, float], object],
+        tuple_new: bool,
+        fallback: PairPlan,
+        max_tokens: int,
+    ) -> PairPlan:
+        """The per-call path as one callable: ``plan(prediction, references)`` ->
+        ``{names[t]: make(p, r, f)}`` with :meth:`pair_scores`' numbers (``references`` a
+        non-empty list; ``make`` a tuple subclass made as ``tuple.__new__`` where
+        ``tuple_new``, as a namedtuple is).  Inputs it does not take (not exactly ``str``, not
+        a list, texts too long for the per-call kernel) get ``fallback(prediction,
+        references)``'s value; a call once the store holds more than ``max_tokens`` returns
+        ``NotImplemented`` (the caller makes a new store)."""
         ...
 
 

@@ -33,7 +33,7 @@ from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
-from rouge_lcs.engine.stats import PairStats, flat_floats, one_example
+from rouge_lcs.engine.stats import PairStats, flat_floats, one_example, python_pair_plan
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.rouge_types import RougeType, unknown_kind
 from rouge_lcs.text.sentences import (
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     Buffer: TypeAlias = bytes | array[int] | np.ndarray
 
     from rouge_lcs.engine.reference.python import PythonBackend, PythonStore
+    from rouge_lcs.engine.stats import PairPlan
 else:
     np = lazy_import("numpy")
 
@@ -526,6 +527,38 @@ class NativeStore:
         p, r, f = _zeros("d", n_types), _zeros("d", n_types), _zeros("d", n_types)
         _native.combine(counts, n_types, pairs[2], MULTI_REF_MODES.index(mode), beta, p, r, f)
         return PairStats.from_flat(counts, n_types, pairs[2]), p, r, f
+
+    def pair_plan(
+        self,
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+        names: tuple[str, ...],
+        make: Callable[[float, float, float], object],
+        tuple_new: bool,
+        fallback: PairPlan,
+        max_tokens: int,
+    ) -> PairPlan:
+        """See :meth:`rouge_lcs.engine.interface.Store.pair_plan`: the C plan
+        (``Encoder.pair_plan``: the texts checked, then :meth:`pair_scores`' one C call, and
+        the result dict built in C), where :meth:`pair_scores` would make that call; else
+        :meth:`pair_scores` itself."""
+        split = self._pair_split
+        if split is _UNSET:
+            split = self._pair_split = self._find_pair_split()
+        if split is None:
+            return python_pair_plan(
+                lambda p, r: self.pair_scores(p, r, mode, beta, weights),
+                lambda: len(self) > max_tokens,
+                names,
+                make,
+                fallback,
+            )
+        code = MULTI_REF_MODES.index(mode)
+        return self._encoder.pair_plan(
+            self._types, code, float(beta), *split, names, make, tuple_new, fallback,
+            PAIR_MAX_CHARS, max_tokens,
+        )  # fmt: skip
 
     def _find_pair_split(self) -> tuple[int, Any] | None:
         """``Encoder.pair_scores``' ``(split_mode, splitter)`` for these settings, or None where

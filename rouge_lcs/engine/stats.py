@@ -13,7 +13,7 @@ modes are stated in :mod:`rouge_lcs.scores.multiref`, where the scores' readers 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.config.options import MULTI_REF_MODES
@@ -22,7 +22,14 @@ from rouge_lcs.config.options import MULTI_REF_MODES
 # treat any name TYPE_CHECKING as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
+
+    #: A per-call plan (:meth:`rouge_lcs.engine.interface.Store.pair_plan`):
+    #: ``plan(prediction, references)`` -> ``{name: make(p, r, f)}``, a fallback's value, or
+    #: ``NotImplemented``.
+    PairPlan = Callable[[object, object], Any]
 else:
     np = lazy_import("numpy")
 
@@ -280,3 +287,31 @@ def chosen_reference(
     _, recall, fmeasure = prf(counts, beta, weights)
     row = _first_best(fmeasure if mode == "max_f" else recall, starts)
     return row - starts[:, None]
+
+
+def python_pair_plan(
+    scores: Callable[[str, list[str]], tuple[object, Any, Any, Any]],
+    full: Callable[[], bool],
+    names: tuple[str, ...],
+    make: Callable[[float, float, float], object],
+    fallback: PairPlan,
+) -> PairPlan:
+    """:meth:`~rouge_lcs.engine.interface.Store.pair_plan` in Python, over a store's
+    :meth:`~rouge_lcs.engine.interface.Store.pair_scores` (``scores``): the reference engine's,
+    and the native engine's for what its C plan does not take; ``full()`` says the store must
+    be renewed."""
+
+    def plan(prediction: object, references: object) -> Any:
+        if (
+            type(prediction) is not str
+            or type(references) is not list
+            or not references
+            or not all(type(reference) is str for reference in references)
+        ):
+            return fallback(prediction, references)
+        if full():
+            return NotImplemented
+        _, p, r, f = scores(prediction, references)
+        return dict(zip(names, map(make, p, r, f)))
+
+    return plan

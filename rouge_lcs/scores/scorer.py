@@ -12,7 +12,7 @@ the object holds the scoring options; what to report is chosen per call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rouge_lcs.base.ids import check_end_ids, check_pad_id, is_id_input
 from rouge_lcs.base.validation import (
@@ -26,7 +26,7 @@ from rouge_lcs.base.validation import (
 )
 from rouge_lcs.config.settings import Settings, make_settings
 from rouge_lcs.engine.backend import backend, checked_texts, default_num_threads
-from rouge_lcs.engine.compute import OnePairs, Progress, StoreCache, compute_stats
+from rouge_lcs.engine.compute import OnePairs, Progress, StoreCache, compute_stats, pair_plan
 from rouge_lcs.engine.ids import checked_ids, id_stats
 from rouge_lcs.engine.parallel import PARALLEL_MIN_EXAMPLES, parallel_stats, threads_serve
 from rouge_lcs.engine.stats import PairStats
@@ -40,6 +40,8 @@ from rouge_lcs.text.tokenizers import TokenizerSpec
 TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
 if TYPE_CHECKING:
     from typing import Any
+
+    from rouge_lcs.engine.stats import PairPlan
 
 
 class Rouge:
@@ -205,6 +207,17 @@ class Rouge:
             path = self._pairs.get(self.settings)
         return path(prediction, references)
 
+    def _pair_plan(
+        self,
+        names: tuple[str, ...],
+        make: Callable[[float, float, float], object],
+        tuple_new: bool,
+        fallback: PairPlan,
+    ) -> PairPlan:
+        """The per-call path as one callable (:func:`rouge_lcs.engine.compute.pair_plan`) for
+        these settings: ``plan(prediction, references)`` -> ``{names[t]: make(p, r, f)}``."""
+        return pair_plan(self.settings, names, make, tuple_new, fallback)
+
     def _one_scores(
         self, prediction: str, references: list[str], progress: Progress | None
     ) -> Scores:
@@ -291,16 +304,16 @@ def function_scorer(rouge_types: Sequence[str] | str | None, **options: Any) -> 
     a :class:`~rouge_lcs.engine.workers.Workers` is not kept: the kept scorer would keep the
     user's worker processes alive after the user let go of them.
     """
-    values = tuple(options.values())
-    if any(isinstance(value, Workers) for value in values):
+    if isinstance(options.get("num_proc"), Workers):  # the one option a Workers is taken for
         return _new_function_scorer(rouge_types, options)
-    types = tuple(rouge_types) if isinstance(rouge_types, (list, tuple)) else rouge_types
+    values = tuple(options.values())
+    types = tuple(rouge_types) if type(rouge_types) in (list, tuple) else rouge_types
     key: tuple[object, ...] | None = (
         type(rouge_types),
         types,
-        tuple(options),
-        tuple(map(type, values)),
-        values,
+        *options,
+        *map(type, values),
+        *values,
         backend(),
     )
     try:

@@ -227,12 +227,20 @@ def test_score_score_multi_and_score_batch_equal_rouge_score(corpora, use_stemme
 
 def test_score_and_score_multi_count_on_the_engine(monkeypatch):
     # score / score_multi count their pair on the engine's per-call path (the store's
-    # pair_scores, beside the batch path's chunk_stats), never by a counter of the drop-in's own.
+    # pair_plan, beside the batch path's chunk_stats), never by a counter of the drop-in's own.
     from rouge_lcs.engine import compute
+    from rouge_lcs.scores import scorer as scorer_module
 
     calls = []
-    real = compute.OnePair.__call__
-    monkeypatch.setattr(compute.OnePair, "__call__", lambda *a: calls.append(a) or real(*a))
+    real = compute.pair_plan
+
+    def spy(*args):
+        plan = real(*args)
+        return lambda prediction, references: (
+            calls.append(references) or plan(prediction, references)
+        )
+
+    monkeypatch.setattr(scorer_module, "pair_plan", spy)
     ours = rouge_scorer.RougeScorer(["rouge1", "rougeL", "rougeLsum"], use_stemmer=True)
     theirs = oracle_scorer.RougeScorer(["rouge1", "rougeL", "rougeLsum"], use_stemmer=True)
     assert ours.score("the cats sat\non the mat", "a cat sat") == theirs.score(
@@ -240,7 +248,7 @@ def test_score_and_score_multi_count_on_the_engine(monkeypatch):
     )
     targets = ["x y", "the cat sat", "a cat sat down"]
     assert ours.score_multi(targets, "a cat sat") == theirs.score_multi(targets, "a cat sat")
-    assert [len(a[2]) for a in calls] == [1, 3]
+    assert [len(references) for references in calls] == [1, 3]
 
 
 def test_score_batch_on_long_summaries(corpora):

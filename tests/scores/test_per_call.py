@@ -60,9 +60,15 @@ def test_rouge_scorer_score_equals_rouge_score_and_the_batch_path(
     preds, refs = _rows(corpora, "en_cnndm_realsumm", 40)
     ours = rouge_scorer.RougeScorer(RS_TYPES, use_stemmer=use_stemmer)
     theirs = oracle_scorer.RougeScorer(RS_TYPES, use_stemmer=use_stemmer)
-    calls = _spy(monkeypatch)
+    plans, slow = [], []
+    real_plan, real_slow = Rouge._pair_plan, rouge_scorer.RougeScorer._slow_score
+    monkeypatch.setattr(Rouge, "_pair_plan", lambda *a: plans.append(a) or real_plan(*a))
+    monkeypatch.setattr(
+        rouge_scorer.RougeScorer, "_slow_score", lambda *a: slow.append(a) or real_slow(*a)
+    )
     got = [ours.score(r[0], p) for p, r in zip(preds, refs)]
-    assert len(calls) == len(preds)  # the per-call path did score them
+    # the per-call plan did score them: made once (one thread), never falling back
+    assert (len(plans), slow) == (1, [])
     assert got == [theirs.score(r[0], p) for p, r in zip(preds, refs)]
     assert got == ours.score_batch([r[0] for r in refs], preds)
     assert all(type(s.fmeasure) is float for d in got for s in d.values())

@@ -853,3 +853,22 @@ def test_benchmark_long_suite_smoke(repo):
         cwd=repo,
     )
     assert done.stdout.count("long: ") == 2, done.stdout
+
+
+def test_dedup_result_is_a_frozen_record_with_its_own_matches():
+    # DedupResult was a frozen dataclass with matches=field(default_factory=dict): a record
+    # now (no dataclasses import), with the same fields, defaults, equality and frozenness.
+    from rouge_lcs.base.records import FrozenInstanceError
+    from rouge_lcs.similarity import DedupResult, MBRResult
+
+    a, b = DedupResult([0]), DedupResult([0])
+    assert a.matches == {} and a.neighbors is None and a.dropped == []
+    assert a.matches is not b.matches  # each its own dict, as default_factory gives
+    assert a == b and a != DedupResult([0], {1: (0, 0.9)})
+    assert repr(a) == "DedupResult(kept=[0], matches={}, neighbors=None)"
+    with pytest.raises(AttributeError):
+        a.kept = [1]  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        MBRResult(0, [1.0]).index = 1  # type: ignore[misc]
+    result = dedup(["a b c", "a b c", "x y"], threshold=0.7)
+    assert result == DedupResult([0, 2], {1: (0, 1.0)}, None)

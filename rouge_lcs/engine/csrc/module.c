@@ -45,6 +45,8 @@
  *   py_sentences.h   Encoder.encode_sentences(): sentences (Punkt on the threads) to token ids;
  *   py_counts.h      counts() (ROUGE-N/L/Lsum on threads) and Encoder.pair_scores() (one
  *                    example on the calling thread);
+ *   py_pair_plan.h   Encoder.pair_plan(): the per-call path's callable, one example's scores
+ *                    as a dict, its settings checked once;
  *   py_scores.h      combine() and column_sums();
  *   py_prefix.h      prefix_counts();
  *   py_wlcs.h        wlcs() (ROUGE-W);
@@ -90,6 +92,7 @@ static int NFKC_TABLE_OK; /* nfkc_table.h is of this interpreter's Unicode versi
 #include "py_arrow.h"
 #include "py_sentences.h"
 #include "py_counts.h"
+#include "py_pair_plan.h"
 #include "py_scores.h"
 #include "py_prefix.h"
 #include "py_wlcs.h"
@@ -98,7 +101,7 @@ static int NFKC_TABLE_OK; /* nfkc_table.h is of this interpreter's Unicode versi
 #include "py_batch.h"
 
 /* ------------------------------------------------------------------------------------------ */
-/* The Encoder type (py_encoder.h, py_arrow.h, py_sentences.h, py_counts.h)                    */
+/* The Encoder type (py_encoder.h, py_arrow.h, py_sentences.h, py_counts.h, py_pair_plan.h)   */
 
 static PyMethodDef encoder_methods[] = {
     {"encode", (PyCFunction)encoder_encode, METH_VARARGS, encode_doc},
@@ -106,6 +109,7 @@ static PyMethodDef encoder_methods[] = {
     {"encode_sentences", (PyCFunction)encoder_encode_sentences, METH_VARARGS,
      encode_sentences_doc},
     {"pair_scores", (PyCFunction)encoder_pair_scores, METH_VARARGS, pair_scores_doc},
+    {"pair_plan", (PyCFunction)encoder_pair_plan, METH_VARARGS, pair_plan_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -184,7 +188,9 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     init_ascii_table();
-    if (PyType_Ready(&EncoderType) < 0 || PyType_Ready(&PunktModelType) < 0) return NULL;
+    if (PyType_Ready(&EncoderType) < 0 || PyType_Ready(&PunktModelType) < 0 ||
+        PyType_Ready(&PairPlanType) < 0)
+        return NULL;
     /* case_table.h holds str's case properties of the Unicode version it was made with */
     PyObject *unicodedata = PyImport_ImportModule("unicodedata");
     PyObject *version = unicodedata ? PyObject_GetAttrString(unicodedata, "unidata_version") : NULL;

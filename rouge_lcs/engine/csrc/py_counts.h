@@ -141,6 +141,87 @@ fail:
     return 0;
 }
 
+/* pair_scores' work after its checks: `texts` (a sequence: the prediction, then its
+ * n_texts - 1 references) encoded, each reference paired with the prediction, counted into
+ * `counts` and combined into p / r / f; 1, or 0 with an exception. */
+static int pair_core(Encoder *e, PyObject *texts, Py_ssize_t n_texts, const int64_t *types,
+                     Py_ssize_t n_types, int mode, double beta, int split_mode,
+                     PyObject *splitter, int64_t *counts, double *p, double *r, double *f) {
+    /* encode() / encode_sentences() themselves: the same checks and errors; without a
+     * stemmer, ids of this call alone (Encoder.local_ids) */
+    e->local_ids = e->stem == NULL && encoder_collects(e);
+    PyObject *call = split_mode < 0 ? Py_BuildValue("(Oi)", texts, 1)
+                                    : Py_BuildValue("(OiOii)", texts, split_mode, splitter, 1, 1);
+    PyObject *encoded = NULL;
+    if (call != NULL) {
+        encoded = split_mode < 0 ? encoder_encode(e, call) : encoder_encode_sentences(e, call);
+        Py_DECREF(call);
+    }
+    int local = e->local_ids;
+    e->local_ids = 0;
+    if (encoded == NULL) return 0;
+    /* encode: (ids, offsets); encode_sentences: (ids, sentence offsets, doc_sent, offsets) */
+    PyObject *ids = PyTuple_GET_ITEM(encoded, 0);
+    PyObject *starts = PyTuple_GET_ITEM(encoded, split_mode < 0 ? 1 : 3);
+    const char *sent_start = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 1));
+    const char *doc_sent = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 2));
+    int64_t pair_pred[64], pair_ref[64], n_refs = n_texts - 1;
+    int64_t *pp = pair_pred, *pr = pair_ref;
+    int ok = 0;
+    if (n_refs > 64) {
+        pp = malloc((size_t)n_refs * sizeof(int64_t));
+        pr = malloc((size_t)n_refs * sizeof(int64_t));
+        if (pp == NULL || pr == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    for (int64_t k = 0; k < n_refs; k++) {
+        pp[k] = 0;
+        pr[k] = k + 1;
+    }
+    Job job;
+    memset(&job, 0, sizeof(job));
+    job.tokens = (const int32_t *)PyBytes_AS_STRING(ids);
+    job.doc_start = (const int64_t *)PyBytes_AS_STRING(starts);
+    job.sent_tokens = job.tokens; /* encode_sentences: a document's tokens are its sentences' */
+    job.sent_start = (const int64_t *)sent_start;
+    job.doc_sent = (const int64_t *)doc_sent;
+    job.pair_pred = pp;
+    job.pair_ref = pr;
+    job.types = types;
+    job.n_types = n_types;
+    int64_t vocab = local ? e->n_local : e->n_ids;
+    job.vocab = vocab > 0 ? vocab : 1;
+    job.out = counts;
+    job.n_pairs = n_refs;
+    if (pair_counts_kept(e, &job)) {
+        combine_scores(counts, n_types, &n_refs, 1, mode, beta * beta, p, r, f);
+        ok = 1;
+    }
+done:
+    if (pp != pair_pred) free(pp);
+    if (pr != pair_ref) free(pr);
+    Py_DECREF(encoded);
+    return ok;
+}
+
+/* A rouge type list's checks (int64 (kind, n) pairs of the kinds pair_scores counts); *lsum
+ * says whether one is ROUGE-Lsum.  0 with a ValueError naming `function`. */
+static int pair_types_ok(const int64_t *types, Py_ssize_t n_types, int *lsum,
+                         const char *function) {
+    *lsum = 0;
+    for (Py_ssize_t t = 0; t < n_types; t++) {
+        int64_t kind = types[2 * t], n = types[2 * t + 1];
+        if (kind < KIND_N || kind > KIND_LSUM || (kind == KIND_N && (n < 1 || n > INT32_MAX))) {
+            PyErr_Format(PyExc_ValueError, "%s: bad rouge type", function);
+            return 0;
+        }
+        *lsum |= kind == KIND_LSUM;
+    }
+    return 1;
+}
+
 static PyObject *encoder_pair_scores(Encoder *e, PyObject *args) {
     PyObject *texts, *splitter;
     int mode, split_mode;
@@ -150,7 +231,7 @@ static PyObject *encoder_pair_scores(Encoder *e, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oy*idiOw*w*w*w*:pair_scores", &texts, &b[0], &mode, &beta,
                           &split_mode, &splitter, &b[1], &b[2], &b[3], &b[4]))
         return NULL;
-    PyObject *result = NULL, *encoded = NULL;
+    PyObject *result = NULL;
     static const BufferArg specs[5] = {
         {"types", 8, 0}, {"out_counts", 8, 1}, {"out_p", 8, 1}, {"out_r", 8, 1}, {"out_f", 8, 1},
     };
@@ -172,69 +253,16 @@ static PyObject *encoder_pair_scores(Encoder *e, PyObject *args) {
         !check_disjoint(&b[3], b, 3, "pair_scores") || !check_disjoint(&b[4], b, 4, "pair_scores"))
         goto done;
     const int64_t *types = b[0].buf;
-    int needs_sentences = 0;
-    for (Py_ssize_t t = 0; t < n_types; t++) {
-        int64_t kind = types[2 * t], n = types[2 * t + 1];
-        if (kind < KIND_N || kind > KIND_LSUM || (kind == KIND_N && (n < 1 || n > INT32_MAX))) {
-            PyErr_SetString(PyExc_ValueError, "pair_scores: bad rouge type");
-            goto done;
-        }
-        needs_sentences |= kind == KIND_LSUM;
-    }
+    int needs_sentences;
+    if (!pair_types_ok(types, n_types, &needs_sentences, "pair_scores")) goto done;
     if (needs_sentences && split_mode < 0) {
         PyErr_SetString(PyExc_ValueError, "pair_scores: ROUGE-Lsum needs a split_mode");
         goto done;
     }
-    /* encode() / encode_sentences() themselves: the same ids, checks and errors */
-    PyObject *call = split_mode < 0 ? Py_BuildValue("(Oi)", texts, 1)
-                                    : Py_BuildValue("(OiOii)", texts, split_mode, splitter, 1, 1);
-    if (call == NULL) goto done;
-    encoded = split_mode < 0 ? encoder_encode(e, call) : encoder_encode_sentences(e, call);
-    Py_DECREF(call);
-    if (encoded == NULL) goto done;
-    /* encode: (ids, offsets); encode_sentences: (ids, sentence offsets, doc_sent, offsets) */
-    PyObject *ids = PyTuple_GET_ITEM(encoded, 0);
-    PyObject *starts = PyTuple_GET_ITEM(encoded, split_mode < 0 ? 1 : 3);
-    const char *sent_start = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 1));
-    const char *doc_sent = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 2));
-    int64_t pair_pred[64], pair_ref[64], n_refs = n_texts - 1;
-    int64_t *pp = pair_pred, *pr = pair_ref;
-    if (n_refs > 64) {
-        pp = malloc((size_t)n_refs * sizeof(int64_t));
-        pr = malloc((size_t)n_refs * sizeof(int64_t));
-        if (pp == NULL || pr == NULL) {
-            PyErr_NoMemory();
-            goto pairs_done;
-        }
-    }
-    for (int64_t k = 0; k < n_refs; k++) {
-        pp[k] = 0;
-        pr[k] = k + 1;
-    }
-    Job job;
-    memset(&job, 0, sizeof(job));
-    job.tokens = (const int32_t *)PyBytes_AS_STRING(ids);
-    job.doc_start = (const int64_t *)PyBytes_AS_STRING(starts);
-    job.sent_tokens = job.tokens; /* encode_sentences: a document's tokens are its sentences' */
-    job.sent_start = (const int64_t *)sent_start;
-    job.doc_sent = (const int64_t *)doc_sent;
-    job.pair_pred = pp;
-    job.pair_ref = pr;
-    job.types = types;
-    job.n_types = n_types;
-    job.vocab = e->n_ids > 0 ? e->n_ids : 1;
-    job.out = b[1].buf;
-    job.n_pairs = n_refs;
-    if (pair_counts_kept(e, &job)) {
-        combine_scores(b[1].buf, n_types, &n_refs, 1, mode, beta * beta, b[2].buf, b[3].buf,
-                       b[4].buf);
+    if (pair_core(e, texts, n_texts, types, n_types, mode, beta, split_mode, splitter, b[1].buf,
+                  b[2].buf, b[3].buf, b[4].buf))
         result = Py_NewRef(Py_None);
-    }
-pairs_done:
-    if (pp != pair_pred) free(pp);
-    if (pr != pair_ref) free(pr);
 done:
-    Py_XDECREF(encoded);
     release_buffers(b, 5);
     return result;
 }

@@ -231,6 +231,11 @@ static void encoder_dealloc(Encoder *e) {
         workspace_free(e->pair_ws);
         free(e->pair_ws);
     }
+    if (e->pair_shard != NULL) {
+        token_shard_free(e->pair_shard);
+        free(e->pair_shard);
+    }
+    local_ids_free(&e->pair_ids);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 

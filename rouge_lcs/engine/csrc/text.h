@@ -172,6 +172,15 @@ typedef struct {
     int initialized; /* __init__ ran */
     int busy;        /* inside encode/encode_sentences (Python code they call must not re-enter) */
     Workspace *pair_ws; /* pair_scores' counting workspace, kept between its calls (or NULL) */
+    /* pair_scores without a stemmer: the call's tokens get ids of the call alone (0 ..
+     * n_local - 1, by first appearance) from a shard kept between calls, not from the
+     * vocabulary: a short pair's few tokens are then looked up in a table that stays in the
+     * cache, where the vocabulary of every earlier call is a table of megabytes (its lookups
+     * were most of a REALSumm pair's call), and the counting tables are as small. */
+    int local_ids;
+    int64_t n_local;
+    TokenShard *pair_shard; /* for the pieces LocalIds does not take */
+    LocalIds pair_ids;
 } Encoder;
 
 /* The id of a stemmed form; -1 on error. */
@@ -692,7 +701,10 @@ static int shard_ok(const TokenShard *s) {
 /* Cut the collected pieces on up to `threads` threads (the GIL released), merge, and fill
  * e->out; *piece_end gets n_pieces + 1 token offsets (the caller frees it).  0 with an
  * exception on error. */
+static int collect_run_local(Encoder *e, int64_t **piece_end);
+
 static int collect_run(Encoder *e, int threads, int64_t **piece_end) {
+    if (e->local_ids) return collect_run_local(e, piece_end);
     TokenShard shards[MAX_THREADS];
     int used, ran;
     Py_BEGIN_ALLOW_THREADS
@@ -739,6 +751,65 @@ static int collect_run(Encoder *e, int threads, int64_t **piece_end) {
         free(ends);
         return 0;
     }
+    *piece_end = ends;
+    return 1;
+}
+
+/* collect_run for local ids (Encoder.local_ids): the pieces cut on the calling thread by the
+ * encoder's kept shard, looked up in no vocabulary, so that every token is new to it and its
+ * shard-local id -(j + 1) is local id j; e->n_local gets their number. */
+static int collect_run_local(Encoder *e, int64_t **piece_end) {
+    static const Map no_vocab; /* cap 0: map_lookup finds nothing */
+    if (local_ascii_ok(e->pieces, e->n_pieces)) {
+        int64_t units = 0;
+        for (int64_t k = 0; k < e->n_pieces; k++) units += e->pieces[k].end - e->pieces[k].start;
+        int64_t *ends = malloc((size_t)(e->n_pieces + 1) * sizeof(int64_t));
+        if (ends == NULL || !local_ids_reserve(&e->pair_ids, units, e->n_pieces) ||
+            !grow((void **)&e->out, &e->out_cap, units / 2 + e->n_pieces + 1, sizeof(int32_t))) {
+            free(ends);
+            local_ids_free(&e->pair_ids);
+            PyErr_NoMemory();
+            return 0;
+        }
+        e->n_local = local_ascii_ids(&e->pair_ids, e->pieces, e->n_pieces, e->out, ends);
+        e->out_len = ends[e->n_pieces];
+        e->last_threads = 1;
+        *piece_end = ends;
+        return 1;
+    }
+    if (e->pair_shard == NULL && (e->pair_shard = calloc(1, sizeof(TokenShard))) == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    TokenShard *s = e->pair_shard;
+    token_shard_reset(s);
+    s->pieces = e->pieces;
+    s->first = 0;
+    s->last = e->n_pieces;
+    s->vocab = &no_vocab;
+    s->stem = 0;
+    token_shard_task(s);
+    e->last_threads = 1;
+    int64_t *ends = NULL;
+    int ok = shard_ok(s);
+    if (ok && ((ends = malloc((size_t)(e->n_pieces + 1) * sizeof(int64_t))) == NULL ||
+               (s->out_len > 0 &&
+                !grow((void **)&e->out, &e->out_cap, s->out_len, sizeof(int32_t))))) {
+        PyErr_NoMemory();
+        ok = 0;
+    }
+    if (!ok) {
+        free(ends);
+        token_shard_free(s); /* a failed shard's buffers are not trusted again */
+        free(s);
+        e->pair_shard = NULL;
+        return 0;
+    }
+    ends[0] = 0;
+    for (int64_t k = 0; k < e->n_pieces; k++) ends[k + 1] = s->piece_end[k];
+    for (int64_t k = 0; k < s->out_len; k++) e->out[k] = -s->out[k] - 1;
+    e->out_len = s->out_len;
+    e->n_local = s->n_new;
     *piece_end = ends;
     return 1;
 }

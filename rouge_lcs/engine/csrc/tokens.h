@@ -429,6 +429,7 @@ typedef struct {
     char *pend_bytes;
     int64_t pend_len, pend_cap;
     int status;
+    int64_t reset_cap; /* local.cap when token_shard_reset last emptied it */
 } TokenShard;
 
 static void token_shard_free(TokenShard *s) {
@@ -444,6 +445,40 @@ static void token_shard_free(TokenShard *s) {
     free(s->buf);
     free(s->norm.u);
     free(s->pend_bytes);
+}
+
+/* Empty a shard for its next task, keeping its buffers (the per-call path runs one shard per
+ * call: its allocations were a good part of a short pair's call).  A local map grown past
+ * SHARD_KEEP_SLOTS by a long text is freed rather than cleared at every later call. */
+#define SHARD_KEEP_SLOTS 4096
+static void token_shard_reset(TokenShard *s) {
+    free(s->piece_end);
+    s->piece_end = NULL;
+    s->out_len = 0;
+    s->forms_len = 0;
+    s->n_pend = 0;
+    s->pend_len = 0;
+    s->status = SHARD_OK;
+    if (s->local.cap > SHARD_KEEP_SLOTS) {
+        map_free(&s->local);
+    } else if (s->local.cap != s->reset_cap) { /* grown (rehashed) by the last task */
+        for (int64_t k = 0; k < s->local.cap; k++) s->local.slots[k].key_at = -1;
+    } else if (s->local.cap > 0) {
+        /* Only the slots the last task filled, emptied in the reverse order of their keys'
+         * insertion (linear probing, no rehash since the table was empty: no key inserted
+         * before another probed through that other's slot, so each is still found): a few
+         * slots, where clearing the whole table was most of a short pair's call. */
+        uint64_t mask = (uint64_t)s->local.cap - 1;
+        for (int64_t j = s->n_new - 1; j >= 0; j--) {
+            uint64_t at = s->new_hash[j] & mask;
+            while (s->local.slots[at].key_at != s->new_at[j]) at = (at + 1) & mask;
+            s->local.slots[at].key_at = -1;
+        }
+    }
+    s->local.size = 0;
+    s->local.arena_len = 0;
+    s->reset_cap = s->local.cap;
+    s->n_new = 0;
 }
 
 static int shard_fail(TokenShard *s, int status) {
@@ -670,6 +705,142 @@ static void token_shard_task(void *arg) {
         s->piece_end[k - s->first] = s->out_len + s->n_pend;
     }
     shard_flush(s);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Ids of one short call: rouge_score's ASCII runs numbered by first appearance               */
+/*
+ * The per-call path (one example, no stemmer) needs ids equal for equal tokens within the
+ * call and nothing more.  Its common input (pieces of one-byte code units cut into [a-z0-9]
+ * runs) is cut here in one pass that writes each token's lowered bytes once, hashes it a word
+ * at a time and looks it up in a table of the call's tokens only: slots stamped with the
+ * call's number (no clearing between calls), keys compared in the call's own arena.  The
+ * shards' general machinery (pending keys, prefetches, a map of arena-held keys, the merge)
+ * is built for vocabularies of megabytes; for ~100 tokens it cost ~55 ns a token.
+ */
+typedef struct {
+    uint32_t *stamp; /* per slot: the call that filled it (0: never) */
+    int32_t *slot_id;
+    int64_t cap; /* slots, a power of two */
+    uint32_t call;
+    char *arena; /* the call's distinct tokens, lowered, one after another */
+    int64_t arena_cap;
+    int64_t *tok_at; /* per local id: its bytes in the arena, their number, their hash */
+    int32_t *tok_len;
+    uint64_t *tok_hash;
+    int64_t ids_cap;
+} LocalIds;
+
+static void local_ids_free(LocalIds *t) {
+    free(t->stamp);
+    free(t->slot_id);
+    free(t->arena);
+    free(t->tok_at);
+    free(t->tok_len);
+    free(t->tok_hash);
+    memset(t, 0, sizeof(*t));
+}
+
+/* Room for a call of `units` code units in `n_pieces` pieces (at most units / 2 + n_pieces
+ * tokens: a token and the separator after it); 0 without memory. */
+static int local_ids_reserve(LocalIds *t, int64_t units, int64_t n_pieces) {
+    int64_t tokens = units / 2 + n_pieces + 1;
+    if (!grow((void **)&t->arena, &t->arena_cap, units + 1, 1)) return 0;
+    if (tokens > t->ids_cap) {
+        int64_t cap = t->ids_cap;
+        if (!grow((void **)&t->tok_at, &cap, tokens, sizeof(int64_t)) ||
+            (cap = t->ids_cap, !grow((void **)&t->tok_len, &cap, tokens, sizeof(int32_t))) ||
+            (cap = t->ids_cap, !grow((void **)&t->tok_hash, &cap, tokens, sizeof(uint64_t))))
+            return 0;
+        t->ids_cap = cap;
+    }
+    int64_t slots = 64;
+    while (slots < 2 * tokens) slots *= 2;
+    if (slots > t->cap || ++t->call == 0) { /* a larger table, or the stamps wrapped */
+        if (slots < t->cap) slots = t->cap;
+        uint32_t *stamp = calloc((size_t)slots, sizeof(uint32_t));
+        int32_t *ids = malloc((size_t)slots * sizeof(int32_t));
+        if (stamp == NULL || ids == NULL) {
+            free(stamp);
+            free(ids);
+            return 0;
+        }
+        free(t->stamp);
+        free(t->slot_id);
+        t->stamp = stamp;
+        t->slot_id = ids;
+        t->cap = slots;
+        t->call = 1;
+    }
+    return 1;
+}
+
+/* Whether local_ascii_ids takes these pieces: each cut into ASCII runs, of one-byte units. */
+static int local_ascii_ok(const TextPiece *pieces, int64_t n_pieces) {
+    for (int64_t k = 0; k < n_pieces; k++)
+        if (pieces[k].scan != SCAN_ASCII || pieces[k].kind != 1) return 0;
+    return 1;
+}
+
+/* The pieces' tokens (local_ascii_ok) as ids by first appearance into out (room for
+ * local_ids_reserve's bound), ends[k + 1] the tokens up to the end of piece k (ends[0] = 0);
+ * returns the number of distinct tokens.  Call local_ids_reserve first. */
+static int64_t local_ascii_ids(LocalIds *t, const TextPiece *pieces, int64_t n_pieces,
+                               int32_t *out, int64_t *ends) {
+    const uint64_t mask = (uint64_t)t->cap - 1;
+    const uint32_t call = t->call;
+    char *arena = t->arena;
+    int64_t n_out = 0, n_ids = 0, arena_len = 0;
+    ends[0] = 0;
+    for (int64_t k = 0; k < n_pieces; k++) {
+        const unsigned char *p = (const unsigned char *)pieces[k].data + pieces[k].start;
+        int64_t n = pieces[k].end - pieces[k].start, i = 0;
+        for (;;) {
+            while (i < n && !ASCII_ALNUM_LOWER[p[i]]) i++;
+            if (i >= n) break;
+            /* the token's bytes hashed a word at a time as they are read (a word read back
+             * from the bytes just stored waited on the stores: ~15% of the loop) */
+            int64_t at = arena_len;
+            uint64_t h = HASH_SEED, w = 0;
+            int shift = 0;
+            char c;
+            while (i < n && (c = ASCII_ALNUM_LOWER[p[i]]) != 0) {
+                arena[arena_len++] = c;
+                w |= (uint64_t)(unsigned char)c << shift;
+                shift += 8;
+                if (shift == 64) {
+                    h = hash_word(h, w);
+                    w = 0;
+                    shift = 0;
+                }
+                i++;
+            }
+            int64_t len = arena_len - at;
+            h = hash_end(h, w, len);
+            uint64_t s = h & mask;
+            int32_t id;
+            for (;;) {
+                if (t->stamp[s] != call) { /* a new token: its bytes stay in the arena */
+                    t->stamp[s] = call;
+                    t->slot_id[s] = id = (int32_t)n_ids++;
+                    t->tok_at[id] = at;
+                    t->tok_len[id] = (int32_t)len;
+                    t->tok_hash[id] = h;
+                    break;
+                }
+                id = t->slot_id[s];
+                if (t->tok_hash[id] == h && t->tok_len[id] == len &&
+                    same_bytes(arena + t->tok_at[id], arena + at, len)) {
+                    arena_len = at; /* seen: its copy is dropped */
+                    break;
+                }
+                s = (s + 1) & mask;
+            }
+            out[n_out++] = id;
+        }
+        ends[k + 1] = n_out;
+    }
+    return n_ids;
 }
 
 /* Code units per thread below which another thread costs more than it saves (starting one

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import chain, count
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import all_utf8, exact_strs
@@ -24,7 +24,13 @@ from rouge_lcs.engine.reference import prefix, similarity
 from rouge_lcs.engine.reference.counts import batch_counts
 from rouge_lcs.engine.reference.documents import Document, DocumentStore
 from rouge_lcs.engine.reference.weighted import summary_wlcs_pairs, wlcs_pairs
-from rouge_lcs.engine.stats import PairStats, combine, flat_floats, one_example
+from rouge_lcs.engine.stats import (
+    PairStats,
+    combine,
+    flat_floats,
+    one_example,
+    python_pair_plan,
+)
 from rouge_lcs.text.rouge155_tokens import ASCII_LOWER, ROUGE155_TOKEN_BYTES
 from rouge_lcs.text.rouge_types import RougeType
 
@@ -32,6 +38,8 @@ if TYPE_CHECKING:
     from array import array
 
     import numpy as np
+
+    from rouge_lcs.engine.stats import PairPlan
 else:
     np = lazy_import("numpy")
 
@@ -50,6 +58,7 @@ class PythonStore:
         splitter = settings.splitter_spec if settings.needs_sentences else None
         self._documents = DocumentStore(settings.tokenizer, splitter)
         self._rouge_types = settings.rouge_types
+        self._settings = settings
 
     #: Not kept between calls: it caches whole documents, which would hold every text scored.
     reusable = False
@@ -105,6 +114,27 @@ class PythonStore:
         stats = self.chunk_stats([prediction, *references], *one_example(len(references)))
         p, r, f = BACKEND.combine(stats, mode, beta, weights)
         return stats, flat_floats(p), flat_floats(r), flat_floats(f)
+
+    def pair_plan(
+        self,
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+        names: tuple[str, ...],
+        make: Callable[[float, float, float], object],
+        tuple_new: bool,
+        fallback: PairPlan,
+        max_tokens: int,
+    ) -> PairPlan:
+        """See :meth:`rouge_lcs.engine.interface.Store.pair_plan`: :meth:`pair_scores` on a new
+        store each call (a store that holds documents is not kept)."""
+
+        def scores(prediction: str, references: list[str]) -> tuple[object, Any, Any, Any]:
+            return PythonStore(self._settings).pair_scores(
+                prediction, references, mode, beta, weights
+            )
+
+        return python_pair_plan(scores, lambda: False, names, make, fallback)
 
 
 def _flat_tokens(docs: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
