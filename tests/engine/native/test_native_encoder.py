@@ -182,9 +182,17 @@ def test_engine_vocabulary_is_reused_between_calls():
     assert scorer._pairs.path is None  # no one-example call yet
     assert scorer.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
     pair_store = scorer._pairs.path._store
-    assert pair_store is not None and pair_store is not store and len(pair_store) == 4
+    # without a stemmer a one-example call numbers its tokens itself: nothing kept
+    assert pair_store is not None and pair_store is not store and len(pair_store) == 0
     assert scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == [first[0]]
-    assert scorer._pairs.path._store is pair_store and len(pair_store) == 6  # cat, ran
+    assert scorer._pairs.path._store is pair_store and len(pair_store) == 0
+    # with one, the vocabulary (and each word's stem) is kept between calls
+    stemmed = Rouge(["rouge1", "rougeL"], use_stemmer=True)
+    assert stemmed.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
+    pair_store = stemmed._pairs.path._store
+    assert len(pair_store) == 4
+    assert stemmed.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == [first[0]]
+    assert stemmed._pairs.path._store is pair_store and len(pair_store) == 6  # cat, ran
     seen = []
     thread = threading.Thread(
         target=lambda: seen.append((scorer._stores.store, scorer._pairs.path))
