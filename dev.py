@@ -76,7 +76,8 @@ INSTALLS = {
 
 #: test-oldest: the core tests, those that need only the runtime dependencies, rouge-score (the
 #: parity oracle), pytest and hypothesis.  The parity, seed, option, validation and property
-#: modules run on both engines through the ``engine`` fixture; test_native compares them directly.
+#: modules run on both engines through the ``engine`` fixture; tests/engine/native/ compares
+#: them directly.
 OLDEST_TESTS = [
     "tests/test_parity_rouge_score.py",
     "tests/test_seeds.py",
@@ -96,7 +97,7 @@ OLDEST_TESTS = [
     "tests/cli/test_cli.py",
 ]
 #: Those of OLDEST_TESTS that follow ROUGE_LCS_IMPLEMENTATION (no ``engine`` fixture; not
-#: test_native, which runs both engines itself): run again on the pure-Python one.
+#: tests/engine/native/, which runs both engines itself): run again on the pure-Python one.
 OLDEST_PYTHON_ENGINE = [
     "tests/test_hostile.py",
     "tests/test_compat.py",

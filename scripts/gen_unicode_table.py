@@ -34,10 +34,11 @@ single characters, as NLTK does (the interpreter's Unicode version: the numbers 
 that interpreter); to do that without the interpreter (on threads, without the GIL) the native
 Punkt reads case_table.h, made from the interpreter's own str methods by the extension's build
 (setup.py), so it is always of the interpreter the extension runs in.  The table records its
-``unicodedata.unidata_version``; rouge_lcs.engine.native runs Punkt without the GIL only under
-the same version.  Two characters have no one-character
-lowercase that the table can give: U+0130 (lowercase "i" + U+0307) and U+03A3 (sigma, whose
-lowercase depends on its neighbours); texts with them take the GIL path, where CPython lowers.
+``unicodedata.unidata_version``; the extension runs Punkt without the GIL only under the same
+version (its module init compares them: ``rouge_lcs._native.PUNKT_CASE_TABLE``).  Two
+characters have no one-character lowercase that the table can give: U+0130 (lowercase "i" +
+U+0307) and U+03A3 (sigma, whose lowercase depends on its neighbours); texts with them take the
+GIL path, where CPython lowers.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ cd "$build"
 export ROUGE_LCS_SANITIZED=1
 # --capture=sys: a sanitizer report (written to fd 2 before the abort) reaches the log.
 "$PYTHON" -m pytest -q -x -p no:cacheprovider --capture=sys -m "not slow" --rootdir "$repo" \
-    "$repo/tests/engine/test_native.py" "$repo/tests/test_hostile.py" "$repo/tests/test_properties.py" \
+    "$repo/tests/engine/native" "$repo/tests/test_hostile.py" "$repo/tests/test_properties.py" \
     "$repo/tests/test_parity_rouge_score.py" "$repo/tests/integrations/test_token_rewards.py" \
     "$repo/tests/engine/test_kinds.py" "$repo/tests/text/test_nfkc.py" \
     "$repo/tests/base/test_arrow.py" "$@"

@@ -89,7 +89,8 @@ def test_num_proc_steps_aside_for_threads(pairs, monkeypatch):
     monkeypatch.setattr("rouge_lcs.scores.scorer.parallel_stats", no_pool)
     scorer = Rouge(use_stemmer=True, num_proc=2)
     got = scorer.score(preds, refs)
-    assert scorer._stores.store.num_threads == 2  # the wiring below it: tests/engine/test_native.py
+    # the wiring below it: tests/engine/native/test_native_counts.py
+    assert scorer._stores.store.num_threads == 2
     one = Rouge(use_stemmer=True).score(preds, refs)
     assert np.array_equal(got.fmeasure, one.fmeasure)
     tokenizer = str.split  # a Python tokenizer holds the GIL: processes

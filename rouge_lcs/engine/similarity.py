@@ -218,7 +218,7 @@ class Interner:
 
 def pair_score(hits: int, m: int, n: int, measure: int, b2: float) -> float:
     """One pair's score in the kernel's float operations (``csrc/similarity.h``: sim_score,
-    :func:`rouge_lcs.multiref.prf`'s in the same order), so that pruning decisions agree
+    :func:`rouge_lcs.scores.multiref.prf`'s in the same order), so that pruning decisions agree
     between engines; ``measure`` numbered as :data:`KERNEL_MEASURES`, ``b2`` = β²."""
     p = hits / m if m > 0 else 0.0
     r = hits / n if n > 0 else 0.0

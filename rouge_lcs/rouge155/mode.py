@@ -101,6 +101,9 @@ def rouge155_report(
     signature = (
         f"rouge_lcs:v{__version__}|compat:rouge155|flags:{flags} -p {1 / (1 + beta * beta):g}"
     )
+    if weight is not None:  # the script's ROUGE-W, not Lin's (rouge_lcs.scores.signature)
+        signature += "|wlcs:rouge155"
+
     return report, options, signature
 
 

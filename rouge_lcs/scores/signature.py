@@ -4,9 +4,12 @@ Example: ``rouge_lcs:v<version>|tok:unicode-18.0.0|norm:nfkc|case:lower|stem:por
 lsum:auto-punkt_tab.english|multi:max_f|beta:1|refs:1|agg:mean``; with ``language="zh"`` a
 ``lang:zh`` part follows ``rouge_lcs``, and an optional segmenter names its package versions
 (``tok:jieba-0.42.1``), and the ``unicode`` tokenizer the Unicode version of its character
-classes (``tok:unicode-18.0.0``, rouge_lcs.text.unicode_classes).  Two runs with the same
-signature give the same numbers; any option that changes a score changes the signature.
-Report it next to the scores.
+classes (``tok:unicode-18.0.0``, rouge_lcs.text.unicode_classes).  A run with a ROUGE-W type
+(``rougeW``, ``rougeW-<w>``) says which ROUGE-W it is: ``wlcs:lin``, Lin's weighted LCS
+(P, R = f⁻¹(WLCS / f(length)): identical texts score 1), where ``compat="rouge155"``'s
+signature says ``wlcs:rouge155`` (the script's, whose recall applies the weight twice: 0.75786
+for identical 4-word texts).  Two runs with the same signature give the same numbers; any
+option that changes a score changes the signature.  Report it next to the scores.
 
 Token id inputs are no text: no tokenizer, normalization, case or stemmer touched them, so
 their signature names none (``tok:ids``) but the padding id cut and ROUGE-Lsum's sentence-end
@@ -20,6 +23,7 @@ from collections.abc import Sequence
 
 from rouge_lcs.base.version import __version__
 from rouge_lcs.config.settings import Settings
+from rouge_lcs.text.rouge_types import weights
 
 TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
 if TYPE_CHECKING:
@@ -92,6 +96,8 @@ def make_signature(
         f"rouge_lcs:v{__version__}",
         *language,
         *text,
+        # only with a ROUGE-W type, so that the other signatures stay as they were
+        *(["wlcs:lin"] if weights(settings.rouge_types) is not None else []),
         f"multi:{settings.multi_ref}",
         f"beta:{_number(settings.beta)}",
         f"refs:{_refs(n_refs)}",

@@ -3,7 +3,7 @@
 Texts are interned once as integer *units* and scored by the similarity engine's kernel
 (:mod:`rouge_lcs.engine.similarity`, on both engines).  For a query (the prediction) and a
 choice (the reference) with ``m`` and ``n`` units, ``hits`` is their LCS (ROUGE-L) or their
-clipped unit overlap (ROUGE-N), and the score is :func:`rouge_lcs.multiref.prf` of
+clipped unit overlap (ROUGE-N), and the score is :func:`rouge_lcs.scores.multiref.prf` of
 ``(hits, m, n)`` — the numbers of ``score``.
 
 Pruning never changes an answer.  The score is increasing in ``hits`` for fixed lengths, and

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rouge_lcs import rouge
+from rouge_lcs import rouge, score
 
 PREDS = [
     "Dogs bark. Cats sleep.\nBirds sing while the cats were running.",
@@ -110,3 +110,22 @@ def test_token_ids_name_no_text_option_but_their_own():
     assert "tok:unicode" in scorer.compute(["a b"], ["a"], return_signature=True)["signature"]
     assert "tok:ids|pad:0|" in scorer.compute([[1]], [[1]], return_signature=True)["signature"]
     assert scorer.signature(ids=True).split("|")[1:3] == ["tok:ids", "pad:0"]
+
+
+def test_the_signature_says_which_rouge_w_ran():
+    # Identical 4-word texts: Lin's weighted LCS gives recall 1 (WLCS = f(4), R = f⁻¹(f(4) /
+    # f(4))); ROUGE-1.5.5 prints 0.75786 = 4 ** -0.2 (R = f⁻¹(f(4) / f(4) ** 1.2), its weight
+    # applied twice), hand-worked from the script's formula with f(k) = k ** 1.2.
+    text = ["the cat sat down"]
+    assert score(text, [text], ["rougeW"]).recall[0, 0] == 1.0
+    lin = rouge(text, [text], ["rougeW"], return_signature=True)
+    assert "wlcs:lin" in lin["signature"].split("|")
+    script = rouge(text, [text], ["rougeW"], compat="rouge155", return_signature=True)
+    assert script["rouge_w_1.2_recall"] == round(4**-0.2, 5) == 0.75786
+    assert "wlcs:rouge155" in script["signature"].split("|")
+    # without a ROUGE-W type the signatures stay as they were
+    for sig in (
+        _run()["signature"],
+        rouge(text, [text], ["rouge1"], compat="rouge155", return_signature=True)["signature"],
+    ):
+        assert "wlcs:" not in sig

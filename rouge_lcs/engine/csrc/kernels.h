@@ -2,8 +2,9 @@
  * kernels.h: the counting kernels of rouge_lcs._native, on int32 token ids only.
  *
  * Everything here runs without the GIL: this file includes no Python.h, so it cannot touch a
- * Python object (tests/engine/test_native.py compiles it alone, without Python's headers).  py_counts.h
- * checks every buffer and index before calling in, and releases the GIL around run_shards.
+ * Python object (tests/engine/native/test_native_sources.py compiles it alone, without Python's
+ * headers).  py_counts.h checks every buffer and index before calling in, and releases the GIL
+ * around run_shards.
  *
  *   ROUGE-N      ngram_hits: clipped n-gram matches, sum over n-grams of min(count_pred,
  *                count_ref) (rouge_lcs/engine/reference/ngrams.py).

@@ -3,7 +3,7 @@
  * (rouge_lcs/engine/native.py drives it; setup.py builds it with the ordinary `pip install`).
  *
  * Two kinds of files, by stage.  The kernels see token ids, code units and bytes only: no
- * Python.h, so they run without the GIL by construction (tests/engine/test_native.py compiles
+ * Python.h, so they run without the GIL by construction (tests/engine/native/test_native_sources.py compiles
  * each alone without the Python headers):
  *   lcs_step.h       Hyyro's bit-parallel LCS step, the one definition every LCS kernel uses;
  *   kernels.h        the counting kernels on int32 ids (ROUGE-N, bit-parallel LCS, the union-LCS
@@ -163,7 +163,7 @@ static PyMethodDef module_methods[] = {
     {"prefix_counts", py_prefix_counts, METH_VARARGS, prefix_counts_doc},
     {"wlcs", py_wlcs, METH_VARARGS, wlcs_doc},
     /* ---------------------------------------------------------------------------------------
-     * For tests only (tests/engine/test_native.py): single stages run alone, to compare them with
+     * For tests only (tests/engine/native/): single stages run alone, to compare them with
      * their Python references (NLTK's Porter, the regex classes, the Python unicode tokenizer)
      * on every word or code point.  The library never calls them; the _test_ prefix says so.
      * They check their arguments like the others. */

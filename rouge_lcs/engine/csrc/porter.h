@@ -5,8 +5,8 @@
  * standing for a non-ASCII character (text.h's porter_stem_unicode maps each distinct one to
  * its own byte and back; NLTK's rules treat every such character alike, as a consonant that
  * matches no suffix).  Pure C with no Python.h: the Encoder calls it for every new ASCII word,
- * and tests/engine/test_native.py compiles this file alone and checks it equal to NLTK on 800,000+
- * words.
+ * and tests/engine/native/ compiles this file alone (test_native_sources.py) and checks it
+ * equal to NLTK on 800,000+ words (test_native_porter.py).
  */
 #ifndef ROUGE_LCS_PORTER_H
 #define ROUGE_LCS_PORTER_H

@@ -13,8 +13,8 @@
  *             the prefix is the number of cleared bits of its row.  Rows are stored a block
  *             at a time (PREFIX_BLOCK_WORDS), so memory stays linear in the input.
  *
- * Pure C on int32 ids, no Python.h (tests/engine/test_native.py compiles it alone); py_prefix.h checks
- * every buffer and index and releases the GIL around prefix_counts.
+ * Pure C on int32 ids, no Python.h (tests/engine/native/test_native_sources.py compiles it
+ * alone); py_prefix.h checks every buffer and index and releases the GIL around prefix_counts.
  */
 #ifndef ROUGE_LCS_PREFIX_H
 #define ROUGE_LCS_PREFIX_H

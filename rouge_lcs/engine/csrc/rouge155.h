@@ -8,7 +8,7 @@
  *   skip_counts   ROUGE-S/SU's clipped skip-bigram counts (the script's createSkipBigram), in
  *                memory linear in the input (the units themselves are never stored).
  *
- * Pure C on bytes and int32 ids, no Python.h (tests/engine/test_native.py compiles it alone):
+ * Pure C on bytes and int32 ids, no Python.h (tests/engine/native/test_native_sources.py compiles it alone):
  * py_rouge155.h checks the arguments, builds the Python objects and releases the GIL around
  * skip_counts.  mix64 comes from kernels.h.
  */

@@ -3,8 +3,8 @@
  * reference total), with an example's references combined — rouge_lcs/engine/stats.py's
  * `combine`, for the native engine, so that a batch goes from texts to scores without NumPy.
  *
- * The floats must be bit-identical to stats.py's NumPy arithmetic (tests/engine/test_native.py
- * compares them on random counts in every mode), so each value is computed with the same
+ * The floats must be bit-identical to stats.py's NumPy arithmetic (tests/engine/native/
+ * test_native_scores.py compares them on random counts in every mode), so each value is computed with the same
  * operations in the same order:
  *
  *   p = hits / prediction_total          (0 when the total is 0)

@@ -113,9 +113,9 @@ done:
  * strings have equal representations (CPython strings are canonical), and no encoding step can
  * fail, lone surrogates included.  With stemming, a new raw token is stemmed once (by the C port
  * above; by NLTK through rouge_lcs.text.stemming only for a word with more than 128 distinct
- * non-ASCII characters) and its form interned in a
- * second map, so tokens that stem alike share an id exactly as in rouge_lcs/documents.py.  The
- * raw map is the per-call stemming memo.
+ * non-ASCII characters) and its form interned in a second map, so tokens that stem alike share
+ * an id exactly as in rouge_lcs/engine/reference/documents.py (the Python engine's
+ * DocumentStore).  The raw map is the per-call stemming memo.
  */
 
 enum { MODE_ROUGE_SCORE = 0, MODE_UNICODE = 1, MODE_PYTHON = 2, MODE_CHAR = 3 };
@@ -315,10 +315,11 @@ static int encode_ascii_runs(Encoder *e, PyObject *text) {
 
 
 /* ------------------------------------------------------------------------------------------ */
-/* The unicode tokenizer: classes from _unicode_table.h, NFKC and lower() from CPython          */
+/* The unicode tokenizer: classes from unicode_table.h, NFKC and lower() from CPython           */
 
-/* unicode_tokenize's steps: lower(); ASCII after lowering -> [a-z0-9]+ runs of that; else
- * NFKC, lower(), then the class scan.  `ascii` handles the ASCII case. */
+/* tokenize_unicode (below) takes the steps of rouge_lcs.text.tokenizers.unicode_tokenize:
+ * lower(); ASCII after lowering -> [a-z0-9]+ runs of that; else NFKC, lower(), then the class
+ * scan.  `ascii` handles the ASCII case. */
 /* The last step of the unicode tokenizer: `s` (normalized, lowercased) to cut by the class
  * scan, or (`ascii`) an ASCII string to cut into [a-z0-9] runs. */
 typedef int (*ScanFn)(void *ctx, PyObject *s);
@@ -326,7 +327,7 @@ typedef int (*ScanFn)(void *ctx, PyObject *s);
 static int tokenize_unicode(PyObject *text, PyObject *normalize, void *ctx, ScanFn ascii,
                             ScanFn scan) {
     /* Only KELVIN SIGN (U+212A) lowercases to ASCII (checked over all code points by
-     * tests/engine/test_native.py), so a text with another non-ASCII character cannot lower to
+     * tests/engine/native/test_native_encoder.py), so a text with another non-ASCII character cannot lower to
      * ASCII: skip that first lower() for it. */
     /* A text of ASCII and precomposed Hangul syllables (U+AC00..U+D7A3) only is its own NFKC
      * form: each of these characters is NFKC-stable with combining class 0, and no two of them

@@ -353,7 +353,7 @@ enum {
  * whatever NFKC makes of them holds no
  * letter, digit, mark or jamo, so they never change a token and are skipped.  Every code point
  * here has been assigned since Unicode 13 at the latest, so the regex module's classes agree
- * whatever its version (tests/engine/test_native.py checks all of this per code point).  Texts with
+ * whatever its version (tests/engine/native/test_native_encoder.py checks all of this per code point).  Texts with
  * any other character take the Python tokenizer. */
 static inline int char_separator(uint32_t c) {
     return (c >= 0x3000 && c <= 0x3004) || (c >= 0x3008 && c <= 0x3020) || c == 0x30FB ||
