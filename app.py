@@ -7,9 +7,11 @@ one module that imports gradio.
 
 from __future__ import annotations
 
+from space.auditing import warm_worker
 from space.ui import build_demo, launch_options
 
 demo = build_demo()
 
 if __name__ == "__main__":
+    warm_worker()  # the Reproduce tab's first request finds its imports done
     demo.launch(**launch_options())

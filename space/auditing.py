@@ -6,7 +6,8 @@ numbers (``R1=44.16 R2=21.28 RL=40.90``, parsed by the library's own
 :func:`rouge_lcs.recipes.auditor.parse_reported`) are checked here against the Space's limits;
 :func:`rouge_lcs.audit` then runs in a child process (:mod:`space.audit_worker`) that is killed
 past the time budget: some recipes (pltrdy's LCS, the Perl script's emulation) are pure Python,
-and one request must not hold a worker for minutes.
+and one request must not hold a worker for minutes.  The child of a request is started before
+it (:func:`warm_worker`), so that its imports are not paid inside the request's budget.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,25 +128,56 @@ def parse_outputs(
     return predictions, references
 
 
-def run_audit(
-    predictions: list[str], references: list[list[str]], reported: str, budget: float
-) -> dict[str, Any]:
-    """``rouge_lcs.audit(...).to_dict()`` computed in a child process, which is killed past
-    ``budget`` seconds (a :class:`UserError` says so); the library's own refusals come back as
-    a :class:`UserError`."""
-    request = json.dumps(
-        {"predictions": predictions, "references": references, "reported": reported or None}
-    )
+#: A worker that has imported the library and waits for its request (see :func:`run_audit`).
+_spare: subprocess.Popen[bytes] | None = None
+_spare_lock = threading.Lock()
+
+
+def _start_worker(preload: bool = False) -> subprocess.Popen[bytes]:
     # The child imports the same library as this process.
     library = str(Path(rouge_lcs.__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([library, os.environ.get("PYTHONPATH", "")]))
-    child = subprocess.Popen(
-        [sys.executable, str(WORKER)],
+    return subprocess.Popen(
+        [sys.executable, str(WORKER), *(["--preload"] if preload else [])],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,  # never logged: it could quote the visitor's text
         env=env,
     )
+
+
+def warm_worker() -> None:
+    """Start a worker for the next request, unless one waits already: it imports the library
+    (about 2 CPU seconds with NLTK, which py-rouge's recipes read) before any visitor waits,
+    so a request's time budget goes to the audit."""
+    global _spare
+    with _spare_lock:
+        if _spare is None or _spare.poll() is not None:
+            _spare = _start_worker(preload=True)
+
+
+def _take_worker() -> subprocess.Popen[bytes]:
+    """The waiting worker (one request each), or a new one when none waits (which imports
+    NLTK only if the audit gets that far: a refused request does not wait for it)."""
+    global _spare
+    with _spare_lock:
+        child, _spare = _spare, None
+    if child is None or child.poll() is not None:
+        child = _start_worker()
+    return child
+
+
+def run_audit(
+    predictions: list[str], references: list[list[str]], reported: str, budget: float
+) -> dict[str, Any]:
+    """``rouge_lcs.audit(...).to_dict()`` computed in a child process, which is killed past
+    ``budget`` seconds (a :class:`UserError` says so); the library's own refusals come back as
+    a :class:`UserError`.  The child is the worker started after the previous request (its
+    imports done), and the next one is started when this request ends."""
+    request = json.dumps(
+        {"predictions": predictions, "references": references, "reported": reported or None}
+    )
+    child = _take_worker()
     try:
         out, _ = child.communicate(request.encode("utf-8"), timeout=budget)
     except subprocess.TimeoutExpired:
@@ -155,6 +188,8 @@ def run_audit(
             f"recipes are slow on long texts). Audit fewer examples here, or run "
             "`rouge-lcs audit` (no time limit)."
         ) from None
+    finally:
+        warm_worker()
     try:
         answer = json.loads(out.decode("utf-8"))
     except ValueError:

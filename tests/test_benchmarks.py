@@ -79,7 +79,7 @@ def test_templated_dedup_benchmark_runs_on_a_tiny_input():
 def test_bench_audit_smoke():
     """benchmarks/bench_audit.py on 20 pairs: the distinct pairs it builds and one audit."""
     out = _bench("bench_audit.py", "--smoke")
-    assert "20 pairs (20 distinct)" in out, out
+    assert "20 pairs (20 distinct," in out, out
 
 
 @pytest.mark.slow

@@ -112,9 +112,10 @@ class Unavailable(Exception):
 
 def _pltrdy_group(batch: TextBatch) -> Columns:
     rows = []
+    memo: pltrdy.Memo = {}  # each distinct text read once (a reference meets many summaries)
     for i, (pred, refs) in enumerate(zip(batch.predictions, batch.references)):
         try:
-            rows.append(pltrdy.pair_scores(pred, refs[0]))
+            rows.append(pltrdy.pair_scores(pred, refs[0], memo))
         except pltrdy.EmptyText as error:
             raise Unavailable(
                 f"the package raises ValueError({str(error)!r}) on example {i}"

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from rouge_lcs.engine import Candidate, lcs_pairs
 
-__all__ = ["sentences", "words", "pair_scores", "EmptyText"]
+__all__ = ["EmptyText", "Memo", "pair_scores", "sentences", "words"]
 
 
 class EmptyText(ValueError):
@@ -63,29 +63,56 @@ def _prf(hits: int, pred_count: int, ref_count: int) -> tuple[float, float, floa
     return precision, recall, 2.0 * ((precision * recall) / (precision + recall + 1e-8))
 
 
-def pair_scores(prediction: str, reference: str) -> dict[str, tuple[float, float, float]]:
+class _Text:
+    """What the package derives from one text, derived once per distinct text: its sentences,
+    words, n-gram sets and distinct words, each sentence's words and distinct words, and (as a
+    reference) each sentence's LCS table prepared at its first use."""
+
+    __slots__ = ("sentences", "unigrams", "bigrams", "distinct", "split", "prepared")
+
+    def __init__(self, text: str) -> None:
+        self.sentences = sentences(text)
+        tokens = words(self.sentences)
+        self.unigrams, self.bigrams = _ngram_set(tokens, 1), _ngram_set(tokens, 2)
+        self.distinct = len(set(tokens))
+        self.split = [(s.split(" "), set(s.split(" "))) for s in self.sentences]
+        self.prepared: list[Candidate | None] = [None] * len(self.sentences)
+
+
+#: Each distinct text's reading (see :func:`pair_scores`).
+Memo = dict[str, _Text]
+
+
+def _read(text: str, memo: Memo | None) -> _Text:
+    if memo is None:
+        return _Text(text)
+    found = memo.get(text)
+    if found is None:
+        found = memo[text] = _Text(text)
+    return found
+
+
+def pair_scores(
+    prediction: str, reference: str, memo: Memo | None = None
+) -> dict[str, tuple[float, float, float]]:
     """``{"rouge1"|"rouge2"|"rougeL": (P, R, F)}`` of one pair; :class:`EmptyText` where the
-    package raises."""
-    hyp, ref = sentences(prediction), sentences(reference)
-    if not hyp or not ref:
-        raise EmptyText("Hypothesis is empty." if not hyp else "Reference is empty.")
-    hyp_words, ref_words = words(hyp), words(ref)
+    package raises.  ``memo``: each text's reading, kept for the next pair that has the text
+    (a reference scored against several systems' summaries)."""
+    hyp, ref = _read(prediction, memo), _read(reference, memo)
+    if not hyp.sentences or not ref.sentences:
+        raise EmptyText("Hypothesis is empty." if not hyp.sentences else "Reference is empty.")
     out = {}
-    for n in (1, 2):
-        h, r = _ngram_set(hyp_words, n), _ngram_set(ref_words, n)
+    for n, h, r in ((1, hyp.unigrams, ref.unigrams), (2, hyp.bigrams, ref.bigrams)):
         out[f"rouge{n}"] = _prf(len(h & r), len(h), len(r))
     union: set[str] = set()
-    hyp_split = [(s.split(" "), set(s.split(" "))) for s in hyp]
-    for ref_sentence in ref:
-        ref_split = ref_sentence.split(" ")
-        distinct = set(ref_split)
-        prepared = None
-        for hyp_sentence, hyp_distinct in hyp_split:
+    for k, (ref_split, distinct) in enumerate(ref.split):
+        for hyp_sentence, hyp_distinct in hyp.split:
             # the traceback's words are common to both sentences: when every common word is
             # already in the union (none at all: an empty LCS), the walk adds nothing
             if not (distinct & hyp_distinct) <= union:
+                prepared = ref.prepared[k]
                 if prepared is None:
-                    prepared = Candidate(ref_split)  # type: ignore[arg-type]
+                    prepared = ref.prepared[k] = Candidate(ref_split)  # type: ignore[arg-type]
                 union |= _traceback_words(ref_split, hyp_sentence, prepared)
-    out["rougeL"] = _prf(len(union), len(set(hyp_words)), len(set(ref_words)))
+    out["rougeL"] = _prf(len(union), hyp.distinct, ref.distinct)
     return out

@@ -184,13 +184,21 @@ def _pltrdy_real(pairs):
 def test_pltrdy_recipe_equals_pltrdy_rouge(sets):
     """pltrdy's rouge 1.0.1 itself, in a subprocess: every P, R, F per example to 1e-12, the
     recipe's number is their mean; an empty prediction fails as the package fails."""
+    memo: pltrdy.Memo = {}  # one reading of each text for every pair, as the auditor keeps it
     for _name, preds, refs in sets:
         pairs = [(p, r[0]) for p, r in zip(preds, refs)]
-        theirs = _pltrdy_real(pairs)
-        for (p, r), row in zip(pairs, theirs):
-            ours = pltrdy.pair_scores(p, r)
-            for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
-                assert ours[t] == pytest.approx((row[k]["p"], row[k]["r"], row[k]["f"]), abs=1e-12)
+        # each text also on the other side, and a reference against the next prediction: the
+        # memo's texts (and their prepared sentences) serve pairs they were not read for
+        crossed = [(r, p) for p, r in pairs] + [
+            (pairs[k - 1][0], r) for k, (_, r) in enumerate(pairs)
+        ]
+        theirs = _pltrdy_real(pairs + crossed)
+        for (p, r), row in zip(pairs + crossed, theirs):
+            for ours in (pltrdy.pair_scores(p, r), pltrdy.pair_scores(p, r, memo)):
+                for t, k in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+                    want = (row[k]["p"], row[k]["r"], row[k]["f"])
+                    assert ours[t] == pytest.approx(want, abs=1e-12)
+        theirs = theirs[: len(pairs)]
         numbers = _numbers(preds, refs)["rouge/1.0.1"]
         assert numbers.values["rougeL"] == pytest.approx(
             _mean([row["rouge-l"]["f"] for row in theirs]), abs=1e-12

