@@ -58,7 +58,7 @@ def _timed(run) -> float:
 def bench_spark(rows: list[tuple[int, str, str]], partitions: int) -> dict[str, float]:
     from pyspark.sql import SparkSession
 
-    from rouge_lcs.distributed import spark_scores
+    from rouge_lcs.integrations.distributed import spark_scores
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = (
@@ -88,7 +88,7 @@ def bench_ray(rows: list[tuple[int, str, str]], partitions: int) -> dict[str, fl
     import ray
     import ray.data
 
-    from rouge_lcs.distributed import ray_scores
+    from rouge_lcs.integrations.distributed import ray_scores
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     ray.data.DataContext.get_current().enable_progress_bars = False

@@ -88,7 +88,7 @@ def bench_reward(repeats: int, size: int | None = None) -> None:
     from rouge_score import rouge_scorer, scoring
     from rouge_score_rs import rouge_scorer as rs_scorer
 
-    from rouge_lcs.rewards import rouge_reward
+    from rouge_lcs.integrations.rewards import rouge_reward
 
     completions, references = _groups()
     completions, references = completions[:size], references[:size]
@@ -164,7 +164,7 @@ def bench_torchmetrics(repeats: int, size: int | None = None) -> None:
     from corpora import load_pairs
     from torchmetrics.text.rouge import ROUGEScore as TorchmetricsROUGE
 
-    from rouge_lcs.torchmetrics import ROUGEScore
+    from rouge_lcs.integrations.torchmetrics import ROUGEScore
 
     preds, refs = load_pairs("en_cnndm_realsumm")
     preds, targets = preds[:size], [r[0] for r in refs[:size]]

@@ -45,7 +45,7 @@ from pathlib import Path  # noqa: E402
 from corpora import load_pairs  # noqa: E402
 
 import rouge_lcs  # noqa: E402
-from rouge_lcs import rouge_scorer  # noqa: E402
+from rouge_lcs.dropins import rouge_scorer  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parent.parent / "rouge_lcs_metric.py"
 FOUR = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -134,7 +134,7 @@ def stock_body(prediction: str, reference: str) -> dict[str, float]:
 def metric_compute(preds: list[str], refs: list[str], repeats: int) -> None:
     import evaluate
 
-    from rouge_lcs import hub
+    from rouge_lcs.integrations import hub
 
     module = evaluate.load(str(SCRIPT))
     try:

@@ -106,7 +106,7 @@ def sequence_rewards(count: int, repeats: int) -> None:
     from rouge_score_rs import rouge_scorer as rs_scorer
 
     from rouge_lcs import Rouge
-    from rouge_lcs.rewards import rouge_reward
+    from rouge_lcs.integrations.rewards import rouge_reward
 
     completions, references = id_pairs(count)
     words_c = [" ".join(map(str, c)) for c in completions]
@@ -150,7 +150,7 @@ def sequence_rewards(count: int, repeats: int) -> None:
 
 
 def per_token(count: int, length: int, repeats: int) -> None:
-    from rouge_lcs.rewards import rouge_reward, token_rewards
+    from rouge_lcs.integrations.rewards import rouge_reward, token_rewards
 
     rng = np.random.default_rng(0)
     base, _ = id_pairs(count * 12, length=length)

@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         args.sources, args.candidates, args.brute, args.state_lengths = 3, 8, 2, "100"
 
     from rouge_lcs import RougeState
-    from rouge_lcs.rewards import rouge_reward, token_rewards
+    from rouge_lcs.integrations.rewards import rouge_reward, token_rewards
     from rouge_lcs.similarity import mbr
 
     print(f"load average: {os.getloadavg()[0]:.2f} (2 cores); engine: ", end="")

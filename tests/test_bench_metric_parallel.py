@@ -29,7 +29,7 @@ def test_bench_metric_parallel_runs_on_tiny_input():
 def test_module_compute_shares_the_functional_calls_vocabulary(monkeypatch):
     # hub.compute built a fresh Rouge (a cold vocabulary and stem memo) per compute: with
     # num_proc=2 the parent and its forked worker each redid the words they share
-    from rouge_lcs import hub
+    from rouge_lcs.integrations import hub
     from rouge_lcs.scores import scorer as scorer_module
 
     used = []

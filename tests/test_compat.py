@@ -83,7 +83,7 @@ def test_datasets_helper_takes_a_reference_column():
     # the test extra installs datasets; dev.py test-oldest (runtime dependencies only) does not
     Dataset = pytest.importorskip("datasets").Dataset
 
-    from rouge_lcs.datasets_scoring import add_rouge_columns
+    from rouge_lcs.integrations.datasets_scoring import add_rouge_columns
 
     ds = Dataset.from_dict({"prediction": ["a b", "c"], "reference": ["a b", "d"]})
     assert add_rouge_columns(ds, ["rouge1"])["rouge1"] == [1.0, 0.0]

@@ -178,7 +178,7 @@ def test_rouge_state_memory_is_linear_in_distinct_tokens():
 
 
 def test_token_rewards_memory_is_linear_in_distinct_tokens():
-    from rouge_lcs.rewards import token_rewards
+    from rouge_lcs.integrations.rewards import token_rewards
 
     peaks = []
     for count in (10_000, 40_000):
@@ -192,7 +192,7 @@ def test_token_rewards_on_a_reference_of_several_strips_equal_the_lcs_of_each_pr
     strip over every prefix: each prefix's recall is its LCS (rapidfuzz's) over the length."""
     from rapidfuzz.distance import LCSseq
 
-    from rouge_lcs.rewards import token_rewards
+    from rouge_lcs.integrations.rewards import token_rewards
 
     rng = random.Random(47)
     for n, vocab in [(9000, 40), (4097, 4097), (12_345, 3)]:

@@ -313,7 +313,7 @@ def test_evaluate_distributed_two_real_processes(tmp_path, pairs):
 @pytest.mark.slow
 def test_datasets_map_helper_matches_direct_scoring(pairs):
     datasets = pytest.importorskip("datasets")
-    from rouge_lcs.datasets_scoring import add_rouge_columns, mean_scores
+    from rouge_lcs.integrations.datasets_scoring import add_rouge_columns, mean_scores
 
     preds, refs = pairs(600)
     ds = datasets.Dataset.from_dict({"prediction": preds, "references": refs})

@@ -23,7 +23,7 @@ import time
 
 from rouge_lcs.cli.columns import BATCH_ROWS, open_parquet, pyarrow_modules
 from rouge_lcs.cli.io import InputError, Output
-from rouge_lcs.distributed import PartialSums, exact_sum
+from rouge_lcs.integrations.distributed import PartialSums, exact_sum
 from rouge_lcs.scores.results import Score, score_columns
 from rouge_lcs.scores.scorer import Rouge
 

@@ -12,7 +12,7 @@ the floor, or enter a row's current top k, are skipped.  Both engines implement 
 operations (:func:`pair_score`).
 
 What a score is, the bounds of the prefix filter, top-k and the greedy filter are read in
-:mod:`rouge_lcs.scores.similarity`; the public calls are :mod:`rouge_lcs.similarity`.
+:mod:`rouge_lcs.similarity.search`; the public calls are :mod:`rouge_lcs.similarity`.
 """
 
 from __future__ import annotations

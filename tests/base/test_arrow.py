@@ -323,7 +323,7 @@ def test_similarity_and_rewards_take_columns():
         similarity.cdist(pa.array(texts), pa.array(texts[::-1])),
         similarity.cdist(texts, texts[::-1]),
     )
-    from rouge_lcs.rewards import rouge_reward
+    from rouge_lcs.integrations.rewards import rouge_reward
 
     reward = rouge_reward("rouge1")
     assert reward.score(pa.array(texts), texts[::-1]) == reward.score(texts, texts[::-1])

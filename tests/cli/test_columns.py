@@ -2,7 +2,7 @@
 
 The kept rows, matches and neighbours must equal the list-of-str calls of
 :mod:`rouge_lcs.similarity` on the same texts (those are checked against the Alpaca /
-Self-Instruct loop with rouge_score in tests/scores/test_similarity.py); files span several
+Self-Instruct loop with rouge_score in tests/similarity/test_similarity.py); files span several
 record batches (the batch size is made small in-process, and one run goes through a
 subprocess at the real size).
 """

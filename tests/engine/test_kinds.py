@@ -201,7 +201,7 @@ def test_multi_reference_modes_combine_weighted_counts(mode: str) -> None:
 
 
 def test_every_entry_point_takes_the_new_types() -> None:
-    from rouge_lcs.hub import compute
+    from rouge_lcs.integrations.hub import compute
 
     preds, refs = ["the cat sat on the mat"], ["the cat was on the mat"]
     want = rouge_lcs.rouge(preds, refs, ["rougeW", "rougeSU4"])

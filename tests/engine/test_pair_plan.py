@@ -13,8 +13,8 @@ from array import array
 import pytest
 from rouge_score import rouge_scorer as oracle_scorer
 
-from rouge_lcs import rouge_scorer
 from rouge_lcs.config.settings import make_settings
+from rouge_lcs.dropins import rouge_scorer
 from rouge_lcs.engine import compute, native
 from rouge_lcs.scores.results import Score
 

@@ -15,7 +15,13 @@ import numpy as np
 import pytest
 
 import rouge_lcs
-from rouge_lcs.distributed import PartialSums, exact_sum, partial_sums, round_sum, score_frame
+from rouge_lcs.integrations.distributed import (
+    PartialSums,
+    exact_sum,
+    partial_sums,
+    round_sum,
+    score_frame,
+)
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -82,7 +88,7 @@ def test_dask_local_cluster_equals_one_process(corpora):
     distributed = pytest.importorskip("dask.distributed")
     import dask
 
-    from rouge_lcs.distributed import dask_means, dask_partial_sums, dask_scores
+    from rouge_lcs.integrations.distributed import dask_means, dask_partial_sums, dask_scores
 
     predictions: list[str] = []
     references: list[object] = []
@@ -134,7 +140,7 @@ def test_dask_pyarrow_strings_reach_the_engine_as_arrow(corpora, monkeypatch):
     import dask
 
     from rouge_lcs.base import arrow
-    from rouge_lcs.distributed import dask_scores
+    from rouge_lcs.integrations.distributed import dask_scores
 
     predictions: list[str] = []
     references: list[list[str]] = []

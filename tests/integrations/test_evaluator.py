@@ -20,7 +20,7 @@ datasets = pytest.importorskip("datasets")
 
 from rouge_score import rouge_scorer  # noqa: E402
 
-from rouge_lcs.evaluation import GenerationPipeline, summarization_evaluator  # noqa: E402
+from rouge_lcs.integrations.evaluation import GenerationPipeline, summarization_evaluator  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "park", "big", "red"]

@@ -14,8 +14,10 @@ import pytest
 from rouge_score import rouge_scorer as rs_scorer
 from rouge_score import tokenizers as rs_tokenizers
 
-from rouge_lcs import Rouge, RougeState, hub, rouge, rouge_scorer, score
-from rouge_lcs.rewards import rouge_reward
+from rouge_lcs import Rouge, RougeState, rouge, score
+from rouge_lcs.dropins import rouge_scorer
+from rouge_lcs.integrations import hub
+from rouge_lcs.integrations.rewards import rouge_reward
 from rouge_lcs.similarity import cdist
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -108,7 +110,7 @@ def test_one_pair_doors():
 def test_torchmetrics_takes_ids():
     pytest.importorskip("torchmetrics")
     torch = pytest.importorskip("torch")
-    from rouge_lcs.torchmetrics import ROUGEScore
+    from rouge_lcs.integrations.torchmetrics import ROUGEScore
 
     want = _want("rouge1", "precision")
     ids, mask = _padded(PREDS)

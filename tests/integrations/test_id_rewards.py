@@ -16,7 +16,7 @@ from rouge_score import rouge_scorer as rs_scorer
 from rouge_score import tokenizers as rs_tokenizers
 
 from rouge_lcs import RougeState
-from rouge_lcs.rewards import VerlRougeRewardManager, rouge_reward, token_rewards
+from rouge_lcs.integrations.rewards import VerlRougeRewardManager, rouge_reward, token_rewards
 
 pytestmark = pytest.mark.usefixtures("engine")
 

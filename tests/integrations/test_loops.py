@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from rouge_lcs import rouge
-from rouge_lcs.rewards import (
+from rouge_lcs.integrations.rewards import (
     async_rouge_reward,
     completion_text,
     response_of,
@@ -427,7 +427,7 @@ def test_torchmetrics_matches_rouge_and_torchmetrics_own(corpora):
     pytest.importorskip("torchmetrics")
     from torchmetrics.text.rouge import ROUGEScore as TorchmetricsROUGE
 
-    from rouge_lcs.torchmetrics import ROUGEScore
+    from rouge_lcs.integrations.torchmetrics import ROUGEScore
 
     preds, refs = _realsumm(corpora, 300)
     keys = ("rouge1", "rouge2", "rougeL")
@@ -458,7 +458,7 @@ def test_torchmetrics_matches_rouge_and_torchmetrics_own(corpora):
 
 def test_torchmetrics_state_is_exact_however_the_data_is_split(corpora):
     pytest.importorskip("torchmetrics")
-    from rouge_lcs.torchmetrics import ROUGEScore
+    from rouge_lcs.integrations.torchmetrics import ROUGEScore
 
     preds, refs = _realsumm(corpora, 10)
     whole = ROUGEScore(rouge_keys=("rouge1", "rougeL"))
@@ -483,7 +483,7 @@ def test_torchmetrics_state_is_exact_however_the_data_is_split(corpora):
 
 def test_torchmetrics_normalizer_output_is_checked():
     pytest.importorskip("torchmetrics")
-    from rouge_lcs.torchmetrics import ROUGEScore
+    from rouge_lcs.integrations.torchmetrics import ROUGEScore
 
     def ids(text):
         return [len(word) for word in text.split()]
@@ -507,7 +507,7 @@ def test_torchmetrics_arguments_state_and_per_example():
     pytest.importorskip("torchmetrics")
     from torchmetrics.text.rouge import ROUGEScore as TorchmetricsROUGE
 
-    from rouge_lcs.torchmetrics import ROUGEScore
+    from rouge_lcs.integrations.torchmetrics import ROUGEScore
 
     metric = ROUGEScore(rouge_keys="rouge1", accumulate="avg", per_example=True)
     # several references, "avg": mean of per-reference F: (2/3 + 1) / 2
@@ -566,7 +566,7 @@ dist.destroy_process_group()
 @pytest.mark.slow
 def test_torchmetrics_ddp_two_processes(corpora, tmp_path):
     pytest.importorskip("torchmetrics")
-    from rouge_lcs.torchmetrics import ROUGEScore
+    from rouge_lcs.integrations.torchmetrics import ROUGEScore
 
     preds, refs = _realsumm(corpora, 400)
     (tmp_path / "data.json").write_text(json.dumps({"preds": preds, "refs": refs}))
@@ -606,7 +606,7 @@ def test_lightning_logs_the_metric(tmp_path):
     lightning = pytest.importorskip("lightning")
     import torch
 
-    from rouge_lcs.torchmetrics import ROUGEScore
+    from rouge_lcs.integrations.torchmetrics import ROUGEScore
 
     preds = ["the cat sat", "a dog ran", "the mat", "a red park"]
     refs = ["the cat sat down", "a dog ran to the park", "the mat", "a big dog"]
@@ -655,7 +655,7 @@ def test_lm_eval_registration_as_lm_eval_calls_it():
     pytest.importorskip("lm_eval")
     from lm_eval.api import registry
 
-    import rouge_lcs.lm_eval as ours
+    import rouge_lcs.integrations.lm_eval as ours
 
     metric = registry.get_metric("rougeL")
     # lm-eval's generate_until path: fn(references=[gold], predictions=[result], **yaml_keys)
@@ -693,7 +693,7 @@ def test_lm_eval_task_runs_with_the_registered_metric(tmp_path):
     from lm_eval.api.model import LM
     from lm_eval.tasks import TaskManager
 
-    import rouge_lcs.lm_eval  # noqa: F401  (registers the metrics)
+    import rouge_lcs.integrations.lm_eval  # noqa: F401  (registers the metrics)
 
     rows = [
         {"document": "d1", "summary": "the cat sat on the mat", "refs": ["x", "the cat sat"]},

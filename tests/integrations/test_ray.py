@@ -39,7 +39,7 @@ def ray():
 
 
 def test_scores_and_means_equal_one_process_for_any_blocks(ray, corpora):
-    from rouge_lcs.distributed import ray_means, ray_partial_sums, ray_scores
+    from rouge_lcs.integrations.distributed import ray_means, ray_partial_sums, ray_scores
 
     rows = []
     for name in ("en_cnndm_realsumm", "en_headlines_rougemetric", "ko_klue_sts_dev"):
@@ -67,7 +67,7 @@ def test_scores_and_means_equal_one_process_for_any_blocks(ray, corpora):
 
 
 def test_bad_columns_and_nulls(ray):
-    from rouge_lcs.distributed import ray_scores
+    from rouge_lcs.integrations.distributed import ray_scores
 
     dataset = ray.data.from_items([{"prediction": "a", "references": "b"}])
     with pytest.raises(ValueError, match="reference_column: no column 'refs'"):

@@ -58,7 +58,7 @@ def pairs(corpora):
 
 
 def test_scores_and_means_equal_one_process_for_any_partitioning(spark, pairs):
-    from rouge_lcs.distributed import spark_means, spark_partial_sums, spark_scores
+    from rouge_lcs.integrations.distributed import spark_means, spark_partial_sums, spark_scores
 
     predictions = [p for p, _ in pairs]
     references = [r for _, r in pairs]
@@ -88,7 +88,7 @@ def test_scores_and_means_equal_one_process_for_any_partitioning(spark, pairs):
 
 
 def test_one_reference_per_row_as_a_string_column(spark):
-    from rouge_lcs.distributed import spark_means, spark_scores
+    from rouge_lcs.integrations.distributed import spark_means, spark_scores
 
     rows = [("a b c", "a b d"), ("x", "x y"), ("the cat", "a cat")]
     frame = spark.createDataFrame(rows, "prediction string, ref string").repartition(2)
@@ -99,7 +99,7 @@ def test_one_reference_per_row_as_a_string_column(spark):
 
 
 def test_bad_columns_fail_on_the_driver_with_the_argument_named(spark):
-    from rouge_lcs.distributed import spark_scores
+    from rouge_lcs.integrations.distributed import spark_scores
 
     frame = spark.createDataFrame([("a", 1)], "prediction string, references long")
     with pytest.raises(ValueError, match="prediction_column: no column 'pred'"):
@@ -118,7 +118,7 @@ def test_bad_columns_fail_on_the_driver_with_the_argument_named(spark):
 def test_a_null_text_fails_naming_the_column(spark):
     from pyspark.errors import PythonException
 
-    from rouge_lcs.distributed import spark_scores
+    from rouge_lcs.integrations.distributed import spark_scores
 
     frame = spark.createDataFrame([("a", "b"), (None, "c")], "prediction string, references string")
     with pytest.raises(

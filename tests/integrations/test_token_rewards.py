@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rouge_lcs import RougeState, score
 from rouge_lcs.base.validation import check_texts
 from rouge_lcs.config.settings import make_settings
-from rouge_lcs.rewards import rouge_reward, token_rewards
+from rouge_lcs.integrations.rewards import rouge_reward, token_rewards
 from rouge_lcs.scores.prefix import prefix_scores, token_ends
 
 pytestmark = pytest.mark.usefixtures("engine")

@@ -16,7 +16,7 @@ import math
 
 import pytest
 
-from rouge_lcs.rewards import token_rewards, verl_compute_score
+from rouge_lcs.integrations.rewards import token_rewards, verl_compute_score
 
 tokenizers = pytest.importorskip("tokenizers")
 transformers = pytest.importorskip("transformers")

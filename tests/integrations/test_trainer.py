@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from rouge_lcs import rouge
-from rouge_lcs.trainer import make_compute_metrics
+from rouge_lcs.integrations.trainer import make_compute_metrics
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,8 +11,10 @@ import pytest
 from rouge_score import rouge_scorer as oracle_scorer
 
 import rouge_lcs
-from rouge_lcs import Rouge, hub, rouge_scorer
+from rouge_lcs import Rouge
+from rouge_lcs.dropins import rouge_scorer
 from rouge_lcs.engine import compute, native
+from rouge_lcs.integrations import hub
 from rouge_lcs.scores.results import Scores
 
 pytestmark = pytest.mark.usefixtures("engine")

@@ -16,7 +16,8 @@ from rouge_score import rouge_scorer as rs_scorer
 from rouge_score import tokenizers as rs_tokenizers
 
 import rouge_lcs
-from rouge_lcs import Rouge, rouge, rouge_scorer, score
+from rouge_lcs import Rouge, rouge, score
+from rouge_lcs.dropins import rouge_scorer
 
 pytestmark = pytest.mark.usefixtures("engine")
 

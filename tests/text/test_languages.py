@@ -467,7 +467,7 @@ def test_trainer_helper_takes_the_language():
     stemmer, it scores unstemmed characters instead of failing."""
     import numpy as np
 
-    from rouge_lcs.trainer import make_compute_metrics
+    from rouge_lcs.integrations.trainer import make_compute_metrics
 
     class CharIds:
         pad_token_id = 0
@@ -494,7 +494,7 @@ def test_trainer_helper_takes_the_rouge_tokenizer_option():
     import jieba
     import numpy as np
 
-    from rouge_lcs.trainer import make_compute_metrics
+    from rouge_lcs.integrations.trainer import make_compute_metrics
 
     class CharIds:
         pad_token_id = 0

@@ -151,7 +151,7 @@ def test_all_utf8_checks_each_item():
 def test_scoring_checks_texts_with_the_engine_and_keeps_the_messages():
     # The scorers and the evaluate module check texts through the engine (checked_texts):
     # the same messages as check_texts, and a str subclass scored as its text.
-    from rouge_lcs.hub import check_batch
+    from rouge_lcs.integrations.hub import check_batch
 
     scorer = Rouge(["rouge1"])
     with pytest.raises(TypeError, match=r"predictions\[40\]: expected str, got int"):

@@ -15,7 +15,7 @@ score equals ``score``'s for that pair (F is symmetric).  Scoring options (``rou
 ``rougeL`` or ``rougeN`` —, ``tokenizer``, ``use_stemmer``, ``language``, ``beta``, ``compat``)
 have ``score``'s meanings; ``tokenizer="rouge_score"`` gives rouge_score's ``_score_lcs``
 numbers.  ``workers``: threads (``-1``: every core).  How it is fast, and why pruning never
-changes an answer: :mod:`rouge_lcs.scores.similarity`.
+changes an answer: :mod:`rouge_lcs.similarity.search`.
 
 Token ids stand for texts as in :func:`rouge_lcs.score`: a sequence of ints (a list, a tuple, a
 1-D NumPy array or torch tensor) per text, or a 2-D array/tensor (a row each, ``pad_id=`` cut
@@ -50,7 +50,7 @@ from rouge_lcs.base.validation import (
 from rouge_lcs.config.settings import make_settings
 from rouge_lcs.engine.ids import check_id_settings, checked_column
 from rouge_lcs.scores.results import MEASURES
-from rouge_lcs.scores.similarity import (
+from rouge_lcs.similarity.search import (
     NO_FLOOR,
     Interner,
     Scoring,
