@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rouge_lcs.api import output
 from rouge_lcs.base.ids import is_id_input
 from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import TextBatch
 from rouge_lcs.config.options import describe, document_options
 from rouge_lcs.engine.backend import checked_texts, checked_utf8
 from rouge_lcs.engine.ids import checked_ids
+from rouge_lcs.rouge155.route import output
 from rouge_lcs.scores.output import Output
 
 TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true

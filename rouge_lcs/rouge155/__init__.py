@@ -10,8 +10,34 @@ Modules: :mod:`.tokenize` (the script's token rules), :mod:`.stem` (``-m``),
 ``Rouge155`` class), :mod:`.cli` (``rouge-lcs rouge155``).
 """
 
-from rouge_lcs.rouge155.api import Options, score, score_lines
-from rouge_lcs.rouge155.flags import parse_args, score_flags
-from rouge_lcs.rouge155.report import Report
+from __future__ import annotations
+
+import importlib
+
+# Loaded at first use: importing the script's engine costs a process ~75 ms, and the
+# library's own calls import this package for rouge_lcs.rouge155.route alone.
+TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
+if TYPE_CHECKING:
+    from rouge_lcs.rouge155.api import Options, score, score_lines
+    from rouge_lcs.rouge155.flags import parse_args, score_flags
+    from rouge_lcs.rouge155.report import Report
+
+_HOMES = {
+    "Options": "api",
+    "score": "api",
+    "score_lines": "api",
+    "parse_args": "flags",
+    "score_flags": "flags",
+    "Report": "report",
+}
 
 __all__ = ["Options", "Report", "parse_args", "score", "score_flags", "score_lines"]
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
