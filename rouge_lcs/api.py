@@ -53,6 +53,8 @@ def rouge(
             int, 1-D NumPy array or torch tensor; a 2-D array/tensor: a row each).
         references (list of str, or list of lists of str): one or several texts per example
             (or token id sequences, when the predictions are ids).
+
+    Keyword Args:
         {options}
     """
     return output(predictions, references, rouge_types, options)

@@ -55,23 +55,33 @@ class Rouge:
     """ROUGE with fixed scoring options (see :mod:`rouge_lcs.config.options` for each).
 
     Args:
-        rouge_types: e.g. ``["rouge1", "rouge2", "rougeL", "rougeLsum"]`` (the default).
-        use_stemmer: Porter stemming as rouge_score does it.
-        tokenizer: a built-in name (:data:`rouge_lcs.text.tokenizers.TOKENIZERS`: ``"unicode"``,
-            ``"rouge_score"``, ``"whitespace"``, ``"char"``, segmenters), a callable or an
-            object with ``.tokenize``; ``None``: the language's default, else ``"unicode"``.
-        language: ISO 639-1 code (tokenizer, stemmer and sentence split of that language).
-        normalize_spelling: with a language, fold its spelling variants before tokenizing.
-        lsum_split: ROUGE-Lsum sentences: ``"auto"``, ``"newline"``, ``"nltk"`` or a callable.
-        multi_ref: ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
-        beta: F_beta weight of recall.
-        compat: ``"rouge_score"``: the stock evaluate/rouge_score settings in one switch.
-        pad_id: token id inputs: the padding id cut from both ends of each sequence.
-        sentence_end_ids: token id inputs: the ids that end a ROUGE-Lsum sentence.
-        num_proc: processes for large batches (identical results), or a
+        rouge_types (list of str, str or None): e.g. ``["rouge1", "rouge2", "rougeL",
+            "rougeLsum"]`` (the default).
+
+    Keyword Args:
+        use_stemmer (bool): Porter stemming as rouge_score does it.
+        tokenizer (str, callable or object): a built-in name
+            (:data:`rouge_lcs.text.tokenizers.TOKENIZERS`: ``"unicode"``, ``"rouge_score"``,
+            ``"whitespace"``, ``"char"``, segmenters), a callable or an object with
+            ``.tokenize``; ``None``: the language's default, else ``"unicode"``.
+        language (str or None): ISO 639-1 code (tokenizer, stemmer and sentence split of
+            that language).
+        normalize_spelling (bool): with a language, fold its spelling variants before
+            tokenizing.
+        lsum_split (str or callable): ROUGE-Lsum sentences: ``"auto"``, ``"newline"``,
+            ``"nltk"`` or a callable.
+        multi_ref (str): ``"max_f"``, ``"max_recall"``, ``"pooled"`` or ``"mean"``.
+        beta (float): F_beta weight of recall.
+        compat (str or None): ``"rouge_score"``: the stock evaluate/rouge_score settings in
+            one switch.
+        pad_id (int or None): token id inputs: the padding id cut from both ends of each
+            sequence.
+        sentence_end_ids (list of int or None): token id inputs: the ids that end a
+            ROUGE-Lsum sentence.
+        num_proc (int, Workers or None): processes for large batches (identical results), or a
             :class:`~rouge_lcs.engine.workers.Workers` that keeps its processes between calls.
-        num_threads: threads of the native engine's counting (identical results); ``None``:
-            ``ROUGE_LCS_NUM_THREADS`` when the batch is scored, else 1.
+        num_threads (int or None): threads of the native engine's counting (identical
+            results); ``None``: ``ROUGE_LCS_NUM_THREADS`` when the batch is scored, else 1.
 
     A batch of one example (``score([p], [r])``, ``score([p], [[r1, r2]])``) goes through a
     per-call path: no chunks, no threads, its numbers those of the batch path to the bit.  Its
