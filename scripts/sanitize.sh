@@ -12,7 +12,7 @@
 # before the checkout.  CPython itself is not instrumented, so libasan is preloaded;
 # PYTHONMALLOC=malloc lets ASan see Python objects' memory too.  Leaks are not checked (the
 # interpreter keeps its own at exit).  The subset (native, hostile, property, parity, per-token,
-# kinds, NFKC and Arrow tests, not slow) takes ~3 minutes on 2 cores.  The fuzz targets do not
+# kinds, NFKC, Arrow and per-call tests, not slow) takes ~3 minutes on 2 cores.  The fuzz targets do not
 # run on this build: gcc's libasan has no libFuzzer, so atheris saw none of the extension's
 # coverage; scripts/fuzz.sh builds with clang and libFuzzer's hooks instead (FUZZ_SECONDS s a
 # target, 8 by default; ~2.5 minutes).
@@ -53,7 +53,8 @@ export ROUGE_LCS_SANITIZED=1
     "$repo/tests/engine/native" "$repo/tests/test_hostile.py" "$repo/tests/test_properties.py" \
     "$repo/tests/test_parity_rouge_score.py" "$repo/tests/integrations/test_token_rewards.py" \
     "$repo/tests/engine/test_kinds.py" "$repo/tests/text/test_nfkc.py" \
-    "$repo/tests/base/test_arrow.py" "$@"
+    "$repo/tests/base/test_arrow.py" "$repo/tests/engine/test_pair_plan.py" \
+    "$repo/tests/scores/test_per_call.py" "$@"
 
 # The fuzz targets, coverage-guided, on their own clang + libFuzzer build (scripts/fuzz.sh).
 if [ "$FUZZ_SECONDS" != 0 ]; then

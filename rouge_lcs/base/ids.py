@@ -535,12 +535,18 @@ class IdColumn:
 def is_id_column(value: object) -> bool:
     """Whether an argument that holds texts or sequences is token ids: a numeric array, a
     tensor, a masked batch, or a list/tuple whose first item is a sequence of ids (an empty
-    list shows nothing: it is texts)."""
+    list shows nothing: it is texts).  An empty first item shows nothing either: the first
+    non-empty one decides (``[[], ["a", "b"]]`` is two lists of texts, the first empty), and
+    only empty ones are ids, as an empty first item alone was."""
     if _is_matrix(value):
         return _shows_ids(value)
     if isinstance(value, (list, tuple)) and value:
-        first = value[0]
-        return not isinstance(first, str) and is_id_sequence(first)
+        for item in value:
+            if isinstance(item, str) or not is_id_sequence(item):
+                return False
+            if len(item):
+                return True
+        return True
     return False
 
 
