@@ -371,6 +371,12 @@ def _masked_array(value: object, name: str) -> np.ndarray:
         value = value.detach().cpu().numpy()  # type: ignore[attr-defined]
     if isinstance(value, str) or not (_is_array(value) or isinstance(value, (list, tuple))):
         raise fail_type(name, "a list, an array or a tensor", value)
+    # numpy before 1.24 makes an object array of ragged rows where later ones raise
+    if (
+        isinstance(value, (list, tuple))
+        and len({len(r) for r in value if hasattr(r, "__len__")}) > 1
+    ):
+        raise fail_value(name, "rows of one length (a padded batch)", "rows of several")
     try:
         return np.asarray(value)
     except ValueError:  # numpy's "inhomogeneous shape": rows of different lengths
