@@ -8,19 +8,13 @@ The documented import path of :mod:`rouge_lcs.integrations.datasets_scoring`::
 from __future__ import annotations
 
 from rouge_lcs.integrations import datasets_scoring as _moved
-from rouge_lcs.integrations.datasets_scoring import (
-    add_rouge_columns,
-    mean_scores,
-)
+from rouge_lcs.integrations.datasets_scoring import *  # noqa: F403  (its __all__, the names of this path)
+
+__all__ = _moved.__all__
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms
 if TYPE_CHECKING:
     from typing import Any
-
-__all__ = [
-    "add_rouge_columns",
-    "mean_scores",
-]
 
 
 def __getattr__(name: str) -> Any:

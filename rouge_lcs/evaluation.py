@@ -8,21 +8,13 @@ The documented import path of :mod:`rouge_lcs.integrations.evaluation`::
 from __future__ import annotations
 
 from rouge_lcs.integrations import evaluation as _moved
-from rouge_lcs.integrations.evaluation import (
-    OUTPUT_KEYS,
-    GenerationPipeline,
-    summarization_evaluator,
-)
+from rouge_lcs.integrations.evaluation import *  # noqa: F403  (its __all__, the names of this path)
+
+__all__ = _moved.__all__
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms
 if TYPE_CHECKING:
     from typing import Any
-
-__all__ = [
-    "OUTPUT_KEYS",
-    "GenerationPipeline",
-    "summarization_evaluator",
-]
 
 
 def __getattr__(name: str) -> Any:

@@ -8,25 +8,13 @@ The documented import path of :mod:`rouge_lcs.integrations.lm_eval`::
 from __future__ import annotations
 
 from rouge_lcs.integrations import lm_eval as _moved
-from rouge_lcs.integrations.lm_eval import (
-    RougeResults,
-    make_process_results,
-    process_docs,
-    process_results,
-    register,
-)
+from rouge_lcs.integrations.lm_eval import *  # noqa: F403  (its __all__, the names of this path)
+
+__all__ = _moved.__all__
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms
 if TYPE_CHECKING:
     from typing import Any
-
-__all__ = [
-    "RougeResults",
-    "make_process_results",
-    "process_docs",
-    "process_results",
-    "register",
-]
 
 
 def __getattr__(name: str) -> Any:

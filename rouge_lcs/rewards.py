@@ -8,37 +8,13 @@ The documented import path of :mod:`rouge_lcs.integrations.rewards`::
 from __future__ import annotations
 
 from rouge_lcs.integrations import rewards as _moved
-from rouge_lcs.integrations.rewards import (
-    AsyncRougeReward,
-    RougeReward,
-    VerlRougeRewardManager,
-    async_rouge_reward,
-    completion_text,
-    openrlhf_reward_func,
-    response_of,
-    rouge_reward,
-    token_rewards,
-    verl_compute_score,
-    verl_compute_score_batch,
-)
+from rouge_lcs.integrations.rewards import *  # noqa: F403  (its __all__, the names of this path)
+
+__all__ = _moved.__all__
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms
 if TYPE_CHECKING:
     from typing import Any
-
-__all__ = [
-    "AsyncRougeReward",
-    "RougeReward",
-    "async_rouge_reward",
-    "completion_text",
-    "openrlhf_reward_func",
-    "response_of",
-    "rouge_reward",
-    "token_rewards",
-    "verl_compute_score",
-    "verl_compute_score_batch",
-    "VerlRougeRewardManager",
-]
 
 
 def __getattr__(name: str) -> Any:

@@ -7,22 +7,17 @@ The documented import path of :mod:`rouge_lcs.dropins.rouge_scorer`::
 
 from __future__ import annotations
 
-from rouge_lcs import tokenizers
+from rouge_lcs import tokenizers as _tokenizers
 from rouge_lcs.dropins import rouge_scorer as _moved
-from rouge_lcs.dropins.rouge_scorer import (
-    DefaultTokenizer,
-    RougeScorer,
-)
+from rouge_lcs.dropins.rouge_scorer import *  # noqa: F403  (its __all__, the names of this path)
+
+__all__ = _moved.__all__
+# rouge_score's rouge_scorer.tokenizers: the tokenizers module of the same import level
+tokenizers = _tokenizers  # type: ignore[misc]
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms
 if TYPE_CHECKING:
     from typing import Any
-
-__all__ = [
-    "DefaultTokenizer",
-    "RougeScorer",
-    "tokenizers",
-]
 
 
 def __getattr__(name: str) -> Any:

@@ -8,19 +8,13 @@ The documented import path of :mod:`rouge_lcs.dropins.tokenizers`::
 from __future__ import annotations
 
 from rouge_lcs.dropins import tokenizers as _moved
-from rouge_lcs.dropins.tokenizers import (
-    DefaultTokenizer,
-    Tokenizer,
-)
+from rouge_lcs.dropins.tokenizers import *  # noqa: F403  (its __all__, the names of this path)
+
+__all__ = _moved.__all__
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms
 if TYPE_CHECKING:
     from typing import Any
-
-__all__ = [
-    "DefaultTokenizer",
-    "Tokenizer",
-]
 
 
 def __getattr__(name: str) -> Any:

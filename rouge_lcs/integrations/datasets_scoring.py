@@ -20,6 +20,11 @@ from typing import Any
 
 from rouge_lcs.scores.scorer import Rouge
 
+__all__ = [
+    "add_rouge_columns",
+    "mean_scores",
+]
+
 
 def add_rouge_columns(
     dataset: Any,

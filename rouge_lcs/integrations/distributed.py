@@ -52,6 +52,24 @@ else:
 #: an integer |q| < 2**53 and e >= -1073, so it is q << (e + 1074) such units.
 SCALE_BITS = 1127
 
+__all__ = [
+    "SCALE_BITS",
+    "exact_sum",
+    "round_sum",
+    "PartialSums",
+    "score_frame",
+    "partial_sums",
+    "dask_scores",
+    "dask_partial_sums",
+    "dask_means",
+    "spark_scores",
+    "spark_partial_sums",
+    "spark_means",
+    "ray_scores",
+    "ray_partial_sums",
+    "ray_means",
+]
+
 
 def exact_sum(values: Iterable[float] | np.ndarray) -> int:
     """The exact sum of float64 values, as an integer count of 2**-:data:`SCALE_BITS`.

@@ -37,6 +37,12 @@ OUTPUT_KEYS = {
     "translation": "translation_text",
 }
 
+__all__ = [
+    "OUTPUT_KEYS",
+    "GenerationPipeline",
+    "summarization_evaluator",
+]
+
 
 class GenerationPipeline:
     """A callable in the shape of transformers' summarization pipeline: texts in,

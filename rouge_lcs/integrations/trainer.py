@@ -32,6 +32,12 @@ else:
     np = lazy_import("numpy")
 
 
+__all__ = [
+    "logits_to_ids",
+    "make_compute_metrics",
+]
+
+
 def logits_to_ids(logits: Any, labels: Any = None) -> Any:
     """``preprocess_logits_for_metrics`` for ``Trainer``: arg-max on the device, so the
     evaluation loop gathers token ids instead of full ``(batch, length, vocab)`` logits."""
