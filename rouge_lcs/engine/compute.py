@@ -77,7 +77,15 @@ def _no_gc() -> Iterator[None]:
                     gc.enable()
 
 
-class StoreCache(threading.local):
+class ThreadCache(threading.local):
+    """A cache with one value per thread that pickles and copies empty (what it holds, an
+    engine's store or encoder, belongs to one thread of one process)."""
+
+    def __reduce__(self) -> tuple[type[ThreadCache], tuple[()]]:
+        return (type(self), ())
+
+
+class StoreCache(ThreadCache):
     """A scorer's store kept between its calls, one per thread (where the store allows it).
 
     A scorer called again and again on small batches (an RL reward every step, a torchmetrics
@@ -89,9 +97,6 @@ class StoreCache(threading.local):
 
     store: Store | None = None
     key: tuple[object, ...] | None = None  # what the store was made for
-
-    def __reduce__(self) -> tuple[type[StoreCache], tuple[()]]:
-        return (StoreCache, ())
 
 
 def kept_store(
@@ -155,14 +160,11 @@ class OnePair:
         return store.pair_scores(prediction, references, self._mode, self._beta, self._weights)
 
 
-class OnePairs(threading.local):
+class OnePairs(ThreadCache):
     """A scorer's :class:`OnePair`, one per thread, made on its thread's first one-pair call.
     It pickles and copies as an empty cache (the engine is chosen again where it lands)."""
 
     path: OnePair | None = None
-
-    def __reduce__(self) -> tuple[type[OnePairs], tuple[()]]:
-        return (OnePairs, ())
 
     def get(self, settings: Settings) -> OnePair:
         """This thread's path for ``settings`` (the scorer's: always the same ones)."""
@@ -172,14 +174,11 @@ class OnePairs(threading.local):
         return path
 
 
-class PairPlans(threading.local):
+class PairPlans(ThreadCache):
     """A scorer's per-call plan (:func:`pair_plan`), one per thread (a plan's encoder serves
     one call at a time); it pickles and copies as an empty cache."""
 
     plan: PairPlan | None = None
-
-    def __reduce__(self) -> tuple[type[PairPlans], tuple[()]]:
-        return (PairPlans, ())
 
 
 def pair_plan(
