@@ -12,8 +12,7 @@ Layout: settings -> engine (per-pair statistics) -> results -> output; see READM
 
 from __future__ import annotations
 
-import importlib
-
+from rouge_lcs.base.lazy import import_module
 from rouge_lcs.base.version import __version__
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~5 ms (see rouge_lcs.base.records)
@@ -81,12 +80,12 @@ def __getattr__(name: str) -> Any:
     """
     module = _LAZY.get(name)
     if module is not None:
-        value = getattr(importlib.import_module(module), name)
+        value = getattr(import_module(module), name)
         globals()[name] = value
         return value
     if not name.startswith("__"):
         try:
-            return importlib.import_module(f"{__name__}.{name}")
+            return import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as error:
             if error.name != f"{__name__}.{name}":
                 raise

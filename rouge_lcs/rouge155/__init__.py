@@ -12,7 +12,7 @@ Modules: :mod:`.tokenize` (the script's token rules), :mod:`.stem` (``-m``),
 
 from __future__ import annotations
 
-import importlib
+from rouge_lcs.base.lazy import import_module
 
 # Loaded at first use: importing the script's engine costs a process ~75 ms, and the
 # library's own calls import this package for rouge_lcs.rouge155.route alone.
@@ -38,6 +38,6 @@ def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    value = getattr(import_module(f"{__name__}.{home}"), name)
     globals()[name] = value
     return value

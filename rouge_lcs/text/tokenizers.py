@@ -33,8 +33,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from functools import cache, lru_cache
-from importlib import import_module
 
+from rouge_lcs.base.lazy import import_module
 from rouge_lcs.base.records import record
 from rouge_lcs.base.validation import callable_hash, returned_strs
 from rouge_lcs.text.languages import Language, get_language
