@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from absl import flags
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer as oracle_scorer
 from rouge_score import scoring as oracle_scoring
 from rouge_score import test_util, tokenizers
@@ -477,3 +479,37 @@ def test_import_switch_in_a_fresh_process():
         .fmeasure
     )
     assert float(out.stdout) == expected
+
+
+def test_only_dotted_capital_i_lowercases_to_two_characters():
+    # rouge_score's tokens of a text that is not ASCII are cut from the characters' simple
+    # lowercase, with str.lower only for this one (csrc/text.h, ascii_runs_text): its "i"
+    # ends a run where the simple mapping's would not.
+    longer = [
+        cp for cp in range(128, 0x110000) if not 0xD800 <= cp < 0xE000 and len(chr(cp).lower()) > 1
+    ]
+    assert longer == [0x130]
+
+
+# Characters whose lowercase is or holds an ASCII letter (KELVIN SIGN, LATIN CAPITAL LETTER I
+# WITH DOT ABOVE), others past ASCII (UCS-2 and UCS-4), and ASCII: texts of 1, 2 and 4 bytes a
+# character with runs that start, end or break at the characters past ASCII.
+_MIXED = (
+    "aZ9 .\n\u212a\u0130\u00e9\u00c9\u2019\u2014\u0307\u03a3\u2160\u00b2\uff21\u0131\u017f"
+    "\U0001f600"
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(_MIXED, max_size=40),
+    st.text(_MIXED, max_size=40),
+    st.booleans(),
+)
+def test_texts_past_ascii_equal_rouge_score(target, prediction, use_stemmer):
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    ours = rouge_scorer.RougeScorer(types, use_stemmer=use_stemmer)
+    theirs = oracle_scorer.RougeScorer(types, use_stemmer=use_stemmer)
+    expected = theirs.score(target, prediction)
+    assert ours.score(target, prediction) == expected  # the per-call path
+    assert ours.score_batch([target], [prediction])[0] == expected  # the batch path
