@@ -5,9 +5,11 @@ authors or the original script printed, the program their code names), read from
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
-from published_cases import RECORD, build, digest, texts_of
+from published_cases import OUTPUTS_ENV, RECORD, RELEASED, build, digest, released_texts, texts_of
 
 from rouge_lcs import audit
 
@@ -82,3 +84,38 @@ def test_readme_examples(name, check) -> None:
     assert {c.family for c in first} == {true.family}, table
     assert true.evidence == "reproduced"
     assert result.candidates[0].intervals is None
+
+
+# ---- released outputs read from their repository's checkout ---------------------------------
+RELEASED_CASES = json.loads(RELEASED.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", RELEASED_CASES, ids=[c["name"] for c in RELEASED_CASES])
+def test_released_outputs(case) -> None:
+    """A system's released outputs and the numbers printed for them: the program the
+    repository's code runs ranks first (tied only within its family), with the evidence its
+    kind allows ("reproduced" for an exact recipe, "consistent" for an unseeded bootstrap);
+    no bootstrap interval ranks first when an exact recipe is within one rounding unit."""
+    root = os.environ.get(OUTPUTS_ENV)
+    folder = Path(root or ".") / case["repo"]
+    if not root or not folder.is_dir():
+        pytest.skip(
+            f"{case['repo']} (licence: {case['license']}) is not kept here: clone "
+            f"https://github.com/{case['repo']} at {case['commit'][:10]} into "
+            f"${OUTPUTS_ENV}/{case['repo']} to run this case"
+        )
+    preds, refs = released_texts(case, Path(root))
+    assert digest(preds, refs) == case["digest"], "not the recorded texts (another commit?)"
+    result = audit(preds, refs, case["reported"])
+    table = result.table(limit=10)
+    first = [c for c in result.candidates if c.rank == 1]
+    assert {c.key for c in first} >= set(case["true"]), table
+    true = next(c for c in first if c.key in case["true"])
+    assert {c.family for c in first} == {true.family}, table
+    assert true.evidence == case["evidence"], table
+    assert result.reproduced == (case["evidence"] == "reproduced")
+    near = [
+        c for c in result.candidates if c.intervals is None and c.evidence in ("reproduced", "near")
+    ]
+    if near:
+        assert result.candidates[0].intervals is None, table
