@@ -15,6 +15,12 @@ their texts, the reported numbers and the recipe their code runs.
   with ``-m`` (what pyrouge runs) and with pyrouge's default flags without ``-m`` (the script
   called directly).
 
+* Released system outputs whose licence keeps them out of this repository
+  (``data/released_outputs.json``): read from a checkout of the repository that released them,
+  named by ``$PUBLISHED_OUTPUTS_DIR``; the DialogSum challenge's BART-large baseline (Chen et
+  al., 2021; ``cylnlp/dialogsum``, CC BY-NC-SA 4.0): its 500 test summaries, the numbers its
+  README prints and the metric its ``bart_train.py`` computes.
+
 ``python tests/recipes/published_cases.py`` records the digest again.
 """
 
@@ -117,6 +123,30 @@ def texts_of(case: dict) -> tuple[list[str], list[list[str]]]:
     group, _, system = case["ids"]["system"].partition("-")
     by_id = {r["id"]: r for r in rows}
     return _texts([by_id[f"{group}-{doc}-{system}"] for doc in case["ids"]["docs"]])
+
+
+# ---- released outputs whose licence keeps them out of the repository --------------------
+#: Cases read from a checkout of the public repository that released them (``repo`` at
+#: ``commit``, cloned as ``$PUBLISHED_OUTPUTS_DIR/<owner>/<name>``); the record keeps where
+#: the texts are, their digest, the printed numbers and the program the repository's code runs.
+RELEASED = Path(__file__).with_name("data") / "released_outputs.json"
+OUTPUTS_ENV = "PUBLISHED_OUTPUTS_DIR"
+
+
+def _lines(path: Path) -> list[str]:
+    """A file of one text per line (a final newline or none)."""
+    text = path.read_text(encoding="utf-8")
+    return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+
+
+def released_texts(case: dict, root: Path) -> tuple[list[str], list[list[str]]]:
+    """A released case's predictions and references from its repository's checkout."""
+    folder = root / case["repo"]
+    preds = _lines(folder / case["predictions"])
+    spec = case["references"]
+    with (folder / spec["path"]).open(encoding="utf-8") as f:
+        refs = [[json.loads(line)[spec["field"]]] for line in f if line.strip()]
+    return preds, refs
 
 
 if __name__ == "__main__":
