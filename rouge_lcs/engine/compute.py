@@ -51,7 +51,7 @@ os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 @contextmanager
-def _no_gc() -> Iterator[None]:
+def no_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector while scoring, when this is the only thread.
 
     Scoring allocates many small acyclic objects, and the collector's repeated scans of them
@@ -221,7 +221,7 @@ def compute_stats(
     if not isinstance(batch, TextBatch):  # a raw list would skip validation
         raise fail_type("batch", "a TextBatch from rouge_lcs.base.validation.check_texts", batch)
     engine, store, fresh_store = kept_store(settings, num_threads, cache)
-    with _no_gc():
+    with no_gc():
         parts = []
         chunk = store.chunk  # the engine's store decides what a chunk holds
         # One reference each, in lists (the common batch): the chunks are numbered from the
