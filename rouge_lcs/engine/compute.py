@@ -82,7 +82,7 @@ class _NoGc:
                     gc.enable()
 
 
-def _no_gc() -> _NoGc:
+def no_gc() -> _NoGc:
     """A context that pauses the collector while scoring (see :class:`_NoGc`)."""
     return _NoGc()
 
@@ -231,7 +231,7 @@ def compute_stats(
     if not isinstance(batch, TextBatch):  # a raw list would skip validation
         raise fail_type("batch", "a TextBatch from rouge_lcs.base.validation.check_texts", batch)
     engine, store, fresh_store = kept_store(settings, num_threads, cache)
-    with _no_gc():
+    with no_gc():
         parts = []
         chunk = store.chunk  # the engine's store decides what a chunk holds
         # One reference each, in lists (the common batch): the chunks are numbered from the

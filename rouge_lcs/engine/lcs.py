@@ -122,6 +122,10 @@ class Candidate:
         self._dense: dict[int, int] = {}
         budget = _MASK_BYTES_PER_TOKEN * self.width
         cost = _int_bytes(self.width)
+        if len(positions) <= budget // cost:  # every mask fits (a sentence): no ranking
+            for token, found in positions.items():
+                self._dense[token] = self._build(found, len(found))
+            return
         counts = Counter({token: len(found) for token, found in positions.items()})
         # most_common breaks ties by first occurrence: the cached set is deterministic.
         for token, _ in counts.most_common(budget // cost):

@@ -113,8 +113,15 @@ def take_shards(
 
 
 def _fork_drain(key: int) -> tuple[int, int]:
-    """Fork a child that runs :func:`_drain` and writes ``("ok", shards)`` or ``("error",
-    exception)`` pickled to a pipe; return its pid and the pipe's read end."""
+    """Fork a child that runs :func:`_drain` (see :func:`fork_call`)."""
+    return fork_call(lambda: _drain(key))
+
+
+def fork_call(work: Callable[[], object]) -> tuple[int, int]:
+    """Fork a child that runs ``work`` and writes ``("ok", result)`` or ``("error",
+    exception)`` pickled to a pipe (:func:`outcome`); return its pid and the pipe's read end
+    (:func:`collect` reads it).  The child inherits the caller's objects: nothing is pickled
+    but the result."""
     # Imported here, before the fork (the children inherit it, for outcome()): ~4 ms that a
     # process scoring with num_proc=1 never needs.
     import pickle  # noqa: F401
@@ -126,7 +133,7 @@ def _fork_drain(key: int) -> tuple[int, int]:
         status = 1
         try:
             os.close(read)
-            payload = outcome(lambda: _drain(key))
+            payload = outcome(work)
             with os.fdopen(write, "wb") as out:
                 out.write(payload)
             status = 0
@@ -202,8 +209,15 @@ def widen(pipe: int, size: int = 1 << 20) -> None:
 
 
 def _collect(pid: int, read: int) -> list[tuple[int, PairStats]]:
-    """Read a child's pickled results to the end, raise what it raised; reap it in the
-    background (see :func:`reap`)."""
+    """A shard-taking child's results (:func:`collect`)."""
+    found: list[tuple[int, PairStats]] = collect(pid, read)
+    return found
+
+
+def collect(pid: int, read: int, wait: bool = False, role: str = "num_proc") -> Any:
+    """Read a child's pickled results to the end (:func:`fork_call`), raise what it raised
+    (``role`` names the caller where the child died); reap it in the background (see
+    :func:`reap`), or before returning with ``wait`` (no thread left behind)."""
     import pickle
 
     with os.fdopen(read, "rb") as source:
@@ -216,8 +230,11 @@ def _collect(pid: int, read: int) -> list[tuple[int, PairStats]]:
         kind, value = None, None
     if kind is None:
         _, status = os.waitpid(pid, 0)
-        raise RuntimeError(f"num_proc: a worker process failed (wait status {status})")
-    reap(pid)
+        raise RuntimeError(f"{role}: a worker process failed (wait status {status})")
+    if wait:
+        os.waitpid(pid, 0)
+    else:
+        reap(pid)
     if isinstance(value, BaseException):
         raise value
     return value

@@ -9,14 +9,21 @@ interval, of one of its columns.
 from __future__ import annotations
 
 import math
+import os
+import threading
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from rouge_lcs.base.validation import TextBatch, check_texts
+from rouge_lcs.engine.compute import no_gc
+from rouge_lcs.engine.parallel import FrozenGC, can_fork, collect, fork_call
 from rouge_lcs.recipes import pltrdy, py_rouge, sumeval, xlsum
 from rouge_lcs.recipes.catalogue import Recipe
+from rouge_lcs.rouge155.api import Reading, shared_reading
 from rouge_lcs.rouge155.flags import score_flags
 from rouge_lcs.scores.results import MEASURES
 from rouge_lcs.scores.scorer import function_scorer
@@ -130,6 +137,11 @@ def _mean(column: np.ndarray) -> float:
     return math.fsum(column.tolist()) / len(column)
 
 
+# A group's columns (or why there are none) and the script's numbers by group, as sent back
+# by another process
+Parts = tuple[dict[str, "Columns | Unavailable"], dict[str, dict[str, dict[str, dict[str, float]]]]]
+
+
 class Groups:
     """Each group of per-example values computed at its first use, once."""
 
@@ -143,6 +155,7 @@ class Groups:
         self._sentences: dict[str, list[str]] = {}
         self._batches: dict[str, TextBatch] = {}
         self._py_rouge_words: dict[str, list[str]] = {}  # py-rouge's words of each line
+        self._reading: Reading = {}  # the script's terms of each line, per -m
 
     def checked(self, split: str) -> TextBatch:
         """:meth:`texts` as a checked batch, checked once for every group that reads it."""
@@ -210,8 +223,24 @@ class Groups:
         if recipe.group not in self._printed:
             flags = str(recipe.extra["flags"])
             texts = self.texts(str(recipe.extra["split"]))
-            self._printed[recipe.group] = _perl_group(texts, flags)
+            # the flag sets of one audit read each line once (-l and -b cut few of them)
+            with shared_reading(self._reading):
+                self._printed[recipe.group] = _perl_group(texts, flags)
         return self._printed[recipe.group][recipe.aggregate]
+
+    def parts(self, names: list[str]) -> Parts:
+        """What :meth:`columns` and :meth:`printed` computed for groups ``names`` (to send to
+        another process's :meth:`merge`)."""
+        return (
+            {n: self._columns[n] for n in names if n in self._columns},
+            {n: self._printed[n] for n in names if n in self._printed},
+        )
+
+    def merge(self, parts: Parts) -> None:
+        """Keep groups another process computed (:meth:`parts`)."""
+        columns, printed = parts
+        self._columns.update(columns)
+        self._printed.update(printed)
 
     def _make(self, name: str) -> Columns:
         batch = self.batch
@@ -272,9 +301,120 @@ class Groups:
         raise KeyError(name)  # pragma: no cover - the catalogue names only these
 
 
-def compute(batch: TextBatch, recipes: list[Recipe]) -> list[Numbers]:
-    """Every recipe's numbers on ``batch`` (each group of statistics computed once)."""
-    groups = Groups(batch)
+#: From this many examples on, the groups are shared with a second process where one can be
+#: forked (below it the fork and the pickled columns cost more than the half they save).
+FORK_MIN_EXAMPLES = 1000
+
+
+def _bundle(name: str) -> int:
+    """The bundle of group ``name``: groups that share work (a sentence split, a memo of
+    words) are computed in one process; bundles in this order, costliest first (CPU
+    seconds on 11,490 distinct pairs), so that two processes end at about the same time."""
+    if name.startswith(("perl|", "rs_nltk", "tm_nltk")):
+        return 0  # the script's flag sets (one bootstrap's draws) and Punkt's sentences
+    for index, prefix in enumerate(("pltrdy", "py_rouge:", "xlsum_", "sumeval_"), 1):
+        if name.startswith(prefix):
+            return index
+    return 5  # the engine's groups on the texts as given
+
+
+# A bundle's work: (group name, a recipe of it: the script's flags and split)
+_Work = list[tuple[str, Recipe]]
+
+
+def _take(groups: Groups, bundles: list[_Work], counter: Any, parent: int = 0) -> list[str]:
+    """Compute bundles, taking the next one from the shared ``counter`` until none is left
+    (the other process takes the others); return the groups computed.  ``parent``: in the
+    forked process, the pid of the one that waits for it (stop once it is gone: killed past
+    a time limit, as the Space kills its audit process)."""
+    done: list[str] = []
+    while not parent or os.getppid() == parent:
+        with counter.get_lock():
+            index = counter.value
+            counter.value += 1
+        if index >= len(bundles):
+            return done
+        for name, recipe in bundles[index]:
+            if name.startswith("perl|"):
+                groups.printed(recipe)
+            else:
+                with suppress(Unavailable):  # kept in the groups, raised where read
+                    groups.columns(name)
+            done.append(name)
+    return done
+
+
+def _detached(groups: Groups, bundles: list[_Work], counter: Any, parent: int) -> Parts:
+    """The forked process's share (:func:`_take`), with its standard streams on the null
+    device: it holds no pipe of the caller's (a caller reading this process's output to its
+    end, as the Space does, would wait for it)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    return groups.parts(_take(groups, bundles, counter, parent))
+
+
+def _processes(batch: TextBatch) -> int:
+    """Two where a second process can share the work: a forking platform, two CPUs, a batch
+    large enough, and no other thread in this process (a fork copies a lock another thread
+    holds, held for ever in the child)."""
+    if len(batch) < FORK_MIN_EXAMPLES or threading.active_count() > 1 or not can_fork():
+        return 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return 2 if (cpus or 1) > 1 else 1
+
+
+def _share(groups: Groups, recipes: list[Recipe]) -> None:
+    """Compute every group the recipes read in this process and a forked one, bundle by
+    bundle (see :func:`_bundle`), and keep the other process's in ``groups``: the same
+    functions on the same inputs, so the numbers are those of one process."""
+    import multiprocessing  # ~10 ms: only a shared audit needs it
+    import signal  # imports enum (~1.5 ms)
+
+    work: dict[str, Recipe] = {}
+    for recipe in recipes:
+        for name in (recipe.group, recipe.lsum_group):
+            if name is not None:
+                work.setdefault(name, recipe)
+    bundles: list[_Work] = [[] for _ in range(6)]
+    for name, recipe in work.items():
+        bundles[_bundle(name)].append((name, recipe))
+    bundles = [b for b in bundles if b]
+    counter = multiprocessing.get_context("fork").Value("l", 0)
+    child: tuple[int, int] | None = None
+    try:
+        with FrozenGC():
+            parent = os.getpid()
+            child = fork_call(lambda: _detached(groups, bundles, counter, parent))
+        _take(groups, bundles, counter)
+        pid, read = child
+        child = None
+        groups.merge(collect(pid, read, wait=True, role="audit"))
+    finally:
+        if child is not None:  # only after an error here: stop and reap the child
+            os.kill(child[0], signal.SIGKILL)
+            os.waitpid(child[0], 0)
+            os.close(child[1])
+
+
+def compute(batch: TextBatch, recipes: list[Recipe], processes: int | None = None) -> list[Numbers]:
+    """Every recipe's numbers on ``batch`` (each group of statistics computed once), in
+    ``processes`` processes (1 or 2; default: 2 where :func:`_processes` finds it pays),
+    the same numbers however many."""
+    if processes is None:
+        processes = _processes(batch)
+    if processes not in (1, 2):
+        raise ValueError(f"processes must be 1 or 2, got {processes!r}")
+    # The groups' memos (words, n-gram sets, LCS rows of each distinct text) are millions of
+    # small acyclic objects: the collector's scans of them cost a third of pltrdy's time.
+    with no_gc():
+        return _numbers(Groups(batch), recipes, processes)
+
+
+def _numbers(groups: Groups, recipes: list[Recipe], processes: int) -> list[Numbers]:
+    if processes == 2:
+        _share(groups, recipes)
     out = []
     for recipe in recipes:
         if recipe.group.startswith("perl|"):

@@ -41,7 +41,8 @@ def words(sents: Sequence[str]) -> list[str]:
 
 
 def _ngram_set(tokens: list[str], n: int) -> set[tuple[str, ...]]:
-    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
+    # zip of the shifted lists: the tuples tokens[i : i + n], made in C
+    return set(zip(*(tokens[i:] for i in range(n))))
 
 
 def _traceback_words(x: list[str], y: list[str], prepared: Candidate | None = None) -> set[str]:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import chain
 
@@ -35,7 +37,7 @@ from rouge_lcs.rouge155.tokenize import Terms, flat_terms, lines_of, script_byte
 from rouge_lcs.scores.statistics import MAX_RESAMPLES
 from rouge_lcs.text.rouge_types import MAX_N
 
-__all__ = ["Options", "score", "score_lines", "metrics_for"]
+__all__ = ["Options", "Reading", "score", "score_lines", "metrics_for", "shared_reading"]
 
 Text = str | Sequence[str]
 
@@ -165,6 +167,41 @@ def metrics_for(opts: Options) -> list[Metric]:
     return metrics
 
 
+#: Lines read for several calls: a :class:`Terms` per ``(-m, -s)`` (see :func:`shared_reading`).
+Reading = dict[tuple[bool, bool], Terms]
+
+#: The reading the calls inside :func:`shared_reading` share (``None``: outside one).
+_READING: ContextVar[Reading | None] = ContextVar("rouge155_reading", default=None)
+
+
+@contextmanager
+def shared_reading(store: Reading | None = None) -> Iterator[Reading]:
+    """Inside the block, the calls of :func:`score` and :func:`score_lines` (in this thread or
+    task) with the same ``-m`` and ``-s`` read each line once for all of them: its terms
+    (tokens, stop words, stems) are kept in ``store`` (a new one by default; pass the one a
+    block yielded to go on sharing it later), which the block yields.  The flag sets an audit
+    tries differ in ``-l``/``-b``, which cut the lines before they are read: a line that none
+    cuts was tokenized and stemmed once per flag set.  The numbers are the same (the ids of
+    terms are labels only)."""
+    store = {} if store is None else store
+    token = _READING.set(store)
+    try:
+        yield store
+    finally:
+        _READING.reset(token)
+
+
+def _terms(stem: bool, stopwords: bool) -> Terms:
+    """A :class:`Terms` for ``-m``/``-s``: the block's shared one inside :func:`shared_reading`."""
+    store = _READING.get()
+    if store is None:
+        return Terms(stem=stem, remove_stopwords=stopwords)
+    found = store.get((stem, stopwords))
+    if found is None:
+        found = store[stem, stopwords] = Terms(stem=stem, remove_stopwords=stopwords)
+    return found
+
+
 #: ``stats(pair_peer, pair_model, metrics)``: per-pair statistics of the distinct summaries.
 StatsOf = Callable[[np.ndarray, np.ndarray, list[Metric]], list[PairArrays]]
 
@@ -211,7 +248,7 @@ def score_lines(
     def stats(
         pair_peer: np.ndarray, pair_model: np.ndarray, metrics: list[Metric]
     ) -> list[PairArrays]:
-        terms = Terms(stem=opts.stem, remove_stopwords=opts.stopwords)
+        terms = _terms(opts.stem, opts.stopwords)
         if not opts.length_limit and not opts.byte_limit:
             blob = b"\n".join(b"\n".join(lines) for lines in distinct)
             line_counts = [len(lines) or 1 for lines in distinct]
@@ -374,7 +411,7 @@ def score(
     def stats(
         pair_peer: np.ndarray, pair_model: np.ndarray, metrics: list[Metric]
     ) -> list[PairArrays]:
-        terms = Terms(stem=stem, remove_stopwords=stopwords)
+        terms = _terms(stem, stopwords)
         if not length_limit and not byte_limit:
             # All texts as one: lines_of's lines, each text's own (empty ones never count).
             blob = script_bytes("\n".join(distinct))

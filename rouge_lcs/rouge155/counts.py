@@ -35,7 +35,7 @@ import numpy as np
 
 from rouge_lcs.engine import Candidate, lcs_indices
 from rouge_lcs.engine.backend import IdDocs, backend
-from rouge_lcs.rouge155.tokenize import Flat, Terms, raw_tokens, read_text, read_text_lcs
+from rouge_lcs.rouge155.tokenize import Flat, Terms, read_parts, read_text_lcs
 from rouge_lcs.text.rouge_types import (
     KINDS,
     LCS,
@@ -180,7 +180,9 @@ def prepare(
     sentences = [terms.of_line(s) for s in kept]
     sentence_ids = [terms.ids_of_line(s) for s in kept]
     if byte_limit:  # only -b cuts the whole text and the sentences differently
-        whole = terms(raw_tokens(read_text(lines, length_limit, byte_limit)))
+        # readText's text is its pieces joined by spaces: their terms in order (see read_parts)
+        parts = read_parts(lines, length_limit, byte_limit)
+        whole = [t for part in parts for t in terms.of_line(part)]
         return Summary(whole, sentences, sentence_ids, terms.ids(whole))
     # readText joins the same (cut) lines with spaces: the same tokens in order
     return Summary(None, sentences, sentence_ids)

@@ -38,6 +38,7 @@ __all__ = [
     "lines_of",
     "script_bytes",
     "read_text",
+    "read_parts",
     "read_text_lcs",
     "raw_tokens",
     "Terms",
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 # Perl's \s on a byte string: ASCII space, \t, \n, \v, \f, \r (not \x85 or \xa0).
-_PERL_SPACE = re.compile(rb"[ \t\n\x0b\f\r]+")
+_PERL_SPACE_BYTES = b" \t\n\x0b\f\r"
 _TOKEN_BYTES = ROUGE155_TOKEN_BYTES
 _UPPER = ASCII_LOWER
 
@@ -90,16 +91,27 @@ def lines_of(text: str | Sequence[str]) -> list[bytes]:
 
 def _perl_split(line: bytes) -> list[bytes]:
     """``split(/\\s+/, $line)``: a leading empty field is kept, trailing empty ones are not."""
-    fields = _PERL_SPACE.split(line)
-    while fields and not fields[-1]:
-        fields.pop()
+    # bytes.split() cuts at runs of the same six bytes (Python's ASCII whitespace), drops
+    # empty fields at both ends, and is several times faster than the pattern
+    fields = line.split()
+    if fields and line[:1] in _PERL_SPACE_BYTES:
+        fields.insert(0, b"")
     return fields
 
 
 def read_text(lines: Sequence[bytes], length_limit: int = 0, byte_limit: int = 0) -> bytes:
     """The whole summary as ``readText`` builds it before tokenizing (``b""`` when nothing)."""
+    # The script joins with a space only once something has been counted; the pieces are then
+    # only whitespace apart, so a plain join tokenizes the same.
+    return b" ".join(read_parts(lines, length_limit, byte_limit))
+
+
+def read_parts(lines: Sequence[bytes], length_limit: int = 0, byte_limit: int = 0) -> list[bytes]:
+    """The pieces :func:`read_text` joins with spaces: the lines ``readText`` keeps whole,
+    then the cut one.  A space never joins two tokens, so the text's tokens are the pieces'
+    tokens in order (a line's are read once for every summary and flag set that keeps it)."""
     if not length_limit and not byte_limit:
-        return b" ".join(lines)
+        return list(lines)
     parts: list[bytes] = []
     kept = 0
     for line in lines:
@@ -119,9 +131,7 @@ def read_text(lines: Sequence[bytes], length_limit: int = 0, byte_limit: int = 0
                 continue
             parts.append(line[: byte_limit - kept])
         break
-    # The script joins with a space only once something has been counted; the pieces are then
-    # only whitespace apart, so a plain join tokenizes the same.
-    return b" ".join(parts)
+    return parts
 
 
 def read_text_lcs(

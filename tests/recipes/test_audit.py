@@ -472,3 +472,26 @@ def test_cli_audit_table_and_json(tmp_path):
     assert "pyrouge" in out.stdout and "torchmetrics" in out.stdout and "RLsum" in out.stdout
     bad = subprocess.run([*run, "--reported", "R1=140"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "reported" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_two_processes_give_the_numbers_of_one(sets):
+    """A batch shared with a forked process (every group computed where its bundle was taken,
+    the other process's columns and printed averages sent back) gives every recipe's numbers,
+    intervals and errors bit for bit as one process; pltrdy's error travels back too."""
+    from rouge_lcs.recipes import numbers as numbers_module
+
+    if not numbers_module.can_fork():
+        pytest.skip("no fork on this platform")
+    for _name, preds, refs in sets:
+        batch = check_texts(["", *preds], [["a b"], *refs])  # pltrdy raises on the empty one
+        multi = any(len(r) > 1 for r in batch.references)
+        one = compute(batch, recipes(multi_ref=multi), processes=1)
+        two = compute(batch, recipes(multi_ref=multi), processes=2)
+        assert [n.recipe.key for n in two] == [n.recipe.key for n in one]
+        for a, b in zip(one, two):
+            assert (b.values, b.intervals, b.error) == (a.values, a.intervals, a.error), a.recipe
+        assert next(n for n in two if n.recipe.key == "rouge/1.0.1").error
+    # a small batch stays in this process; a wrong count is one clear error
+    assert numbers_module._processes(check_texts(["a"], ["a"])) == 1
+    with pytest.raises(ValueError, match="processes"):
+        compute(check_texts(["a"], ["a"]), recipes(), processes=3)

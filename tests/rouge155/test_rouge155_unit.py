@@ -397,3 +397,19 @@ def test_weighted_lcs_memory_stays_below_the_move_table(monkeypatch) -> None:
     monkeypatch.setattr(weighted, "WLCS_TABLE_CELLS", 1 << 24)  # the whole table: same marks
     weighted.wlcs_marks(model, peer, 1.2, want)
     assert mask == want and sum(mask) > 0
+
+
+def test_shared_reading_gives_each_flag_sets_numbers() -> None:
+    # Flag sets that cut lines differently (-l, -b) and read them with one Terms per -m: each
+    # report equals the report of a call of its own, and the store holds one Terms per -m.
+    from rouge_lcs.rouge155.api import shared_reading
+    from rouge_lcs.rouge155.flags import score_flags
+
+    preds = ["The cats sat on the mats.\nThey were sitting there", " Leading space here\nok"]
+    refs = [["A cat sat on a mat.\nIt sat", "cats sitting"], ["leading spaces are here"]]
+    sets = ["-n 2 -m -l 5", "-n 2 -m -b 20", "-n 2 -l 3", "-n 2 -m", "-n 2 -m -l 100"]
+    alone = [score_flags(preds, refs, flags).text() for flags in sets]
+    with shared_reading() as store:
+        shared = [score_flags(preds, refs, flags).text() for flags in sets]
+    assert shared == alone
+    assert sorted(store) == [(False, False), (True, False)]
