@@ -272,6 +272,28 @@ def test_shared_reference_lists_are_read_once_with_the_same_numbers():
         )
 
 
+def test_groups_sharing_a_reference_equal_rouge_score():
+    # A trainer's batch: groups of completions against one reference (the same list object,
+    # counted once per group).  References of 1 to 130 ids (one and two 64-bit words and past
+    # them: 63, 64, 65, 127, 128, 129), groups of 1 to 9 (four walked at a time and the rest),
+    # completions from empty to longer than the reference.
+    rng = np.random.default_rng(21)
+    preds, refs = [], []
+    for ref_len in (1, 2, 5, 63, 64, 65, 100, 127, 128, 129, 130):
+        for size in (1, 2, 4, 5, 9):
+            ref = rng.integers(0, 9, ref_len).tolist()
+            for _ in range(size):
+                preds.append(rng.integers(0, 9, rng.integers(0, 2 * ref_len + 2)).tolist())
+                refs.append(ref)
+    types = ["rouge1", "rouge2", "rougeL"]
+    want = _rouge_score(preds, refs, types)
+    for num_threads in (1, 2):
+        got = Rouge(types, num_threads=num_threads).score(preds, refs)
+        for name in types:
+            for kind in ("precision", "recall", "fmeasure"):
+                assert got.values(name, kind) == [getattr(w[name], kind) for w in want], name
+
+
 def test_arrays_of_texts_stay_texts():
     texts = np.array(["a b c", "d"], dtype=object)
     want = rouge(["a b c", "d"], ["a b", "d e"], ["rouge1"])

@@ -781,6 +781,119 @@ static int64_t shard_block(int64_t n_pairs, int n) {
     return block < 1 ? 1 : block > 256 ? 256 : block;
 }
 
+/*
+ * ROUGE-L of predictions that share one reference of at most 128 tokens (a GRPO group: the
+ * same reference for every completion of a prompt; token ids from a trainer).  The LCS length
+ * is symmetric, so the bits go over the reference here: its mask table is built once for the
+ * group (walk_rows built the table over each prediction), and each prediction's tokens walk a
+ * row of one or two words.  Four predictions are walked together: each row depends on the row
+ * before (an addition's carry chain), and four independent chains keep the core busy where
+ * one waited on each step.  A token the reference lacks steps with a zero mask (the row stays
+ * as it is) instead of a branch on every token.
+ */
+static const uint64_t LCS_ZERO_MASK[2] = {0, 0};
+
+/* One row step of a 1- or 2-word row (W a constant where it is inlined). */
+static inline void lcs_step_w(uint64_t *v0, uint64_t *v1, const uint64_t *m, uint64_t top,
+                              int W) {
+    uint64_t carry = 0;
+    if (W == 1) {
+        *v0 = lcs_step(*v0, m[0], &carry) & top;
+        return;
+    }
+    uint64_t a = lcs_step(*v0, m[0], &carry);
+    *v1 = lcs_step(*v1, m[1], &carry) & top;
+    *v0 = a;
+}
+
+/* The mask row of token t in a table of W-word rows (a zero row for a token it lacks). */
+static inline const uint64_t *lcs_mask_of(const int32_t *local, const uint64_t *masks,
+                                          int32_t t, int W) {
+    int32_t l = local[t];
+    return l >= 0 ? masks + (int64_t)l * W : LCS_ZERO_MASK;
+}
+
+/* The LCS lengths of the predictions preds[0..count) (lengths lens) against the reference
+ * whose table of W-word rows (n tokens, `top` its last word's bits) is built: into out[j]. */
+static inline void lcs_against_table(const int32_t *local, const uint64_t *masks, int64_t n,
+                                     uint64_t top, int W, const int32_t *const *preds,
+                                     const int64_t *lens, int64_t count, int64_t *out) {
+    uint64_t full0 = W == 1 ? top : ~(uint64_t)0, full1 = W == 1 ? 0 : top;
+    int64_t j = 0;
+    for (; j + 4 <= count; j += 4) {
+        uint64_t a0 = full0, a1 = full1, b0 = full0, b1 = full1;
+        uint64_t c0 = full0, c1 = full1, d0 = full0, d1 = full1;
+        const int32_t *pa = preds[j], *pb = preds[j + 1], *pc = preds[j + 2], *pd = preds[j + 3];
+        int64_t la = lens[j], lb = lens[j + 1], lc = lens[j + 2], ld = lens[j + 3];
+        int64_t common = la < lb ? la : lb;
+        if (lc < common) common = lc;
+        if (ld < common) common = ld;
+        for (int64_t k = 0; k < common; k++) {
+            const uint64_t *ma = lcs_mask_of(local, masks, pa[k], W);
+            const uint64_t *mb = lcs_mask_of(local, masks, pb[k], W);
+            const uint64_t *mc = lcs_mask_of(local, masks, pc[k], W);
+            const uint64_t *md = lcs_mask_of(local, masks, pd[k], W);
+            lcs_step_w(&a0, &a1, ma, top, W);
+            lcs_step_w(&b0, &b1, mb, top, W);
+            lcs_step_w(&c0, &c1, mc, top, W);
+            lcs_step_w(&d0, &d1, md, top, W);
+        }
+        for (int64_t k = common; k < la; k++)
+            lcs_step_w(&a0, &a1, lcs_mask_of(local, masks, pa[k], W), top, W);
+        for (int64_t k = common; k < lb; k++)
+            lcs_step_w(&b0, &b1, lcs_mask_of(local, masks, pb[k], W), top, W);
+        for (int64_t k = common; k < lc; k++)
+            lcs_step_w(&c0, &c1, lcs_mask_of(local, masks, pc[k], W), top, W);
+        for (int64_t k = common; k < ld; k++)
+            lcs_step_w(&d0, &d1, lcs_mask_of(local, masks, pd[k], W), top, W);
+        out[j] = n - popcount64(a0) - popcount64(a1);
+        out[j + 1] = n - popcount64(b0) - popcount64(b1);
+        out[j + 2] = n - popcount64(c0) - popcount64(c1);
+        out[j + 3] = n - popcount64(d0) - popcount64(d1);
+    }
+    for (; j < count; j++) {
+        uint64_t v0 = full0, v1 = full1;
+        for (int64_t k = 0; k < lens[j]; k++)
+            lcs_step_w(&v0, &v1, lcs_mask_of(local, masks, preds[j][k], W), top, W);
+        out[j] = n - popcount64(v0) - popcount64(v1);
+    }
+}
+
+/* Predictions walked against one shared reference table at a time (lcs_shared_ref). */
+#define LCS_GROUP 16
+
+/* ROUGE-L counts of type t for pairs [k0, k1) of `job`, which share the reference rt of n
+ * tokens (1 <= n <= 128), into job->out; 0 with ws->failed set when memory ran out. */
+static int lcs_shared_ref(Workspace *ws, const Job *job, int64_t k0, int64_t k1, int64_t t,
+                          const int32_t *rt, int64_t n) {
+    if (!table_for(ws, rt, n)) return 0;
+    int W = n > 64 ? 2 : 1;
+    uint64_t top = (n & 63) ? (((uint64_t)1 << (n & 63)) - 1) : ~(uint64_t)0;
+    const int32_t *preds[LCS_GROUP];
+    int64_t lens[LCS_GROUP], lcs[LCS_GROUP];
+    for (int64_t k = k0; k < k1; k += LCS_GROUP) {
+        int64_t count = k1 - k < LCS_GROUP ? k1 - k : LCS_GROUP, work = 0;
+        for (int64_t j = 0; j < count; j++) {
+            int64_t p = job->pair_pred[k + j];
+            preds[j] = job->tokens + job->doc_start[p];
+            lens[j] = job->doc_start[p + 1] - job->doc_start[p];
+            work += lens[j] * W;
+        }
+        if (W == 1)
+            lcs_against_table(ws->local, ws->masks, n, top, 1, preds, lens, count, lcs);
+        else
+            lcs_against_table(ws->local, ws->masks, n, top, 2, preds, lens, count, lcs);
+        for (int64_t j = 0; j < count; j++) {
+            int64_t *o = job->out + ((k + j) * job->n_types + t) * 3;
+            o[0] = lcs[j];
+            o[1] = lens[j];
+            o[2] = n;
+        }
+        if (ws_tick(ws, work)) return 0;
+    }
+    return 1;
+}
+
 /* ROUGE-Lsum hits of one pair; -1 on allocation failure. */
 static int64_t lsum_hits(Workspace *ws, const Job *job, int64_t pred, int64_t ref) {
     const int32_t *st = job->sent_tokens;
@@ -845,6 +958,15 @@ static void shard_pairs(const Job *job, Workspace *ws, int64_t first, int64_t la
                 o[1] = lp - n + 1 > 0 ? lp - n + 1 : 0;
                 o[2] = lr - n + 1 > 0 ? lr - n + 1 : 0;
             } else if (kind == KIND_L) {
+                /* a run of pairs sharing a short reference: its table built once */
+                int64_t end = k + 1;
+                while (end < last && job->pair_ref[end] == r) end++;
+                if (end - k > 1 && lr >= 1 && lr <= 128) {
+                    if (!lcs_shared_ref(ws, job, k, end, t, rt, lr) && !ws->failed)
+                        ws->failed = RUN_NO_MEMORY;
+                    k = end - 1;
+                    continue;
+                }
                 o[0] = lcs_length(ws, rt, lr, pt, lp);
                 if (o[0] < 0 && !ws->failed) ws->failed = RUN_NO_MEMORY;
                 o[1] = lp;
