@@ -791,26 +791,23 @@ static int64_t shard_block(int64_t n_pairs, int n) {
  * one waited on each step.  A token the reference lacks steps with a zero mask (the row stays
  * as it is) instead of a branch on every token.
  */
-static const uint64_t LCS_ZERO_MASK[2] = {0, 0};
-
-/* One row step of a 1- or 2-word row (W a constant where it is inlined). */
-static inline void lcs_step_w(uint64_t *v0, uint64_t *v1, const uint64_t *m, uint64_t top,
-                              int W) {
+/* One row step of a 1- or 2-word row (W a constant where it is inlined) with the mask words
+ * of the token's row in a table of W-word rows: row 0 (always there) anded with zero for a
+ * token the table lacks, so no branch (the compiler made a branch of a conditional row, and
+ * mispredicted it on about half the tokens). */
+static inline void lcs_step_w(uint64_t *v0, uint64_t *v1, const int32_t *local,
+                              const uint64_t *masks, int32_t t, uint64_t top, int W) {
+    int32_t l = local[t];
+    uint64_t keep = (uint64_t)0 - (uint64_t)(l >= 0); /* all ones when l >= 0, else 0 */
+    const uint64_t *m = masks + ((uint64_t)(int64_t)l & keep) * (uint64_t)W; /* l, or 0 */
     uint64_t carry = 0;
     if (W == 1) {
-        *v0 = lcs_step(*v0, m[0], &carry) & top;
+        *v0 = lcs_step(*v0, m[0] & keep, &carry) & top;
         return;
     }
-    uint64_t a = lcs_step(*v0, m[0], &carry);
-    *v1 = lcs_step(*v1, m[1], &carry) & top;
+    uint64_t a = lcs_step(*v0, m[0] & keep, &carry);
+    *v1 = lcs_step(*v1, m[1] & keep, &carry) & top;
     *v0 = a;
-}
-
-/* The mask row of token t in a table of W-word rows (a zero row for a token it lacks). */
-static inline const uint64_t *lcs_mask_of(const int32_t *local, const uint64_t *masks,
-                                          int32_t t, int W) {
-    int32_t l = local[t];
-    return l >= 0 ? masks + (int64_t)l * W : LCS_ZERO_MASK;
 }
 
 /* The LCS lengths of the predictions preds[0..count) (lengths lens) against the reference
@@ -829,23 +826,19 @@ static inline void lcs_against_table(const int32_t *local, const uint64_t *masks
         if (lc < common) common = lc;
         if (ld < common) common = ld;
         for (int64_t k = 0; k < common; k++) {
-            const uint64_t *ma = lcs_mask_of(local, masks, pa[k], W);
-            const uint64_t *mb = lcs_mask_of(local, masks, pb[k], W);
-            const uint64_t *mc = lcs_mask_of(local, masks, pc[k], W);
-            const uint64_t *md = lcs_mask_of(local, masks, pd[k], W);
-            lcs_step_w(&a0, &a1, ma, top, W);
-            lcs_step_w(&b0, &b1, mb, top, W);
-            lcs_step_w(&c0, &c1, mc, top, W);
-            lcs_step_w(&d0, &d1, md, top, W);
+            lcs_step_w(&a0, &a1, local, masks, pa[k], top, W);
+            lcs_step_w(&b0, &b1, local, masks, pb[k], top, W);
+            lcs_step_w(&c0, &c1, local, masks, pc[k], top, W);
+            lcs_step_w(&d0, &d1, local, masks, pd[k], top, W);
         }
         for (int64_t k = common; k < la; k++)
-            lcs_step_w(&a0, &a1, lcs_mask_of(local, masks, pa[k], W), top, W);
+            lcs_step_w(&a0, &a1, local, masks, pa[k], top, W);
         for (int64_t k = common; k < lb; k++)
-            lcs_step_w(&b0, &b1, lcs_mask_of(local, masks, pb[k], W), top, W);
+            lcs_step_w(&b0, &b1, local, masks, pb[k], top, W);
         for (int64_t k = common; k < lc; k++)
-            lcs_step_w(&c0, &c1, lcs_mask_of(local, masks, pc[k], W), top, W);
+            lcs_step_w(&c0, &c1, local, masks, pc[k], top, W);
         for (int64_t k = common; k < ld; k++)
-            lcs_step_w(&d0, &d1, lcs_mask_of(local, masks, pd[k], W), top, W);
+            lcs_step_w(&d0, &d1, local, masks, pd[k], top, W);
         out[j] = n - popcount64(a0) - popcount64(a1);
         out[j + 1] = n - popcount64(b0) - popcount64(b1);
         out[j + 2] = n - popcount64(c0) - popcount64(c1);
@@ -854,7 +847,7 @@ static inline void lcs_against_table(const int32_t *local, const uint64_t *masks
     for (; j < count; j++) {
         uint64_t v0 = full0, v1 = full1;
         for (int64_t k = 0; k < lens[j]; k++)
-            lcs_step_w(&v0, &v1, lcs_mask_of(local, masks, preds[j][k], W), top, W);
+            lcs_step_w(&v0, &v1, local, masks, preds[j][k], top, W);
         out[j] = n - popcount64(v0) - popcount64(v1);
     }
 }
