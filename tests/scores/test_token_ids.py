@@ -245,6 +245,14 @@ def test_the_engines_one_pass_over_lists_of_ints():
     assert read[0].tolist() == [1, 2, 3, (1 << 63) - 1, 0]
     assert read[1].tolist() == [2, 1, 0, 2]
     assert backend().int_lists([[-1]])[0].tolist() == [-1]  # type: ignore[index]  # checked later
+    # one-digit ints are read inline, others by CPython's conversion: both sides of the
+    # digit's edge (2**30), negative ones, zeros made at run time, int64's ends
+    edges = [(1 << 30) - 1, 1 << 30, -(1 << 30), 1 - (1 << 30), int("0"), -5, 1 << 62]
+    edges += [-(1 << 63), 300, int("123456"), (1 << 31) + 7]
+    read = backend().int_lists([edges[:5], [], edges[5:]])
+    assert read is not None
+    assert read[0].tolist() == edges
+    assert read[1].tolist() == [5, 0, 6]
     for other in (
         [[1, True]],
         [[1, 2.0]],

@@ -150,6 +150,27 @@ PyDoc_STRVAR(int_lists_doc,
 "completions.  None when an item is not exactly a list or tuple, or an id not exactly an int\n"
 "(a bool, a float, a NumPy scalar) or past int64: the caller's checks then name it.");
 
+/* Ids ahead of the one being read whose int objects are prefetched: a trainer's lists hold
+ * ints made one by one, all over the heap (only those below 257 are shared), and reading each
+ * in turn waited for memory: ~1.2 ms of 2,048 x 100 ids with the caches cold. */
+#define INT_PREFETCH_AHEAD 16
+
+/* The value of an exact int that fits one digit (every id below 2**30) without a call, as
+ * PyLong_AsLongLongAndOverflow reads it; 0 for a larger one (the caller then calls it). */
+static inline int compact_int(PyObject *item, int64_t *value) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)item)) return 0;
+    *value = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)item);
+    return 1;
+#else
+    Py_ssize_t size = Py_SIZE(item);
+    if (size < -1 || size > 1) return 0;
+    /* a zero may hold no digit at all (before 3.11): not read */
+    *value = size == 0 ? 0 : (int64_t)size * (int64_t)((PyLongObject *)item)->ob_digit[0];
+    return 1;
+#endif
+}
+
 static PyObject *py_int_lists(PyObject *self, PyObject *list) {
     PyObject **seqs;
     Py_ssize_t n = list_items(list, "int_lists", &seqs);
@@ -178,13 +199,19 @@ static PyObject *py_int_lists(PyObject *self, PyObject *list) {
         Py_ssize_t m = is_list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
         PyObject **items = is_list ? ((PyListObject *)seq)->ob_item : &PyTuple_GET_ITEM(seq, 0);
         len[k] = m;
+        for (Py_ssize_t j = 0; j < m && j < INT_PREFETCH_AHEAD; j++) PREFETCH(items[j]);
         for (Py_ssize_t j = 0; j < m; j++) {
+            if (j + INT_PREFETCH_AHEAD < m) PREFETCH(items[j + INT_PREFETCH_AHEAD]);
             PyObject *item = items[j];
-            int overflow = 0;
             if (!PyLong_CheckExact(item)) goto other;
-            long long value = PyLong_AsLongLongAndOverflow(item, &overflow);
-            if (overflow) goto other;
-            *out++ = (int64_t)value;
+            int64_t value;
+            if (!compact_int(item, &value)) {
+                int overflow = 0;
+                long long wide = PyLong_AsLongLongAndOverflow(item, &overflow);
+                if (overflow) goto other;
+                value = (int64_t)wide;
+            }
+            *out++ = value;
         }
     }
     return Py_BuildValue("(NN)", ids, lengths);
