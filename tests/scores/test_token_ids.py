@@ -293,7 +293,7 @@ def test_groups_sharing_a_reference_equal_rouge_score():
             for _ in range(size):
                 preds.append(rng.integers(0, 9, rng.integers(0, 2 * ref_len + 2)).tolist())
                 refs.append(ref)
-    types = ["rouge1", "rouge2", "rougeL"]
+    types = ["rouge1", "rouge2", "rouge3", "rougeL"]
     want = _rouge_score(preds, refs, types)
     for num_threads in (1, 2):
         got = Rouge(types, num_threads=num_threads).score(preds, refs)
@@ -336,7 +336,7 @@ def _padded(seqs, width, pad, left=False):
 
 def test_a_masked_batch_keeps_what_its_mask_keeps():
     preds, refs = _batch(11, n=6, vocab=8)
-    types = ["rouge1", "rouge2", "rougeL"]
+    types = ["rouge1", "rouge2", "rouge3", "rougeL"]
     want = _rouge_score(preds, refs, types)
     width = max(map(len, preds + refs)) + 3
     end = 3  # the padding id is also an id the sequences hold (GPT-2 pads with its end id)

@@ -184,6 +184,8 @@ typedef struct {
     int64_t slots_cap;
     int32_t *slot_count;
     int64_t slot_count_cap;
+    int64_t *undo;    /* ngram_shared_ref: the counts one prediction took, given back after it */
+    int64_t undo_cap;
     /* the mask table currently describes this candidate (single-strip candidates only) */
     const int32_t *table_for;
     int64_t table_len;
@@ -273,6 +275,7 @@ static void workspace_free(Workspace *ws) {
     free(ws->unions);
     free(ws->slots);
     free(ws->slot_count);
+    free(ws->undo);
     free(ws->present);
     free(ws->present_masks);
 }
@@ -781,6 +784,117 @@ static int64_t shard_block(int64_t n_pairs, int n) {
     return block < 1 ? 1 : block > 256 ? 256 : block;
 }
 
+/* The slot of bigram (a, b) in a bigram table of `keys` (size mask + 1, placed by the top
+ * `shift` bits of a Fibonacci hash, as bigram_hits places them); -1 when it lacks it. */
+static inline int64_t bigram_slot(const int64_t *keys, uint64_t mask, int shift, int32_t a,
+                                  int32_t b) {
+    int64_t key = (int64_t)(((uint64_t)(uint32_t)a << 32) | (uint32_t)b);
+    uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
+    for (;;) {
+        if (keys[s] == key) return (int64_t)s;
+        if (keys[s] < 0) return -1;
+        s = (s + 1) & mask;
+    }
+}
+
+/*
+ * ROUGE-N counts of type t (n-grams of n) for pairs [k0, k1) of `job`, which share the
+ * reference rt of lr tokens (a GRPO group), into job->out; 0 with ws->failed set when memory
+ * ran out.  The clipped matches, sum over n-grams of min(count in prediction, count in
+ * reference), are symmetric: the table holds the reference's n-grams, built once for the
+ * group (ngram_hits built one over each prediction), and each prediction's n-grams take from
+ * its counts; what a prediction took is logged and given back before the next one.
+ */
+static int ngram_shared_ref(Workspace *ws, const Job *job, int64_t k0, int64_t k1, int64_t t,
+                            const int32_t *rt, int64_t lr, int64_t n) {
+    int64_t nr = lr - n + 1;
+    if (nr < 1) nr = 0;
+    uint64_t mask = 0;
+    int shift = 60;
+    int32_t *count = ws->count;
+    if (n == 1) {
+        for (int64_t k = 0; k < lr; k++) count[rt[k]]++;
+    } else if (n == 2) {
+        int64_t size = 16;
+        while (size < 2 * nr) {
+            size <<= 1;
+            shift--;
+        }
+        if (!GROW(ws, slots, slots_cap, size) || !GROW(ws, slot_count, slot_count_cap, size))
+            return 0;
+        mask = (uint64_t)size - 1;
+        int64_t *keys = ws->slots;
+        for (int64_t s = 0; s < size; s++) keys[s] = -1;
+        for (int64_t k = 0; k < nr; k++) {
+            int64_t key = (int64_t)(((uint64_t)(uint32_t)rt[k] << 32) | (uint32_t)rt[k + 1]);
+            uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
+            for (;;) {
+                if (keys[s] == key) {
+                    ws->slot_count[s]++;
+                    break;
+                }
+                if (keys[s] < 0) {
+                    keys[s] = key;
+                    ws->slot_count[s] = 1;
+                    break;
+                }
+                s = (s + 1) & mask;
+            }
+        }
+    } else if (nr > 0) {
+        mask = ngram_table(ws, rt, nr, n);
+        if (mask == 0) return 0;
+    }
+    int ok = 1;
+    for (int64_t k = k0; k < k1; k++) {
+        int64_t p = job->pair_pred[k];
+        const int32_t *pt = job->tokens + job->doc_start[p];
+        int64_t lp = job->doc_start[p + 1] - job->doc_start[p], np_ = lp - n + 1, hits = 0;
+        if (np_ < 0) np_ = 0;
+        int64_t *o = job->out + (k * job->n_types + t) * 3;
+        o[1] = np_;
+        o[2] = nr;
+        if (nr == 0 || np_ == 0) {
+            o[0] = 0;
+            continue;
+        }
+        if (!GROW(ws, undo, undo_cap, np_)) {
+            ok = 0;
+            break;
+        }
+        int64_t *undo = ws->undo;
+        if (n == 1) {
+            for (int64_t j = 0; j < lp; j++) {
+                int32_t id = pt[j];
+                if (count[id] > 0) {
+                    count[id]--;
+                    undo[hits++] = id;
+                }
+            }
+            for (int64_t j = 0; j < hits; j++) count[undo[j]]++;
+        } else {
+            int32_t *slot_count = ws->slot_count;
+            for (int64_t j = 0; j < np_; j++) {
+                int64_t s = n == 2 ? bigram_slot(ws->slots, mask, shift, pt[j], pt[j + 1])
+                                   : ngram_slot(ws, mask, rt, pt + j, n);
+                if (s >= 0 && slot_count[s] > 0) {
+                    slot_count[s]--;
+                    undo[hits++] = s;
+                }
+            }
+            for (int64_t j = 0; j < hits; j++) slot_count[undo[j]]++;
+        }
+        o[0] = hits;
+        if (ws_tick(ws, lp)) {
+            ok = 0;
+            break;
+        }
+    }
+    if (n == 1)
+        for (int64_t k = 0; k < lr; k++) count[rt[k]] = 0; /* kept all 0 between pairs */
+    return ok;
+}
+
 /*
  * ROUGE-L of predictions that share one reference of at most 128 tokens (a GRPO group: the
  * same reference for every completion of a prompt; token ids from a trainer).  The LCS length
@@ -947,6 +1061,15 @@ static void shard_pairs(const Job *job, Workspace *ws, int64_t first, int64_t la
             int64_t lr = job->doc_start[r + 1] - job->doc_start[r];
             int64_t *o = job->out + (k * job->n_types + t) * 3;
             if (kind == KIND_N) {
+                /* a run of pairs sharing a reference: its n-gram table built once */
+                int64_t end = k + 1;
+                while (end < last && job->pair_ref[end] == r) end++;
+                if (end - k > 1) {
+                    if (!ngram_shared_ref(ws, job, k, end, t, rt, lr, n) && !ws->failed)
+                        ws->failed = RUN_NO_MEMORY;
+                    k = end - 1;
+                    continue;
+                }
                 o[0] = ngram_hits(ws, pt, lp, rt, lr, n);
                 o[1] = lp - n + 1 > 0 ? lp - n + 1 : 0;
                 o[2] = lr - n + 1 > 0 ? lr - n + 1 : 0;
