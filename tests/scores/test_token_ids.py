@@ -122,6 +122,50 @@ def test_a_2d_array_is_a_batch_with_padding_cut():
     assert unpadded != want.values("rouge1", "precision")
 
 
+def _strip(row: list[int], pad: int) -> list[int]:
+    """A row with ``pad`` cut from both ends, by hand (the padding inside kept)."""
+    start, stop = 0, len(row)
+    while start < stop and row[start] == pad:
+        start += 1
+    while stop > start and row[stop - 1] == pad:
+        stop -= 1
+    return row[start:stop]
+
+
+def test_padded_arrays_cut_both_ends_and_keep_inner_padding():
+    # padding on the left, the right, both, inside a row (kept), rows all padding; ids past
+    # int32 (read by NumPy's path) and a padding id past them.  The references (lists) are
+    # cut the same way.
+    pad = 5
+    rows = [
+        [5, 5, 1, 2, 5, 3, 5],
+        [1, 2, 3, 4, 6, 5, 5],
+        [5, 5, 5, 5, 5, 5, 5],
+        [6, 1, 6, 2, 6, 3, 6],
+        [5, 1, 5, 5, 5, 5, 5],
+    ]
+    refs = [[1, 2, 5, 3, 5], [2, 5, 4], [1], [6, 6, 1], [5, 1]]
+    types = ["rouge1", "rouge2", "rougeL"]
+    for shift in (0, 1 << 31):
+        ids = [[t + shift for t in r] for r in rows]
+        ref_ids = [[t + shift for t in r] for r in refs]
+        want = _rouge_score(
+            [_strip(r, pad + shift) for r in ids], [_strip(r, pad + shift) for r in ref_ids], types
+        )
+        got = score(np.array(ids, dtype=np.int64), ref_ids, types, pad_id=pad + shift)
+        for name in types:
+            assert got.values(name, "fmeasure") == [w[name].fmeasure for w in want], name
+    from rouge_lcs.engine.backend import backend
+
+    cut = backend().cut_rows(np.array(rows, dtype=np.int64), pad)
+    if cut is not None:  # the native engine's pass: the rows as cut by hand, int32
+        assert cut[0].tolist() == [t for r in rows for t in _strip(r, pad)]
+        assert cut[1].tolist() == [len(_strip(r, pad)) for r in rows]
+    assert backend().cut_rows(np.array([[1, -2, 5]], dtype=np.int64), pad) is None
+    assert backend().cut_rows(np.array([[1, 1 << 31]], dtype=np.int64), pad) is None
+    assert backend().cut_rows(np.array([[1, 2]], dtype=np.int32), pad) is None
+
+
 def test_torch_tensors():
     torch = pytest.importorskip("torch")
     preds, refs = _batch(7, n=4)
