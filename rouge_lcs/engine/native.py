@@ -27,7 +27,6 @@ from functools import cache
 
 from rouge_lcs.base.arrays import expand
 from rouge_lcs.base.arrow import ArrowTexts
-from rouge_lcs.base.ids import MAX_ID
 from rouge_lcs.base.lazy import lazy_import
 from rouge_lcs.base.validation import all_utf8
 from rouge_lcs.config.options import MULTI_REF_MODES
@@ -777,7 +776,7 @@ class NativeBackend:
         array's size, most of a padded batch's time); None for other arrays."""
         if array.dtype != np.int64 or array.ndim != 2 or not array.flags.c_contiguous:
             return None
-        if pad_id > MAX_ID:  # no int64 id equals it: nothing to cut, NumPy's path says so
+        if pad_id >= 1 << 63:  # no int64 id equals it: nothing to cut, NumPy's path says so
             return None
         read = _native.cut_rows(array, array.shape[1], pad_id)
         if read is None:
