@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
     #: :meth:`rouge_lcs.engine.interface.Backend.int_lists`.
     IntLists = Callable[[list[object]], "tuple[np.ndarray, np.ndarray] | None"]
+    #: :meth:`rouge_lcs.engine.interface.Backend.cut_rows`.
+    CutRows = Callable[["np.ndarray", int], "tuple[np.ndarray, np.ndarray] | None"]
 else:
     np = lazy_import("numpy")
 
@@ -40,9 +42,9 @@ MAX_ID = (1 << 63) - 1
 @record
 class IdBatch:
     """A checked batch of token ids: document ``d``'s ids are ``ids[starts[d]:starts[d + 1]]``
-    (int64, every id >= 0); the predictions are documents ``0 .. n - 1``, the references
-    follow; pair ``k`` is ``(pair_pred[k], pair_ref[k])``, example ``e`` has ``n_refs[e]``
-    consecutive pairs."""
+    (int64, or int32 as the engine's readers give them; every id >= 0); the predictions are
+    documents ``0 .. n - 1``, the references follow; pair ``k`` is
+    ``(pair_pred[k], pair_ref[k])``, example ``e`` has ``n_refs[e]`` consecutive pairs."""
 
     ids: np.ndarray
     starts: np.ndarray
@@ -263,9 +265,14 @@ def check_end_ids(sentence_end_ids: object) -> tuple[int, ...]:
 
 
 def check_values(ids: np.ndarray, name: str) -> np.ndarray:
-    """``ids`` as int64, every id from 0 to :data:`MAX_ID` (uint64 ids past it refused)."""
+    """``ids`` as int64 (int32 ones as they are: the kernels' width, which the engine's
+    readers give), every id from 0 to :data:`MAX_ID` (uint64 ids past it refused)."""
     if ids.dtype.kind not in "iu":  # empty pieces only (concatenate makes float64)
         return ids.astype(np.int64)
+    if ids.dtype == np.int32:
+        if ids.size and int(ids.min()) < 0:
+            raise fail_value(name, "token ids >= 0", int(ids.min()))
+        return ids
     if ids.dtype.kind == "u" and ids.size and int(ids.max()) > MAX_ID:
         raise fail_value(name, f"token ids from 0 to {MAX_ID}", int(ids.max()))
     ids = ids.astype(np.int64, copy=False)
@@ -281,6 +288,7 @@ def check_ids(
     pad_id: int | None = None,
     names: tuple[str, str] = ("predictions", "references"),
     int_lists: IntLists | None = None,
+    cut_rows: CutRows | None = None,
 ) -> IdBatch:
     """A batch of token ids (see the module docstring) as one :class:`IdBatch`.
 
@@ -291,11 +299,13 @@ def check_ids(
     ``int_lists``: the engine's one pass over lists of ints
     (:meth:`rouge_lcs.engine.interface.Backend.int_lists`), which serves the common batch
     (TRL's ``completion_ids``, one reference list each); the checks below make the messages.
+    ``cut_rows``: the engine's one pass over a padded 2-D array
+    (:meth:`rouge_lcs.engine.interface.Backend.cut_rows`), beside ``int_lists``.
     """
     pname, rname = names
     pad_id = check_pad_id(pad_id)
     if int_lists is not None:
-        fast = _fast_batch(predictions, references, pad_id, int_lists, names)
+        fast = _fast_batch(predictions, references, pad_id, int_lists, names, cut_rows)
         if fast is not None:
             return fast
     preds = _sequences(predictions, pname, pad_id)
@@ -338,9 +348,12 @@ def check_ids(
     return IdBatch(ids, starts, pair_pred, pair_ref, counts)
 
 
-def _matrix(value: object, name: str, pad_id: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """A 2-D array/tensor's rows, padding cut from both ends, as (ids, lengths): in NumPy
-    over the whole array (a row at a time cost ~40 us a row)."""
+def _matrix(
+    value: object, name: str, pad_id: int | None, cut_rows: CutRows | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A 2-D array/tensor's rows, padding cut from both ends, as (ids, lengths): by the
+    engine's ``cut_rows`` where it serves the array, else in NumPy over the whole array (a
+    row at a time cost ~40 us a row)."""
     if _is_masked(value):
         if _ndim(value) != 2:
             raise fail_value(
@@ -355,6 +368,9 @@ def _matrix(value: object, name: str, pad_id: int | None) -> tuple[np.ndarray, n
     rows, width = array.shape
     if pad_id is None or not array.size:
         return check_values(array.reshape(-1), name), np.full(rows, width, dtype=np.int64)
+    cut = None if cut_rows is None else cut_rows(array, pad_id)
+    if cut is not None:  # (ids from 0 to 2**31 - 1: checked)
+        return cut
     keep = array != pad_id
     kept = keep.any(axis=1)
     first = np.where(kept, keep.argmax(axis=1), 0)
@@ -418,14 +434,19 @@ def _unmasked(
 
 
 def _fast_side(
-    value: object, name: str, pad_id: int | None, int_lists: IntLists, share: bool
+    value: object,
+    name: str,
+    pad_id: int | None,
+    int_lists: IntLists,
+    share: bool,
+    cut_rows: CutRows | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """One side of the common batch as ``(ids, lengths, where)``: a 2-D array/tensor, or a
     list of lists of ints read in one pass (``share``: a list object met again is read once,
     ``where`` says which read each example takes; None: one each).  None for anything else
     (or lists holding ``pad_id``): the general path then checks it."""
     if _is_matrix(value):
-        ids, lengths = _matrix(value, name, pad_id)
+        ids, lengths = _matrix(value, name, pad_id, cut_rows)
         return ids, lengths, None
     if type(value) is not list or not value:
         return None
@@ -434,9 +455,17 @@ def _fast_side(
     if share:
         distinct, where = _shared(value)
     read = int_lists(distinct)
-    if read is None or (pad_id is not None and bool((read[0] == pad_id).any())):
+    if read is None or _holds(read[0], pad_id):
         return None  # (padding in lists: cut by the general path)
     return check_values(read[0], name), read[1], where
+
+
+def _holds(ids: np.ndarray, pad_id: int | None) -> bool:
+    """Whether ``ids`` (int32 or int64) hold ``pad_id`` (one past their dtype's range never
+    compared: NumPy before 2 and after it differ there)."""
+    if pad_id is None or pad_id > np.iinfo(ids.dtype).max:
+        return False
+    return bool((ids == pad_id).any())
 
 
 def _shared(value: list[object]) -> tuple[list[object], np.ndarray]:
@@ -474,7 +503,7 @@ def _lists_batch(
     ids, lengths = read
     if ids.size and int(ids.min()) < 0:
         return None  # the general path names the side
-    if pad_id is not None and bool((ids == pad_id).any()):
+    if _holds(ids, pad_id):
         return None  # (padding in lists: cut by the general path)
     starts = np.zeros(lengths.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
@@ -487,15 +516,16 @@ def _fast_batch(
     pad_id: int | None,
     int_lists: IntLists,
     names: tuple[str, str],
+    cut_rows: CutRows | None = None,
 ) -> IdBatch | None:
     """The common batch (2-D arrays, or lists of ints with one reference list each) without a
     step per example; None for any other batch."""
     if type(predictions) is list and type(references) is list and predictions:
         return _lists_batch(predictions, references, pad_id, int_lists)
-    preds = _fast_side(predictions, names[0], pad_id, int_lists, False)
+    preds = _fast_side(predictions, names[0], pad_id, int_lists, False, cut_rows)
     if preds is None or not preds[1].size:
         return None
-    refs = _fast_side(references, names[1], pad_id, int_lists, True)
+    refs = _fast_side(references, names[1], pad_id, int_lists, True, cut_rows)
     if refs is None:
         return None
     pred_ids, pred_lengths, _ = preds
@@ -529,7 +559,7 @@ def id_sequence(value: object, name: str, pad_id: int | None = None) -> np.ndarr
 @record
 class IdColumn:
     """The token id sequences of one argument (a column of similarity's), checked: sequence
-    ``k`` is ``ids[starts[k]:starts[k + 1]]`` (int64, every id >= 0)."""
+    ``k`` is ``ids[starts[k]:starts[k + 1]]`` (int64 or int32, every id >= 0)."""
 
     ids: np.ndarray
     starts: np.ndarray

@@ -44,9 +44,16 @@ def checked_ids(
     names: tuple[str, str] = ("predictions", "references"),
 ) -> IdBatch:
     """:func:`rouge_lcs.base.ids.check_ids` with the engine's one pass over lists of ints
-    (:meth:`~rouge_lcs.engine.interface.Backend.int_lists`): the same batch and errors."""
+    (:meth:`~rouge_lcs.engine.interface.Backend.int_lists`) and over a padded 2-D array
+    (:meth:`~rouge_lcs.engine.interface.Backend.cut_rows`): the same batch and errors."""
+    engine = backend()
     return check_ids(
-        predictions, references, pad_id=pad_id, names=names, int_lists=backend().int_lists
+        predictions,
+        references,
+        pad_id=pad_id,
+        names=names,
+        int_lists=engine.int_lists,
+        cut_rows=engine.cut_rows,
     )
 
 
@@ -57,7 +64,7 @@ def dense_ids(ids: np.ndarray) -> tuple[np.ndarray, int]:
         return ids.astype(np.int32), 1
     top = int(ids.max())
     if top < DIRECT_VOCAB:
-        return ids.astype(np.int32), top + 1
+        return ids.astype(np.int32, copy=False), top + 1
     distinct, ranks = np.unique(ids, return_inverse=True)
     return ranks.astype(np.int32).reshape(-1), int(distinct.size)
 

@@ -16,6 +16,7 @@ engine it is (tests/test_architecture.py holds this).
 - :meth:`Backend.threads_serve`: whether ``num_proc`` is better served by threads;
 - :meth:`Backend.number_texts`: a chunk's distinct texts and its pairs as indices into them;
 - :meth:`Backend.int_lists`: token ids given as lists of ints, read in one pass;
+  :meth:`Backend.cut_rows`: a padded 2-D array's rows, cut in one pass;
 - the ROUGE-1.5.5 mode's kernels: :meth:`Backend.id_counts` (the counts of texts already
   numbered: token ids, sentence offsets), :meth:`Backend.skip_counts` (ROUGE-S/SU) and
   :meth:`Backend.rouge155_tokens` (the tokens of many summaries, numbered);
@@ -260,9 +261,17 @@ class Backend(Protocol):
         ...
 
     def int_lists(self, seqs: list[object]) -> tuple[np.ndarray, np.ndarray] | None:
-        """The ints of a list of lists (or tuples) of ints concatenated (int64) and each one's
-        length (int64); None when an item is not exactly a list or tuple or an id not exactly
-        an ``int`` within int64 (token ids given as lists: :mod:`rouge_lcs.base.ids`)."""
+        """The ints of a list of lists (or tuples) of ints concatenated (int32 when every one
+        is from 0 to 2**31 - 1, the kernels' ids; else int64) and each one's length (int64);
+        None when an item is not exactly a list or tuple or an id not exactly an ``int``
+        within int64 (token ids given as lists: :mod:`rouge_lcs.base.ids`)."""
+        ...
+
+    def cut_rows(self, array: np.ndarray, pad_id: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The rows of a 2-D array of token ids with ``pad_id`` cut from both ends of each
+        (int32, concatenated) and each row's length (int64), as
+        :func:`rouge_lcs.base.ids.check_ids` cuts them; None where the engine has no faster
+        way than that function's NumPy path (which then cuts, checks and names errors)."""
         ...
 
     def all_utf8(self, texts: Sequence[str]) -> bool:

@@ -782,8 +782,23 @@ class NativeBackend:
         read = _native.int_lists(seqs)
         if read is None:
             return None
+        ids, lengths, width = read
+        dtype = np.int32 if width == 4 else np.int64
+        return np.frombuffer(ids, dtype=dtype), np.frombuffer(lengths, dtype=np.int64)
+
+    def cut_rows(self, array: np.ndarray, pad_id: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """See :meth:`rouge_lcs.engine.interface.Backend.cut_rows`: one pass in C over a
+        C-contiguous int64 array (NumPy's masks and boolean index made five temporaries of the
+        array's size, most of a padded batch's time); None for other arrays."""
+        if array.dtype != np.int64 or array.ndim != 2 or not array.flags.c_contiguous:
+            return None
+        if pad_id >= 1 << 63:  # no int64 id equals it: nothing to cut, NumPy's path says so
+            return None
+        read = _native.cut_rows(array, array.shape[1], pad_id)
+        if read is None:
+            return None
         ids, lengths = read
-        return np.frombuffer(ids, dtype=np.int64), np.frombuffer(lengths, dtype=np.int64)
+        return np.frombuffer(ids, dtype=np.int32), np.frombuffer(lengths, dtype=np.int64)
 
     def all_utf8(self, texts: Sequence[str]) -> bool:
         """See :meth:`rouge_lcs.engine.interface.Backend.all_utf8`: one pass in C over the

@@ -122,6 +122,50 @@ def test_a_2d_array_is_a_batch_with_padding_cut():
     assert unpadded != want.values("rouge1", "precision")
 
 
+def _strip(row: list[int], pad: int) -> list[int]:
+    """A row with ``pad`` cut from both ends, by hand (the padding inside kept)."""
+    start, stop = 0, len(row)
+    while start < stop and row[start] == pad:
+        start += 1
+    while stop > start and row[stop - 1] == pad:
+        stop -= 1
+    return row[start:stop]
+
+
+def test_padded_arrays_cut_both_ends_and_keep_inner_padding():
+    # padding on the left, the right, both, inside a row (kept), rows all padding; ids past
+    # int32 (read by NumPy's path) and a padding id past them.  The references (lists) are
+    # cut the same way.
+    pad = 5
+    rows = [
+        [5, 5, 1, 2, 5, 3, 5],
+        [1, 2, 3, 4, 6, 5, 5],
+        [5, 5, 5, 5, 5, 5, 5],
+        [6, 1, 6, 2, 6, 3, 6],
+        [5, 1, 5, 5, 5, 5, 5],
+    ]
+    refs = [[1, 2, 5, 3, 5], [2, 5, 4], [1], [6, 6, 1], [5, 1]]
+    types = ["rouge1", "rouge2", "rougeL"]
+    for shift in (0, 1 << 31):
+        ids = [[t + shift for t in r] for r in rows]
+        ref_ids = [[t + shift for t in r] for r in refs]
+        want = _rouge_score(
+            [_strip(r, pad + shift) for r in ids], [_strip(r, pad + shift) for r in ref_ids], types
+        )
+        got = score(np.array(ids, dtype=np.int64), ref_ids, types, pad_id=pad + shift)
+        for name in types:
+            assert got.values(name, "fmeasure") == [w[name].fmeasure for w in want], name
+    from rouge_lcs.engine.backend import backend
+
+    cut = backend().cut_rows(np.array(rows, dtype=np.int64), pad)
+    if cut is not None:  # the native engine's pass: the rows as cut by hand, int32
+        assert cut[0].tolist() == [t for r in rows for t in _strip(r, pad)]
+        assert cut[1].tolist() == [len(_strip(r, pad)) for r in rows]
+    assert backend().cut_rows(np.array([[1, -2, 5]], dtype=np.int64), pad) is None
+    assert backend().cut_rows(np.array([[1, 1 << 31]], dtype=np.int64), pad) is None
+    assert backend().cut_rows(np.array([[1, 2]], dtype=np.int32), pad) is None
+
+
 def test_torch_tensors():
     torch = pytest.importorskip("torch")
     preds, refs = _batch(7, n=4)
@@ -245,6 +289,14 @@ def test_the_engines_one_pass_over_lists_of_ints():
     assert read[0].tolist() == [1, 2, 3, (1 << 63) - 1, 0]
     assert read[1].tolist() == [2, 1, 0, 2]
     assert backend().int_lists([[-1]])[0].tolist() == [-1]  # type: ignore[index]  # checked later
+    # one-digit ints are read inline, others by CPython's conversion: both sides of the
+    # digit's edge (2**30), negative ones, zeros made at run time, int64's ends
+    edges = [(1 << 30) - 1, 1 << 30, -(1 << 30), 1 - (1 << 30), int("0"), -5, 1 << 62]
+    edges += [-(1 << 63), 300, int("123456"), (1 << 31) + 7]
+    read = backend().int_lists([edges[:5], [], edges[5:]])
+    assert read is not None
+    assert read[0].tolist() == edges
+    assert read[1].tolist() == [5, 0, 6]
     for other in (
         [[1, True]],
         [[1, 2.0]],
@@ -270,6 +322,28 @@ def test_shared_reference_lists_are_read_once_with_the_same_numbers():
         assert (
             a.values(name, "fmeasure") == b.values(name, "fmeasure") == c.values(name, "fmeasure")
         )
+
+
+def test_groups_sharing_a_reference_equal_rouge_score():
+    # A trainer's batch: groups of completions against one reference (the same list object,
+    # counted once per group).  References of 1 to 130 ids (one and two 64-bit words and past
+    # them: 63, 64, 65, 127, 128, 129), groups of 1 to 9 (four walked at a time and the rest),
+    # completions from empty to longer than the reference.
+    rng = np.random.default_rng(21)
+    preds, refs = [], []
+    for ref_len in (1, 2, 5, 63, 64, 65, 100, 127, 128, 129, 130):
+        for size in (1, 2, 4, 5, 9):
+            ref = rng.integers(0, 9, ref_len).tolist()
+            for _ in range(size):
+                preds.append(rng.integers(0, 9, rng.integers(0, 2 * ref_len + 2)).tolist())
+                refs.append(ref)
+    types = ["rouge1", "rouge2", "rouge3", "rougeL"]
+    want = _rouge_score(preds, refs, types)
+    for num_threads in (1, 2):
+        got = Rouge(types, num_threads=num_threads).score(preds, refs)
+        for name in types:
+            for kind in ("precision", "recall", "fmeasure"):
+                assert got.values(name, kind) == [getattr(w[name], kind) for w in want], name
 
 
 def test_arrays_of_texts_stay_texts():
@@ -306,7 +380,7 @@ def _padded(seqs, width, pad, left=False):
 
 def test_a_masked_batch_keeps_what_its_mask_keeps():
     preds, refs = _batch(11, n=6, vocab=8)
-    types = ["rouge1", "rouge2", "rougeL"]
+    types = ["rouge1", "rouge2", "rouge3", "rougeL"]
     want = _rouge_score(preds, refs, types)
     width = max(map(len, preds + refs)) + 3
     end = 3  # the padding id is also an id the sequences hold (GPT-2 pads with its end id)

@@ -184,6 +184,8 @@ typedef struct {
     int64_t slots_cap;
     int32_t *slot_count;
     int64_t slot_count_cap;
+    int64_t *undo;    /* ngram_shared_ref: the counts one prediction took, given back after it */
+    int64_t undo_cap;
     /* the mask table currently describes this candidate (single-strip candidates only) */
     const int32_t *table_for;
     int64_t table_len;
@@ -273,6 +275,7 @@ static void workspace_free(Workspace *ws) {
     free(ws->unions);
     free(ws->slots);
     free(ws->slot_count);
+    free(ws->undo);
     free(ws->present);
     free(ws->present_masks);
 }
@@ -781,6 +784,223 @@ static int64_t shard_block(int64_t n_pairs, int n) {
     return block < 1 ? 1 : block > 256 ? 256 : block;
 }
 
+/* The slot of bigram (a, b) in a bigram table of `keys` (size mask + 1, placed by the top
+ * `shift` bits of a Fibonacci hash, as bigram_hits places them); -1 when it lacks it. */
+static inline int64_t bigram_slot(const int64_t *keys, uint64_t mask, int shift, int32_t a,
+                                  int32_t b) {
+    int64_t key = (int64_t)(((uint64_t)(uint32_t)a << 32) | (uint32_t)b);
+    uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
+    for (;;) {
+        if (keys[s] == key) return (int64_t)s;
+        if (keys[s] < 0) return -1;
+        s = (s + 1) & mask;
+    }
+}
+
+/*
+ * ROUGE-N counts of type t (n-grams of n) for pairs [k0, k1) of `job`, which share the
+ * reference rt of lr tokens (a GRPO group), into job->out; 0 with ws->failed set when memory
+ * ran out.  The clipped matches, sum over n-grams of min(count in prediction, count in
+ * reference), are symmetric: the table holds the reference's n-grams, built once for the
+ * group (ngram_hits built one over each prediction), and each prediction's n-grams take from
+ * its counts; what a prediction took is logged and given back before the next one.
+ */
+static int ngram_shared_ref(Workspace *ws, const Job *job, int64_t k0, int64_t k1, int64_t t,
+                            const int32_t *rt, int64_t lr, int64_t n) {
+    int64_t nr = lr - n + 1;
+    if (nr < 1) nr = 0;
+    uint64_t mask = 0;
+    int shift = 60;
+    int32_t *count = ws->count;
+    if (n == 1) {
+        for (int64_t k = 0; k < lr; k++) count[rt[k]]++;
+    } else if (n == 2) {
+        int64_t size = 16;
+        while (size < 2 * nr) {
+            size <<= 1;
+            shift--;
+        }
+        if (!GROW(ws, slots, slots_cap, size) || !GROW(ws, slot_count, slot_count_cap, size))
+            return 0;
+        mask = (uint64_t)size - 1;
+        int64_t *keys = ws->slots;
+        for (int64_t s = 0; s < size; s++) keys[s] = -1;
+        for (int64_t k = 0; k < nr; k++) {
+            int64_t key = (int64_t)(((uint64_t)(uint32_t)rt[k] << 32) | (uint32_t)rt[k + 1]);
+            uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
+            for (;;) {
+                if (keys[s] == key) {
+                    ws->slot_count[s]++;
+                    break;
+                }
+                if (keys[s] < 0) {
+                    keys[s] = key;
+                    ws->slot_count[s] = 1;
+                    break;
+                }
+                s = (s + 1) & mask;
+            }
+        }
+    } else if (nr > 0) {
+        mask = ngram_table(ws, rt, nr, n);
+        if (mask == 0) return 0;
+    }
+    int ok = 1;
+    for (int64_t k = k0; k < k1; k++) {
+        int64_t p = job->pair_pred[k];
+        const int32_t *pt = job->tokens + job->doc_start[p];
+        int64_t lp = job->doc_start[p + 1] - job->doc_start[p], np_ = lp - n + 1, hits = 0;
+        if (np_ < 0) np_ = 0;
+        int64_t *o = job->out + (k * job->n_types + t) * 3;
+        o[1] = np_;
+        o[2] = nr;
+        if (nr == 0 || np_ == 0) {
+            o[0] = 0;
+            continue;
+        }
+        if (!GROW(ws, undo, undo_cap, np_)) {
+            ok = 0;
+            break;
+        }
+        int64_t *undo = ws->undo;
+        if (n == 1) {
+            for (int64_t j = 0; j < lp; j++) {
+                int32_t id = pt[j];
+                if (count[id] > 0) {
+                    count[id]--;
+                    undo[hits++] = id;
+                }
+            }
+            for (int64_t j = 0; j < hits; j++) count[undo[j]]++;
+        } else {
+            int32_t *slot_count = ws->slot_count;
+            for (int64_t j = 0; j < np_; j++) {
+                int64_t s = n == 2 ? bigram_slot(ws->slots, mask, shift, pt[j], pt[j + 1])
+                                   : ngram_slot(ws, mask, rt, pt + j, n);
+                if (s >= 0 && slot_count[s] > 0) {
+                    slot_count[s]--;
+                    undo[hits++] = s;
+                }
+            }
+            for (int64_t j = 0; j < hits; j++) slot_count[undo[j]]++;
+        }
+        o[0] = hits;
+        if (ws_tick(ws, lp)) {
+            ok = 0;
+            break;
+        }
+    }
+    if (n == 1)
+        for (int64_t k = 0; k < lr; k++) count[rt[k]] = 0; /* kept all 0 between pairs */
+    return ok;
+}
+
+/*
+ * ROUGE-L of predictions that share one reference of at most 128 tokens (a GRPO group: the
+ * same reference for every completion of a prompt; token ids from a trainer).  The LCS length
+ * is symmetric, so the bits go over the reference here: its mask table is built once for the
+ * group (walk_rows built the table over each prediction), and each prediction's tokens walk a
+ * row of one or two words.  Four predictions are walked together: each row depends on the row
+ * before (an addition's carry chain), and four independent chains keep the core busy where
+ * one waited on each step.  A token the reference lacks steps with a zero mask (the row stays
+ * as it is) instead of a branch on every token.
+ */
+/* One row step of a 1- or 2-word row (W a constant where it is inlined) with the mask words
+ * of the token's row in a table of W-word rows: row 0 (always there) anded with zero for a
+ * token the table lacks, so no branch (the compiler made a branch of a conditional row, and
+ * mispredicted it on about half the tokens). */
+static inline void lcs_step_w(uint64_t *v0, uint64_t *v1, const int32_t *local,
+                              const uint64_t *masks, int32_t t, uint64_t top, int W) {
+    int32_t l = local[t];
+    uint64_t keep = (uint64_t)0 - (uint64_t)(l >= 0); /* all ones when l >= 0, else 0 */
+    const uint64_t *m = masks + ((uint64_t)(int64_t)l & keep) * (uint64_t)W; /* l, or 0 */
+    uint64_t carry = 0;
+    if (W == 1) {
+        *v0 = lcs_step(*v0, m[0] & keep, &carry) & top;
+        return;
+    }
+    uint64_t a = lcs_step(*v0, m[0] & keep, &carry);
+    *v1 = lcs_step(*v1, m[1] & keep, &carry) & top;
+    *v0 = a;
+}
+
+/* The LCS lengths of the predictions preds[0..count) (lengths lens) against the reference
+ * whose table of W-word rows (n tokens, `top` its last word's bits) is built: into out[j]. */
+static inline void lcs_against_table(const int32_t *local, const uint64_t *masks, int64_t n,
+                                     uint64_t top, int W, const int32_t *const *preds,
+                                     const int64_t *lens, int64_t count, int64_t *out) {
+    uint64_t full0 = W == 1 ? top : ~(uint64_t)0, full1 = W == 1 ? 0 : top;
+    int64_t j = 0;
+    for (; j + 4 <= count; j += 4) {
+        uint64_t a0 = full0, a1 = full1, b0 = full0, b1 = full1;
+        uint64_t c0 = full0, c1 = full1, d0 = full0, d1 = full1;
+        const int32_t *pa = preds[j], *pb = preds[j + 1], *pc = preds[j + 2], *pd = preds[j + 3];
+        int64_t la = lens[j], lb = lens[j + 1], lc = lens[j + 2], ld = lens[j + 3];
+        int64_t common = la < lb ? la : lb;
+        if (lc < common) common = lc;
+        if (ld < common) common = ld;
+        for (int64_t k = 0; k < common; k++) {
+            lcs_step_w(&a0, &a1, local, masks, pa[k], top, W);
+            lcs_step_w(&b0, &b1, local, masks, pb[k], top, W);
+            lcs_step_w(&c0, &c1, local, masks, pc[k], top, W);
+            lcs_step_w(&d0, &d1, local, masks, pd[k], top, W);
+        }
+        for (int64_t k = common; k < la; k++)
+            lcs_step_w(&a0, &a1, local, masks, pa[k], top, W);
+        for (int64_t k = common; k < lb; k++)
+            lcs_step_w(&b0, &b1, local, masks, pb[k], top, W);
+        for (int64_t k = common; k < lc; k++)
+            lcs_step_w(&c0, &c1, local, masks, pc[k], top, W);
+        for (int64_t k = common; k < ld; k++)
+            lcs_step_w(&d0, &d1, local, masks, pd[k], top, W);
+        out[j] = n - popcount64(a0) - popcount64(a1);
+        out[j + 1] = n - popcount64(b0) - popcount64(b1);
+        out[j + 2] = n - popcount64(c0) - popcount64(c1);
+        out[j + 3] = n - popcount64(d0) - popcount64(d1);
+    }
+    for (; j < count; j++) {
+        uint64_t v0 = full0, v1 = full1;
+        for (int64_t k = 0; k < lens[j]; k++)
+            lcs_step_w(&v0, &v1, local, masks, preds[j][k], top, W);
+        out[j] = n - popcount64(v0) - popcount64(v1);
+    }
+}
+
+/* Predictions walked against one shared reference table at a time (lcs_shared_ref). */
+#define LCS_GROUP 16
+
+/* ROUGE-L counts of type t for pairs [k0, k1) of `job`, which share the reference rt of n
+ * tokens (1 <= n <= 128), into job->out; 0 with ws->failed set when memory ran out. */
+static int lcs_shared_ref(Workspace *ws, const Job *job, int64_t k0, int64_t k1, int64_t t,
+                          const int32_t *rt, int64_t n) {
+    if (!table_for(ws, rt, n)) return 0;
+    int W = n > 64 ? 2 : 1;
+    uint64_t top = (n & 63) ? (((uint64_t)1 << (n & 63)) - 1) : ~(uint64_t)0;
+    const int32_t *preds[LCS_GROUP];
+    int64_t lens[LCS_GROUP], lcs[LCS_GROUP];
+    for (int64_t k = k0; k < k1; k += LCS_GROUP) {
+        int64_t count = k1 - k < LCS_GROUP ? k1 - k : LCS_GROUP, work = 0;
+        for (int64_t j = 0; j < count; j++) {
+            int64_t p = job->pair_pred[k + j];
+            preds[j] = job->tokens + job->doc_start[p];
+            lens[j] = job->doc_start[p + 1] - job->doc_start[p];
+            work += lens[j] * W;
+        }
+        if (W == 1)
+            lcs_against_table(ws->local, ws->masks, n, top, 1, preds, lens, count, lcs);
+        else
+            lcs_against_table(ws->local, ws->masks, n, top, 2, preds, lens, count, lcs);
+        for (int64_t j = 0; j < count; j++) {
+            int64_t *o = job->out + ((k + j) * job->n_types + t) * 3;
+            o[0] = lcs[j];
+            o[1] = lens[j];
+            o[2] = n;
+        }
+        if (ws_tick(ws, work)) return 0;
+    }
+    return 1;
+}
+
 /* ROUGE-Lsum hits of one pair; -1 on allocation failure. */
 static int64_t lsum_hits(Workspace *ws, const Job *job, int64_t pred, int64_t ref) {
     const int32_t *st = job->sent_tokens;
@@ -841,10 +1061,28 @@ static void shard_pairs(const Job *job, Workspace *ws, int64_t first, int64_t la
             int64_t lr = job->doc_start[r + 1] - job->doc_start[r];
             int64_t *o = job->out + (k * job->n_types + t) * 3;
             if (kind == KIND_N) {
+                /* a run of pairs sharing a reference: its n-gram table built once */
+                int64_t end = k + 1;
+                while (end < last && job->pair_ref[end] == r) end++;
+                if (end - k > 1) {
+                    if (!ngram_shared_ref(ws, job, k, end, t, rt, lr, n) && !ws->failed)
+                        ws->failed = RUN_NO_MEMORY;
+                    k = end - 1;
+                    continue;
+                }
                 o[0] = ngram_hits(ws, pt, lp, rt, lr, n);
                 o[1] = lp - n + 1 > 0 ? lp - n + 1 : 0;
                 o[2] = lr - n + 1 > 0 ? lr - n + 1 : 0;
             } else if (kind == KIND_L) {
+                /* a run of pairs sharing a short reference: its table built once */
+                int64_t end = k + 1;
+                while (end < last && job->pair_ref[end] == r) end++;
+                if (end - k > 1 && lr >= 1 && lr <= 128) {
+                    if (!lcs_shared_ref(ws, job, k, end, t, rt, lr) && !ws->failed)
+                        ws->failed = RUN_NO_MEMORY;
+                    k = end - 1;
+                    continue;
+                }
                 o[0] = lcs_length(ws, rt, lr, pt, lp);
                 if (o[0] < 0 && !ws->failed) ws->failed = RUN_NO_MEMORY;
                 o[1] = lp;

@@ -53,7 +53,7 @@
  *   py_rouge155.h    rouge155_tokens() and rouge155_skip();
  *   py_similarity.h  similarity();
  *   py_batch.h       a batch's checks and numbering: number_texts(), exact_strs(),
- *                    int_lists(), all_utf8();
+ *                    int_lists(), cut_rows(), all_utf8();
  *   module.c         this file: the Encoder type's and the module's method tables, module init.
  *
  * Every value that enters from Python is checked in the py_*.h files (types, sizes, ranges,
@@ -152,6 +152,7 @@ static PyMethodDef module_methods[] = {
     {"number_texts", py_number_texts, METH_VARARGS, number_texts_doc},
     {"exact_strs", py_exact_strs, METH_O, exact_strs_doc},
     {"int_lists", py_int_lists, METH_O, int_lists_doc},
+    {"cut_rows", py_cut_rows, METH_VARARGS, cut_rows_doc},
     {"all_utf8", py_all_utf8, METH_O, all_utf8_doc},
     {"column_sums", py_column_sums, METH_VARARGS, column_sums_doc},
     {"similarity", py_similarity, METH_VARARGS, similarity_doc},

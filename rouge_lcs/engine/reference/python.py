@@ -462,7 +462,14 @@ class PythonBackend:
             ids = np.fromiter(flat, dtype=np.int64, count=int(lengths.sum()))
         except OverflowError:
             return None
+        if not ids.size or (int(ids.min()) >= 0 and int(ids.max()) < 1 << 31):
+            return ids.astype(np.int32), lengths
         return ids, lengths
+
+    def cut_rows(self, array: np.ndarray, pad_id: int) -> None:
+        """See :meth:`rouge_lcs.engine.interface.Backend.cut_rows`: None (the caller's NumPy
+        path is the reference)."""
+        return None
 
     def all_utf8(self, texts: Sequence[str]) -> bool:
         """See :meth:`rouge_lcs.engine.interface.Backend.all_utf8` (a join and an encode per
