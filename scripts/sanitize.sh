@@ -54,7 +54,7 @@ export ROUGE_LCS_SANITIZED=1
     "$repo/tests/test_parity_rouge_score.py" "$repo/tests/integrations/test_token_rewards.py" \
     "$repo/tests/engine/test_kinds.py" "$repo/tests/text/test_nfkc.py" \
     "$repo/tests/base/test_arrow.py" "$repo/tests/engine/test_pair_plan.py" \
-    "$repo/tests/scores/test_per_call.py" "$@"
+    "$repo/tests/scores/test_per_call.py" "$repo/tests/scores/test_token_ids.py" "$@"
 
 # The fuzz targets, coverage-guided, on their own clang + libFuzzer build (scripts/fuzz.sh).
 if [ "$FUZZ_SECONDS" != 0 ]; then
