@@ -86,7 +86,7 @@ def test_num_proc_steps_aside_for_threads(pairs, monkeypatch):
     def no_pool(*args, **kwargs):
         raise AssertionError("a process pool was started")
 
-    monkeypatch.setattr("rouge_lcs.scores.scorer.parallel_stats", no_pool)
+    monkeypatch.setattr(parallel, "parallel_stats", no_pool)  # where the scorer reads it
     scorer = Rouge(use_stemmer=True, num_proc=2)
     got = scorer.score(preds, refs)
     # the wiring below it: tests/engine/native/test_native_counts.py
