@@ -309,23 +309,26 @@ static inline int same_ngram(const int32_t *a, const int32_t *b, int64_t n) {
 /* ROUGE-2's bigrams: the two ids packed in one 64-bit key that the table itself holds (no
  * second look at the tokens), placed by a multiplicative (Fibonacci) hash's top bits.  The
  * ids are >= 0, so no key is -1, the empty slot.  Same counts as the general path. */
-static int64_t bigram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const int32_t *ref,
-                           int64_t lr) {
-    int64_t np_ = lp - 1, nr = lr - 1, hits = 0, size = 16;
-    int shift = 60; /* 64 - log2(size) */
-    while (size < 2 * np_) {
+
+/* The table (ws->slots, counts in ws->slot_count) of the n_bigrams bigrams starting at
+ * tokens; *mask and *shift place a key in it (bigram_slot).  0 when memory ran out. */
+static int bigram_table(Workspace *ws, const int32_t *tokens, int64_t n_bigrams, uint64_t *mask,
+                        int *shift) {
+    int64_t size = 16;
+    *shift = 60; /* 64 - log2(size) */
+    while (size < 2 * n_bigrams) {
         size <<= 1;
-        shift--;
+        (*shift)--;
     }
-    if (!GROW(ws, slots, slots_cap, size)) return 0;
-    if (!GROW(ws, slot_count, slot_count_cap, size)) return 0;
+    if (!GROW(ws, slots, slots_cap, size) || !GROW(ws, slot_count, slot_count_cap, size))
+        return 0;
     int64_t *keys = ws->slots;
     int32_t *slot_count = ws->slot_count;
-    uint64_t mask = (uint64_t)size - 1;
+    *mask = (uint64_t)size - 1;
     for (int64_t s = 0; s < size; s++) keys[s] = -1;
-    for (int64_t k = 0; k < np_; k++) {
-        int64_t key = (int64_t)(((uint64_t)(uint32_t)pred[k] << 32) | (uint32_t)pred[k + 1]);
-        uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
+    for (int64_t k = 0; k < n_bigrams; k++) {
+        int64_t key = (int64_t)(((uint64_t)(uint32_t)tokens[k] << 32) | (uint32_t)tokens[k + 1]);
+        uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> *shift;
         for (;;) {
             if (keys[s] == key) {
                 slot_count[s]++;
@@ -336,22 +339,37 @@ static int64_t bigram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const
                 slot_count[s] = 1;
                 break;
             }
-            s = (s + 1) & mask;
+            s = (s + 1) & *mask;
         }
     }
-    for (int64_t k = 0; k < nr; k++) {
-        int64_t key = (int64_t)(((uint64_t)(uint32_t)ref[k] << 32) | (uint32_t)ref[k + 1]);
-        uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
-        for (;;) {
-            if (keys[s] == key) {
-                if (slot_count[s] > 0) {
-                    hits++;
-                    slot_count[s]--;
-                }
-                break;
-            }
-            if (keys[s] < 0) break;
-            s = (s + 1) & mask;
+    return 1;
+}
+
+/* The slot of bigram (a, b) in bigram_table's table; -1 when it lacks it. */
+static inline int64_t bigram_slot(const int64_t *keys, uint64_t mask, int shift, int32_t a,
+                                  int32_t b) {
+    int64_t key = (int64_t)(((uint64_t)(uint32_t)a << 32) | (uint32_t)b);
+    uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
+    for (;;) {
+        if (keys[s] == key) return (int64_t)s;
+        if (keys[s] < 0) return -1;
+        s = (s + 1) & mask;
+    }
+}
+
+static int64_t bigram_hits(Workspace *ws, const int32_t *pred, int64_t lp, const int32_t *ref,
+                           int64_t lr) {
+    int64_t hits = 0;
+    uint64_t mask;
+    int shift;
+    if (!bigram_table(ws, pred, lp - 1, &mask, &shift)) return 0;
+    const int64_t *keys = ws->slots;
+    int32_t *slot_count = ws->slot_count;
+    for (int64_t k = 0; k < lr - 1; k++) {
+        int64_t s = bigram_slot(keys, mask, shift, ref[k], ref[k + 1]);
+        if (s >= 0 && slot_count[s] > 0) {
+            hits++;
+            slot_count[s]--;
         }
     }
     return hits;
@@ -784,19 +802,6 @@ static int64_t shard_block(int64_t n_pairs, int n) {
     return block < 1 ? 1 : block > 256 ? 256 : block;
 }
 
-/* The slot of bigram (a, b) in a bigram table of `keys` (size mask + 1, placed by the top
- * `shift` bits of a Fibonacci hash, as bigram_hits places them); -1 when it lacks it. */
-static inline int64_t bigram_slot(const int64_t *keys, uint64_t mask, int shift, int32_t a,
-                                  int32_t b) {
-    int64_t key = (int64_t)(((uint64_t)(uint32_t)a << 32) | (uint32_t)b);
-    uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
-    for (;;) {
-        if (keys[s] == key) return (int64_t)s;
-        if (keys[s] < 0) return -1;
-        s = (s + 1) & mask;
-    }
-}
-
 /*
  * ROUGE-N counts of type t (n-grams of n) for pairs [k0, k1) of `job`, which share the
  * reference rt of lr tokens (a GRPO group), into job->out; 0 with ws->failed set when memory
@@ -815,32 +820,7 @@ static int ngram_shared_ref(Workspace *ws, const Job *job, int64_t k0, int64_t k
     if (n == 1) {
         for (int64_t k = 0; k < lr; k++) count[rt[k]]++;
     } else if (n == 2) {
-        int64_t size = 16;
-        while (size < 2 * nr) {
-            size <<= 1;
-            shift--;
-        }
-        if (!GROW(ws, slots, slots_cap, size) || !GROW(ws, slot_count, slot_count_cap, size))
-            return 0;
-        mask = (uint64_t)size - 1;
-        int64_t *keys = ws->slots;
-        for (int64_t s = 0; s < size; s++) keys[s] = -1;
-        for (int64_t k = 0; k < nr; k++) {
-            int64_t key = (int64_t)(((uint64_t)(uint32_t)rt[k] << 32) | (uint32_t)rt[k + 1]);
-            uint64_t s = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> shift;
-            for (;;) {
-                if (keys[s] == key) {
-                    ws->slot_count[s]++;
-                    break;
-                }
-                if (keys[s] < 0) {
-                    keys[s] = key;
-                    ws->slot_count[s] = 1;
-                    break;
-                }
-                s = (s + 1) & mask;
-            }
-        }
+        if (nr > 0 && !bigram_table(ws, rt, nr, &mask, &shift)) return 0;
     } else if (nr > 0) {
         mask = ngram_table(ws, rt, nr, n);
         if (mask == 0) return 0;
