@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import _thread
 import gc
+import os
 import sys
 
 # The import system's own module (what importlib._bootstrap is), always loaded: importing the
@@ -59,21 +60,67 @@ class _Deferred(ModuleType):
         return getattr(self, attr)
 
 
+# The collector's pause, shared by imports and scoring.  _thread, not threading: importing
+# threading (and contextlib, for a context manager) cost a fresh process ~1.5 ms.
+_gc_lock = _thread.allocate_lock()
+_gc_users = 0
+_gc_was_enabled = False
+
+
+def _reset_after_fork() -> None:
+    # A worker forked while another thread held the lock would wait on it forever.
+    global _gc_lock, _gc_users
+    _gc_lock = _thread.allocate_lock()
+    _gc_users = 0
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+class _NoGc:
+    """Pause the cyclic garbage collector while importing or scoring, when this is the only thread.
+
+    Both allocate many small acyclic objects, and the collector's repeated scans of them
+    cost ~20% of the run time while finding nothing.  The switch is process-wide, so it is only
+    thrown when no other thread runs (it would pause their collection too); a counter makes
+    nested or overlapping calls restore the collector exactly once.
+    """
+
+    __slots__ = ("pause",)
+
+    def __enter__(self) -> None:
+        global _gc_users, _gc_was_enabled
+        with _gc_lock:
+            # _thread._count(): the threads started besides the main one (threading's too)
+            self.pause = _gc_users > 0 or _thread._count() == 0
+            if self.pause:
+                if _gc_users == 0:
+                    _gc_was_enabled = gc.isenabled()
+                    gc.disable()
+                _gc_users += 1
+
+    def __exit__(self, *exc: object) -> None:
+        global _gc_users
+        if self.pause:
+            with _gc_lock:
+                _gc_users -= 1
+                if _gc_users == 0 and _gc_was_enabled:
+                    gc.enable()
+
+
+def no_gc() -> _NoGc:
+    """A context that pauses the collector (see :class:`_NoGc`)."""
+    return _NoGc()
+
+
 def import_module(name: str) -> ModuleType:
     """``importlib.import_module(name)`` for an absolute ``name``, without importing importlib.
 
-    The cyclic garbage collector is paused meanwhile when no other thread runs (the switch is
-    process-wide): an import builds thousands of objects (functions, classes, their dicts),
-    and the collector's passes over them find nothing; they were ~1.5 ms of the package's
-    ~15 ms first import."""
-    pause = _thread._count() == 0 and gc.isenabled()
-    if pause:
-        gc.disable()
-    try:
+    The collector is paused meanwhile (:func:`no_gc`): an import builds thousands of objects
+    (functions, classes, their dicts), and the collector's passes over them find nothing;
+    they were ~1.5 ms of the package's ~15 ms first import."""
+    with no_gc():
         __import__(name)
-    finally:
-        if pause:
-            gc.enable()
     return sys.modules[name]
 
 

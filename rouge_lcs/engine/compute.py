@@ -12,12 +12,11 @@ Several processes: :mod:`rouge_lcs.engine.parallel` runs this same function on s
 from __future__ import annotations
 
 import _thread
-import gc
-import os
 from array import array
 from collections.abc import Callable
 
 from rouge_lcs.base.arrow import arrow_pairs
+from rouge_lcs.base.lazy import no_gc
 from rouge_lcs.base.validation import TextBatch, fail_type
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.backend import Backend, Store, backend
@@ -34,57 +33,7 @@ STORE_LIMIT = 200_000
 
 Progress = Callable[[int], object]
 
-# _thread, not threading: importing threading (and contextlib, for a context manager) cost a
-# fresh process ~1.5 ms before its first call; threading.local is _thread._local.
-_gc_lock = _thread.allocate_lock()
-_gc_users = 0
-_gc_was_enabled = False
-
-
-def _reset_after_fork() -> None:
-    # A worker forked while another thread held the lock would wait on it forever.
-    global _gc_lock, _gc_users
-    _gc_lock = _thread.allocate_lock()
-    _gc_users = 0
-
-
-os.register_at_fork(after_in_child=_reset_after_fork)
-
-
-class _NoGc:
-    """Pause the cyclic garbage collector while scoring, when this is the only thread.
-
-    Scoring allocates many small acyclic objects, and the collector's repeated scans of them
-    cost ~20% of the run time while finding nothing.  The switch is process-wide, so it is only
-    thrown when no other thread runs (it would pause their collection too); a counter makes
-    nested or overlapping calls restore the collector exactly once.
-    """
-
-    __slots__ = ("pause",)
-
-    def __enter__(self) -> None:
-        global _gc_users, _gc_was_enabled
-        with _gc_lock:
-            # _thread._count(): the threads started besides the main one (threading's too)
-            self.pause = _gc_users > 0 or _thread._count() == 0
-            if self.pause:
-                if _gc_users == 0:
-                    _gc_was_enabled = gc.isenabled()
-                    gc.disable()
-                _gc_users += 1
-
-    def __exit__(self, *exc: object) -> None:
-        global _gc_users
-        if self.pause:
-            with _gc_lock:
-                _gc_users -= 1
-                if _gc_users == 0 and _gc_was_enabled:
-                    gc.enable()
-
-
-def no_gc() -> _NoGc:
-    """A context that pauses the collector while scoring (see :class:`_NoGc`)."""
-    return _NoGc()
+# threading.local is _thread._local: importing threading cost a fresh process ~1 ms.
 
 
 class ThreadCache(_thread._local):
