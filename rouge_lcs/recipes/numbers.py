@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from rouge_lcs.base.validation import TextBatch, check_texts
 from rouge_lcs.base.lazy import no_gc
+from rouge_lcs.base.validation import TextBatch, check_texts
 from rouge_lcs.engine.parallel import FrozenGC, can_fork, collect, fork_call
 from rouge_lcs.recipes import pltrdy, py_rouge, sumeval, xlsum
 from rouge_lcs.recipes.catalogue import Recipe
