@@ -109,6 +109,18 @@ static int p_is_end(const PunktRun *r, uint32_t c) {
     return 0;
 }
 
+/* The first index from i on (before n) whose character is a sentence end, or n: the scan for
+ * candidates reads every character, a Latin-1 text's through the model's byte table. */
+static inline int64_t p_next_end(const PunktRun *r, int64_t i, int64_t n) {
+    if (r->t.kind == 1) {
+        const uint8_t *s = (const uint8_t *)r->t.data, *is_end = r->m->end_byte;
+        while (i < n && !is_end[s[i]]) i++;
+        return i;
+    }
+    while (i < n && !p_is_end(r, PCH(r, i))) i++;
+    return i;
+}
+
 /* _re_non_word_chars: characters that cannot appear within words */
 static int p_nonword(const PunktRun *r, uint32_t c) {
     switch (c) {
@@ -386,8 +398,9 @@ static int punkt_run(PunktRun *r) {
     int64_t prev_i = -1, prev_after = 0, prev_next = -1;
     for (int64_t i = 0; i <= n; i++) {
         int64_t after = 0, next = -1;
+        i = p_next_end(r, i, n); /* the characters before it are no candidates */
         if (i < n) {
-            if (!p_is_end(r, PCH(r, i)) || i + 1 >= n) continue;
+            if (i + 1 >= n) continue;
             uint32_t d = PCH(r, i + 1);
             if (p_nonword(r, d)) {
                 after = i + 2;
@@ -458,16 +471,65 @@ static int punkt_run(PunktRun *r) {
 /* ------------------------------------------------------------------------------------------ */
 /* Many texts on threads (the encoder's sentence stage)                                        */
 
-/* sentences.nltk_split's shortcut, for text.h's split_short (which says why it holds) and the
- * threads: the index of the last character of text.rstrip() when the text is one sentence
- * (-1: blank, no sentence), or -2 when Punkt is needed.  `bits` gives str.isspace; *cjk_end
- * says whether the text has 。！？. */
-static int64_t punkt_short_end(const PunktText *t, int (*bits)(uint32_t), int *cjk_end) {
+/* punkt_short_end's classes of a Latin-1 character: one of .?! (SC_END), a space to
+ * str.rstrip among ASCII (SC_SPACE), a space to the word check (SC_GAP), or not ASCII, whose
+ * space class the caller's `bits` decides (SC_HIGH). */
+enum { SC_END = 1, SC_SPACE = 2, SC_GAP = 4, SC_HIGH = 8 };
+#define SC_(c)                                                                                 \
+    (((c) == '.' || (c) == '?' || (c) == '!' ? SC_END : 0) |                                   \
+     ((c) == ' ' || ((c) >= 9 && (c) <= 13) || ((c) >= 28 && (c) <= 31) ? SC_SPACE : 0) |      \
+     ((c) == ' ' || ((c) >= 9 && (c) <= 13) ? SC_GAP : 0) | ((c) >= 128 ? SC_HIGH : 0))
+#define SC4_(c) SC_(c), SC_((c) + 1), SC_((c) + 2), SC_((c) + 3)
+#define SC16_(c) SC4_(c), SC4_((c) + 4), SC4_((c) + 8), SC4_((c) + 12)
+#define SC64_(c) SC16_(c), SC16_((c) + 16), SC16_((c) + 32), SC16_((c) + 48)
+static const uint8_t SHORT_CLASS[256] = {SC64_(0), SC64_(64), SC64_(128), SC64_(192)};
+#undef SC64_
+#undef SC16_
+#undef SC4_
+#undef SC_
+
+/* punkt_short_end of a Latin-1 text, by searches instead of a loop over every character:
+ * the sentence ends by memchr (the C library's, many bytes a step), the text's last
+ * characters from its end.  The same answer as punkt_short_end_of, which read each character
+ * through unit_at's width switch and made the scan cost as much as Punkt itself on a short
+ * English text. */
+static int64_t punkt_short_end_latin1(const PunktText *t, int (*bits)(uint32_t)) {
+    const uint8_t *s = (const uint8_t *)t->data;
+    int64_t n = t->n, last = n - 1, last_word = n - 1;
+    while (last >= 0 && ((SHORT_CLASS[s[last]] & SC_SPACE) ||
+                         ((SHORT_CLASS[s[last]] & SC_HIGH) && (bits(s[last]) & CASE_SPACE))))
+        last--;
+    while (last_word >= 0 && (SHORT_CLASS[s[last_word]] & SC_GAP)) last_word--;
+    /* the first sentence end, and whether another one follows it */
+    const uint8_t *first = NULL;
+    static const uint8_t END_CHARS[3] = {'.', '?', '!'};
+    for (int k = 0; k < 3; k++) {
+        const uint8_t *at = n > 0 ? memchr(s, END_CHARS[k], (size_t)n) : NULL;
+        if (at != NULL && (first == NULL || at < first)) first = at;
+    }
+    if (first == NULL) return last;
+    int64_t after = first - s + 1, more = 0;
+    for (int k = 0; k < 3 && !more; k++)
+        more = after < n && memchr(s + after, END_CHARS[k], (size_t)(n - after)) != NULL;
+    if (!more && last >= 0 && s[last] == *first) return last; /* one end, the final character */
+    for (int64_t k = first - s; k + 1 < n; k++) {
+        if (!(SHORT_CLASS[s[k]] & SC_END)) continue;
+        uint8_t d = s[k + 1];
+        int word = (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z');
+        if (!word && last_word > k) return -2; /* maybe a candidate: ask Punkt */
+    }
+    return last;
+}
+
+/* punkt_short_end on code units of one width (`kind` a constant where it is inlined, so that
+ * reading a unit is one load). */
+static inline __attribute__((always_inline)) int64_t
+punkt_short_end_of(const PunktText *t, int kind, int (*bits)(uint32_t), int *cjk_end) {
     int64_t n = t->n, ends = 0, last = -1, last_word = -1;
     int cjk = 0;
     uint32_t first_end = 0;
     for (int64_t k = 0; k < n; k++) {
-        uint32_t c = unit_at(t->kind, t->data, k);
+        uint32_t c = unit_at(kind, t->data, k);
         if (c == '.' || c == '?' || c == '!' || c == 0x3002 || c == 0xFF01 || c == 0xFF1F) {
             if (ends++ == 0) first_end = c;
             cjk |= c > 127;
@@ -479,18 +541,34 @@ static int64_t punkt_short_end(const PunktText *t, int (*bits)(uint32_t), int *c
     }
     *cjk_end = cjk;
     int one_final = ends == 0 || (ends == 1 && last >= 0 &&
-                                  unit_at(t->kind, t->data, last) == first_end);
+                                  unit_at(kind, t->data, last) == first_end);
     if (one_final) return last;
     if (cjk) return -2;
     for (int64_t k = 0; k + 1 < n; k++) {
-        uint32_t c = unit_at(t->kind, t->data, k);
+        uint32_t c = unit_at(kind, t->data, k);
         if (c != '.' && c != '?' && c != '!') continue;
-        uint32_t d = unit_at(t->kind, t->data, k + 1);
+        uint32_t d = unit_at(kind, t->data, k + 1);
         int word = (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') ||
                    (d >= 0xAC00 && d <= 0xD7A3);
         if (!word && last_word > k) return -2; /* maybe a candidate: ask Punkt */
     }
     return last;
+}
+
+/* sentences.nltk_split's shortcut, for text.h's split_short (which says why it holds) and the
+ * threads: the index of the last character of text.rstrip() when the text is one sentence
+ * (-1: blank, no sentence), or -2 when Punkt is needed.  `bits` gives str.isspace; *cjk_end
+ * says whether the text has 。！？. */
+static int64_t punkt_short_end(const PunktText *t, int (*bits)(uint32_t), int *cjk_end) {
+    switch (t->kind) {
+    case 1:
+        *cjk_end = 0; /* 。！？ are not Latin-1 */
+        return punkt_short_end_latin1(t, bits);
+    case 2:
+        return punkt_short_end_of(t, 2, bits, cjk_end);
+    default:
+        return punkt_short_end_of(t, 4, bits, cjk_end);
+    }
 }
 
 /* One text for the threads: how it is split (PJ_*), and its sentences. */

@@ -52,6 +52,7 @@ typedef struct {
     PTable abbrev, colloc, starters, ortho;
     uint32_t ends[PUNKT_MAX_ENDS]; /* the sentence-end characters */
     int n_ends;
+    uint8_t end_byte[256]; /* end_byte[c]: c < 256 is one of `ends` (a Latin-1 text's scan) */
 } PunktTables;
 
 static void pt_free(PTable *t) {

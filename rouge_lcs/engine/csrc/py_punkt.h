@@ -32,7 +32,11 @@ static int punkt_set_ends(PunktTables *t, PyObject *ends) {
         return 0;
     }
     t->n_ends = (int)n_ends;
-    for (Py_ssize_t k = 0; k < n_ends; k++) t->ends[k] = PyUnicode_READ_CHAR(ends, k);
+    memset(t->end_byte, 0, sizeof(t->end_byte));
+    for (Py_ssize_t k = 0; k < n_ends; k++) {
+        t->ends[k] = PyUnicode_READ_CHAR(ends, k);
+        if (t->ends[k] < 256) t->end_byte[t->ends[k]] = 1;
+    }
     return 1;
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from native_helpers import (
     _NEAR_HANGUL,
     TYPES,
@@ -85,13 +86,14 @@ def _punkt_sentences(text: str) -> list[str]:
     return cjk_cuts(_punkt("english").tokenize(text))
 
 
-def _check_split_shortcut(texts: list[str]) -> None:
+def _check_split_shortcut(texts: list[str], splitter: object = _punkt_sentences) -> None:
     """The C encoder's Punkt shortcut gives Punkt's own sentences (it skips Punkt only for
-    texts Punkt cannot split)."""
+    texts Punkt cannot split); ``splitter``: what the encoder calls (with a ``punkt_model``,
+    Punkt in C runs on the text stage's threads)."""
     from rouge_lcs import _native
 
     encoder = _native.Encoder(_native.MODE_UNICODE, unicode_tokenize, None, native._normalize)
-    ids, offsets, docs, doc_offsets = encoder.encode_sentences(texts, 2, _punkt_sentences, 1, True)
+    ids, offsets, docs, doc_offsets = encoder.encode_sentences(texts, 2, splitter, 1, True)
     ids = np.frombuffer(ids, dtype=np.int32)
     offsets = np.frombuffer(offsets, dtype=np.int64)
     docs = np.frombuffer(docs, dtype=np.int64)
@@ -149,6 +151,21 @@ def test_punkt_shortcut_in_c_agrees_with_punkt():
 @given(_NEAR_HANGUL)
 def test_punkt_shortcut_in_c_agrees_with_punkt_on_any_text(text):
     _check_split_shortcut([text])
+
+
+#: Latin-1 texts (one byte a character: the scans of csrc/punkt.h that read bytes) made of
+#: what the shortcut and Punkt's candidates turn on: the ends, str's and Punkt's spaces (the
+#: file separators, NEL, NO-BREAK SPACE), closing quotes and brackets, digits, both cases.
+_LATIN1 = st.text(st.sampled_from(list("aZe.?!. \t\n\x0b\x1c\x1f\x85\xa0\"')],;-1é")), max_size=40)
+
+
+@needs_native
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_LATIN1, min_size=1, max_size=4))
+def test_punkt_on_latin1_texts_agrees_with_punkt(texts):
+    _check_split_shortcut(texts)
+    if native.native_unicode() and native._native.PUNKT_CASE_TABLE:
+        _check_split_shortcut(texts, native._punkt_split())  # Punkt in C, on the threads
 
 
 @needs_native
