@@ -120,10 +120,12 @@ class OnePair:
 
 
 class OnePairs(ThreadCache):
-    """A scorer's :class:`OnePair`, one per thread, made on its thread's first one-pair call.
-    It pickles and copies as an empty cache (the engine is chosen again where it lands)."""
+    """A scorer's :class:`OnePair`, one per thread, made on its thread's first one-pair call,
+    and its :func:`scores_plan`, made on its first batch of one example.  It pickles and copies
+    as an empty cache (the engine is chosen again where it lands)."""
 
     path: OnePair | None = None
+    plan: PairPlan | None = None
 
     def get(self, settings: Settings) -> OnePair:
         """This thread's path for ``settings`` (the scorer's: always the same ones)."""
@@ -151,16 +153,32 @@ def pair_plan(
     (:meth:`~rouge_lcs.engine.interface.Store.pair_plan`: ``plan(prediction, references)`` ->
     ``{names[t]: make(p, r, f)}``, ``fallback``'s value for inputs it does not take,
     ``NotImplemented`` once its store holds ``STORE_LIMIT`` tokens: then make a new plan)."""
-    store = backend().store(settings, 1)
+    store, mode, beta, type_weights = _plan_store(settings)
     return store.pair_plan(
+        mode, beta, type_weights, names, make, tuple_new, fallback, STORE_LIMIT
+    )  # fmt: skip
+
+
+def scores_plan(
+    settings: Settings,
+    make: Callable[[array[int], array[float], array[float], array[float]], object],
+    fallback: PairPlan,
+) -> PairPlan:
+    """:func:`pair_plan` for a batch of one example, on a new store of the engine in use now
+    (:meth:`~rouge_lcs.engine.interface.Store.scores_plan`: ``plan(predictions, references)``
+    -> ``make(counts, p, r, f)``, ``fallback``'s value for inputs it does not take,
+    ``NotImplemented`` once its store holds ``STORE_LIMIT`` tokens: then make a new plan)."""
+    store, mode, beta, type_weights = _plan_store(settings)
+    return store.scores_plan(mode, beta, type_weights, make, fallback, STORE_LIMIT)
+
+
+def _plan_store(settings: Settings) -> tuple[Store, str, float, tuple[float, ...] | None]:
+    # a plan's new store (the engine in use now) and the settings every plan is made with
+    return (
+        backend().store(settings, 1),
         settings.multi_ref,
         settings.beta,
         weights(settings.rouge_types),
-        names,
-        make,
-        tuple_new,
-        fallback,
-        STORE_LIMIT,
     )
 
 

@@ -163,6 +163,26 @@ class Store(Protocol):
         ``NotImplemented`` (the caller makes a new store)."""
         ...
 
+    def scores_plan(
+        self,
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+        make: Callable[[array[int], array[float], array[float], array[float]], object],
+        fallback: PairPlan,
+        max_tokens: int,
+    ) -> PairPlan:
+        """:meth:`pair_plan` for a batch of one example: ``plan(predictions, references)``,
+        ``predictions`` ``[prediction]`` and ``references`` ``[reference]`` or
+        ``[[reference, ...]]`` (lists or tuples of exact ``str``s, as
+        :func:`~rouge_lcs.base.validation.single_example` takes them) -> ``make(counts, p, r,
+        f)``: new flat arrays of the example's int64 counts (references x types x 3) and of its
+        per-type float64 precision, recall and F, :meth:`pair_scores`' numbers.  Other inputs
+        get ``fallback(predictions, references)``'s value; ``NotImplemented`` as there.  An
+        engine (or settings) without such a plan returns ``fallback`` itself: the caller's
+        fallback is its own per-call path, over :meth:`pair_scores`."""
+        ...
+
 
 class Backend(Protocol):
     """An engine: the pure-Python/numpy reference or the native core."""

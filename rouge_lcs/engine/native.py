@@ -31,7 +31,12 @@ from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
-from rouge_lcs.engine.stats import PairStats, flat_floats, one_example, python_pair_plan
+from rouge_lcs.engine.stats import (
+    PairStats,
+    flat_floats,
+    one_example,
+    python_pair_plan,
+)
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.rouge_types import LCS, NGRAMS, UNION_LCS, RougeType, unknown_kind
 from rouge_lcs.text.sentences import (
@@ -578,6 +583,30 @@ class NativeStore:
         return self._encoder.pair_plan(
             self._types, code, float(beta), *split, names, make, tuple_new, fallback,
             PAIR_MAX_CHARS, max_tokens,
+        )  # fmt: skip
+
+    def scores_plan(
+        self,
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+        make: Callable[[array[int], array[float], array[float], array[float]], object],
+        fallback: PairPlan,
+        max_tokens: int,
+    ) -> PairPlan:
+        """See :meth:`rouge_lcs.engine.interface.Store.scores_plan`: the C plan
+        (``Encoder.scores_plan``: :meth:`pair_plan`'s call, its values written into new copies
+        of one reference's zero counts and one example's zero floats), where :meth:`pair_plan`
+        takes the C plan; else ``fallback`` itself."""
+        split = self._pair_split
+        if split is _UNSET:
+            split = self._pair_split = self._find_pair_split()
+        if split is None:
+            return fallback
+        code = MULTI_REF_MODES.index(mode)
+        return self._encoder.scores_plan(
+            self._types, code, float(beta), *split, make, fallback, PAIR_MAX_CHARS, max_tokens,
+            self._pair_zeros, self._pair_floats,
         )  # fmt: skip
 
     def _find_pair_split(self) -> tuple[int, Any] | None:

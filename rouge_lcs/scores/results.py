@@ -116,6 +116,28 @@ class Scores:
         init(self, "_values", given if flat else None)
         init(self, "_arrays", None if flat else given)
 
+    @staticmethod
+    def of_flat(
+        rouge_types: list[str],
+        precision: array[float],
+        recall: array[float],
+        fmeasure: array[float],
+        stats: PairStats,
+        settings: Settings,
+    ) -> Scores:
+        """``Scores(rouge_types, precision, recall, fmeasure, stats, settings)`` of flat float64
+        arrays, made by the slots' own setters: the per-call path's (``__init__``'s checks and
+        ``object.__setattr__`` were a tenth of a short pair's call)."""
+        scores = _new_scores(Scores)
+        set_types, set_stats, set_settings, set_ids, set_values, set_arrays = _SLOT_SETTERS
+        set_types(scores, rouge_types)
+        set_stats(scores, stats)
+        set_settings(scores, settings)
+        set_ids(scores, None)
+        set_values(scores, (precision, recall, fmeasure))
+        set_arrays(scores, None)
+        return scores
+
     @classmethod
     def from_stats(
         cls, stats: PairStats, settings: Settings, ids: IdOptions | None = None
@@ -275,3 +297,8 @@ class Scores:
             self.stats.counts, self.stats.n_refs, settings.multi_ref, settings.beta,
             weights(settings.rouge_types),
         )  # fmt: skip
+
+
+#: :meth:`Scores.of_flat`'s setters of each slot, in ``__slots__``' order.
+_SLOT_SETTERS = tuple(Scores.__dict__[name].__set__ for name in Scores.__slots__)
+_new_scores = object.__new__

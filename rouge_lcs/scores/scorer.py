@@ -28,15 +28,23 @@ from rouge_lcs.config.options import OPTIONS, names
 from rouge_lcs.config.settings import Settings, settings_of
 from rouge_lcs.config.values import Options, options_of
 from rouge_lcs.engine.backend import backend, checked_texts, default_num_threads
-from rouge_lcs.engine.compute import OnePairs, Progress, StoreCache, compute_stats, pair_plan
+from rouge_lcs.engine.compute import (
+    OnePairs,
+    Progress,
+    StoreCache,
+    compute_stats,
+    pair_plan,
+    scores_plan,
+)
 from rouge_lcs.engine.ids import checked_ids, id_stats
-from rouge_lcs.engine.stats import PairStats
+from rouge_lcs.engine.stats import PairStats, one_example
 from rouge_lcs.scores.output import Output, to_output
 from rouge_lcs.scores.results import Scores
 from rouge_lcs.scores.signature import make_signature
 
 TYPE_CHECKING = False  # not typing's: type checkers treat any name TYPE_CHECKING as true
 if TYPE_CHECKING:
+    from array import array
     from typing import Any
 
     from typing_extensions import Unpack
@@ -218,6 +226,38 @@ class Rouge:
             references: one text per example, or a list of texts per example.
             progress: called with the number of examples done, chunk by chunk.
         """
+        if progress is None:
+            # A batch of one example of plain texts: this thread's plan (made by its first
+            # call) checks it and scores it in one C call, or hands it to _score_batch.
+            plan = self._pairs.plan
+            result = plan(predictions, references) if plan is not None else NotImplemented
+            if result is NotImplemented:  # no plan yet, or its store full
+                result = self._new_scores_plan()(predictions, references)
+            return result
+        return self._score_batch(predictions, references, progress)
+
+    def _new_scores_plan(self) -> PairPlan:
+        """A new per-call plan for this thread (:func:`~rouge_lcs.engine.compute.scores_plan`),
+        its :class:`Scores` made as :meth:`_one_scores` makes them."""
+        settings = self.settings
+        names, n_types = settings.names, len(settings.names)
+        width = 3 * n_types
+        from_flat, of_flat, one_ref = PairStats.from_flat, Scores.of_flat, one_example(1)[2]
+
+        def make(counts: array[int], p: array[float], r: array[float], f: array[float]) -> Scores:
+            n_refs = one_ref if len(counts) == width else one_example(len(counts) // width)[2]
+            return of_flat(names, p, r, f, from_flat(counts, n_types, n_refs), settings)
+
+        # the fallback takes what score() takes (a plan's is typed as taking any two objects)
+        fallback = self._score_batch
+        plan = self._pairs.plan = scores_plan(settings, make, fallback)  # type: ignore[arg-type]
+        return plan
+
+    def _score_batch(
+        self, predictions: Texts, references: References, progress: Progress | None = None
+    ) -> Scores:
+        """:meth:`score` without the plan: a batch of one example by :meth:`_one_pair`,
+        others by the batch path."""
         one = single_example(predictions, references)
         if one is not None:  # one example of plain texts: the per-call path
             return self._one_scores(*one, progress)

@@ -163,3 +163,105 @@ def test_a_plan_and_its_scorer_are_collected():
     del ours
     gc.collect()
     assert ref() is None
+
+
+# ------------------------------------------------------------------------------------------
+# The scores plan (``Encoder.scores_plan``, :func:`rouge_lcs.engine.compute.scores_plan`):
+# ``Rouge.score`` / ``rouge_lcs.score`` / ``rouge`` of a batch of one example.
+
+
+def _scores_plan(fallback=None, types=("rouge1", "rougeL")):
+    settings = make_settings(list(types), tokenizer="rouge_score")
+    return compute.scores_plan(
+        settings,
+        lambda counts, p, r, f: (counts.tolist(), p.tolist(), r.tolist(), f.tolist()),
+        fallback or (lambda p, r: ("fallback", p, r)),
+    )
+
+
+def test_a_scores_plan_takes_a_batch_of_one_example_and_hands_on_the_rest():
+    plan = _scores_plan()
+    if plan("a", ["a"])[0] == "fallback":  # the reference engine: no plan of its own
+        return
+    # "a b" against "a c": 1 unigram hit of 2 and 2; LCS 1 of 2 and 2 (hand-worked)
+    one = ([1, 2, 2, 1, 2, 2], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5])
+    assert plan(["a b"], ["a c"]) == one
+    assert plan(("a b",), ("a c",)) == one
+    assert plan(["a b"], [["a c"]]) == one
+    assert plan(["a b"], [("a c",)]) == one
+    # two references: each one's counts, the best F of each type ("a b" is exact: 1.0)
+    assert plan(["a b"], [["a c", "a b"]]) == (
+        [1, 2, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2],
+        [1.0, 1.0],
+        [1.0, 1.0],
+        [1.0, 1.0],
+    )
+
+    class Text(str):
+        pass
+
+    for predictions, references in [
+        ([Text("a")], ["a"]),
+        (["a"], [Text("a")]),
+        (["a"], [[Text("a")]]),
+        (["a"], [[]]),
+        ([], []),
+        (["a", "b"], ["a", "b"]),
+        ("a", "a"),
+        (["a"], "a"),
+        ([b"a"], ["a"]),
+        ([1], [[1]]),
+        ([["a"]], ["a"]),
+        (["a"], [{"a"}]),
+        (None, None),
+    ]:
+        assert plan(predictions, references) == ("fallback", predictions, references)
+
+
+@pytest.mark.skipif(not native.available(), reason="the compiled extension is not built")
+def test_the_c_scores_plan_checks_its_units_and_what_make_gives():
+    encoder = native._native.Encoder(native._native.MODE_ROUGE_SCORE, None, None)
+    types = array("q", [0, 1, 1, 0])  # rouge1, rougeL
+
+    def make(**changes):
+        args = {
+            "types": types, "mode": 0, "beta": 1.0, "split_mode": -1, "splitter": None,
+            "make": lambda c, p, r, f: (c, p, r, f), "fallback": print, "max_chars": 1000,
+            "max_ids": 10, "count_unit": array("q", [0] * 6), "float_unit": array("d", [0.0] * 2),
+        }  # fmt: skip
+        args.update(changes)
+        return encoder.scores_plan(*args.values())
+
+    counts, p, r, f = make()(["a"], ["a"])
+    assert (counts.typecode, counts.tolist()) == ("q", [1, 1, 1, 1, 1, 1])
+    assert [v.tolist() for v in (p, r, f)] == [[1.0, 1.0]] * 3
+    # every call gives new arrays: the plan's own buffers are not handed out
+    plan = make()
+    first = plan(["a"], ["a"])
+    assert plan(["b c"], ["d"])[0] is not first[0] and first[0].tolist() == [1] * 6
+    for changes, error in [
+        ({"count_unit": array("q", [0] * 5)}, ValueError),
+        ({"count_unit": array("d", [0.0] * 6)}, TypeError),
+        ({"count_unit": array("i", [0] * 12)}, TypeError),
+        ({"count_unit": bytearray(48)}, TypeError),  # a buffer of bytes, not 8-byte items
+        ({"count_unit": [0] * 6}, TypeError),
+        ({"float_unit": array("d", [0.0] * 3)}, ValueError),
+        ({"float_unit": array("q", [0] * 2)}, TypeError),
+        ({"float_unit": None}, TypeError),
+        ({"make": 3}, TypeError),
+        ({"fallback": None}, TypeError),
+        ({"types": array("q", [0, 1, 1])}, ValueError),
+        ({"mode": -1}, ValueError),
+    ]:
+        with pytest.raises(error):
+            make(**changes)
+
+    # what make raises reaches the caller, and the plan is whole afterwards
+    def broken(*values):
+        raise RuntimeError("make failed")
+
+    plan = make(make=broken)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="make failed"):
+            plan(["a"], ["a"])
+    assert make()(["a b"], ["a"])[1].tolist() == [0.5, 0.5]

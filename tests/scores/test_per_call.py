@@ -15,6 +15,7 @@ from rouge_lcs import Rouge
 from rouge_lcs.dropins import rouge_scorer
 from rouge_lcs.engine import compute, native
 from rouge_lcs.integrations import hub
+from rouge_lcs.scores import scorer as scorer_module
 from rouge_lcs.scores.results import Scores
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -48,10 +49,34 @@ def _table(scores: Scores) -> dict[str, list[tuple[float, float, float]]]:
     }
 
 
-def _spy(monkeypatch) -> list[object]:
-    calls: list[object] = []
+def _spy(monkeypatch) -> list[str]:
+    """The engine of each one-example call of the two per-call paths: a scorer's plan in C
+    (``Rouge.score``'s batch of one, ``scores_plan``) and :class:`compute.OnePair` (the plan's
+    fallback, the rewards' and the drop-ins' one-pair calls)."""
+    calls: list[str] = []
     real = compute.OnePair.__call__
-    monkeypatch.setattr(compute.OnePair, "__call__", lambda *a: calls.append(a) or real(*a))
+
+    def one_pair(path, *args):
+        calls.append(type(path._engine).__name__)
+        return real(path, *args)
+
+    real_plan = scorer_module.scores_plan
+
+    def scores_plan(settings, make, fallback):
+        plan = real_plan(settings, make, fallback)
+        if plan is fallback:  # no plan of its own: the calls reach OnePair
+            return plan
+
+        def spied(predictions, references):
+            calls.append("NativeBackend")  # only the native engine makes a plan in C
+            return plan(predictions, references)
+
+        return spied
+
+    monkeypatch.setattr(compute.OnePair, "__call__", one_pair)
+    monkeypatch.setattr(scorer_module, "scores_plan", scores_plan)
+    # the functional calls' kept scorers, whose plans were made before the spy
+    monkeypatch.setattr(scorer_module, "_FUNCTION_SCORERS", {})
     return calls
 
 
@@ -184,15 +209,7 @@ def test_the_engine_is_chosen_per_scorer_when_it_first_scores_one_pair(monkeypat
     # a new scorer (and every functional call) reads ROUGE_LCS_IMPLEMENTATION again.
     if not native.available():
         pytest.skip("the compiled extension is not built")
-    stores = []
-    real = compute.OnePair.__call__
-
-    def spy(path, *args):
-        result = real(path, *args)
-        stores.append(type(path._engine).__name__)
-        return result
-
-    monkeypatch.setattr(compute.OnePair, "__call__", spy)
+    stores = _spy(monkeypatch)
     first = Rouge(["rougeL"])
     monkeypatch.setenv(native.ENV, "python")
     first.score(["a b"], ["a c"])

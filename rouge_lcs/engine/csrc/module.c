@@ -110,6 +110,7 @@ static PyMethodDef encoder_methods[] = {
      encode_sentences_doc},
     {"pair_scores", (PyCFunction)encoder_pair_scores, METH_VARARGS, pair_scores_doc},
     {"pair_plan", (PyCFunction)encoder_pair_plan, METH_VARARGS, pair_plan_doc},
+    {"scores_plan", (PyCFunction)encoder_scores_plan, METH_VARARGS, scores_plan_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -205,6 +206,9 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (STR_LOWER == NULL && (STR_LOWER = PyUnicode_InternFromString("lower")) == NULL)
         return NULL;
     if (STR_NFKC == NULL && (STR_NFKC = PyUnicode_InternFromString("NFKC")) == NULL)
+        return NULL;
+    if (PUNKT_MODEL_NAME == NULL &&
+        (PUNKT_MODEL_NAME = PyUnicode_InternFromString("punkt_model")) == NULL)
         return NULL;
     if (STR_LOWER_FN == NULL &&
         (STR_LOWER_FN = PyObject_GetAttr((PyObject *)&PyUnicode_Type, STR_LOWER)) == NULL)

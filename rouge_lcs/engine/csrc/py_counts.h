@@ -146,10 +146,12 @@ fail:
  * `counts` and combined into p / r / f; 1, or 0 with an exception. */
 static int pair_core(Encoder *e, PyObject *texts, Py_ssize_t n_texts, const int64_t *types,
                      Py_ssize_t n_types, int mode, double beta, int split_mode,
-                     PyObject *splitter, int64_t *counts, double *p, double *r, double *f) {
+                     PyObject *splitter, PyObject **model_slot, int64_t *counts, double *p,
+                     double *r, double *f) {
     /* encode() / encode_sentences() themselves: the same checks and errors; without a
-     * stemmer, ids of this call alone (Encoder.local_ids) */
+     * stemmer, ids of this call alone (Encoder.local_ids); a plan's kept Punkt model */
     e->local_ids = e->stem == NULL && encoder_collects(e);
+    e->model_slot = model_slot;
     PyObject *call = split_mode < 0 ? Py_BuildValue("(Oi)", texts, 1)
                                     : Py_BuildValue("(OiOii)", texts, split_mode, splitter, 1, 1);
     PyObject *encoded = NULL;
@@ -159,6 +161,7 @@ static int pair_core(Encoder *e, PyObject *texts, Py_ssize_t n_texts, const int6
     }
     int local = e->local_ids;
     e->local_ids = 0;
+    e->model_slot = NULL;
     if (encoded == NULL) return 0;
     /* encode: (ids, offsets); encode_sentences: (ids, sentence offsets, doc_sent, offsets) */
     PyObject *ids = PyTuple_GET_ITEM(encoded, 0);
@@ -259,8 +262,8 @@ static PyObject *encoder_pair_scores(Encoder *e, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "pair_scores: ROUGE-Lsum needs a split_mode");
         goto done;
     }
-    if (pair_core(e, texts, n_texts, types, n_types, mode, beta, split_mode, splitter, b[1].buf,
-                  b[2].buf, b[3].buf, b[4].buf))
+    if (pair_core(e, texts, n_texts, types, n_types, mode, beta, split_mode, splitter, NULL,
+                  b[1].buf, b[2].buf, b[3].buf, b[4].buf))
         result = Py_NewRef(Py_None);
 done:
     release_buffers(b, 5);

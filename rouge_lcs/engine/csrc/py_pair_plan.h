@@ -27,6 +27,10 @@ typedef struct {
     int64_t *counts; /* references x types x 3, grown as needed */
     Py_ssize_t counts_cap;
     double *prf; /* p, r, f: n_types each */
+    /* scores_plan's: its call takes a batch of one example and returns make(counts, p, r, f),
+     * new copies of count_unit (one reference's counts) and float_unit (one value a type) */
+    PyObject *count_unit, *float_unit;
+    PyObject *model; /* the splitter's Punkt model, asked for once (Encoder.model_slot) */
     vectorcallfunc vectorcall;
 } PairPlan;
 
@@ -72,6 +76,78 @@ static PyObject *pair_plan_value(PairPlan *plan, double p, double r, double f) {
     return value;
 }
 
+/* The example's texts from a call's arguments (borrowed): its prediction, and its n_refs
+ * references at *refs.  pair_plan's call: (prediction, references), a str and a non-empty
+ * list; scores_plan's: a batch of one example, ([prediction], [reference]) or
+ * ([prediction], [[reference, ...]]) in lists or tuples (single_example's rule).  0 when the
+ * arguments are none of these, or a text is not exactly a str: then the fallback. */
+static int plan_texts(const PairPlan *plan, PyObject *const *args, PyObject **prediction,
+                      PyObject *const **refs, Py_ssize_t *n_refs) {
+    PyObject *pred = args[0], *references = args[1];
+    if (plan->count_unit != NULL) {
+        if (!(PyList_CheckExact(pred) || PyTuple_CheckExact(pred)) ||
+            !(PyList_CheckExact(references) || PyTuple_CheckExact(references)) ||
+            PySequence_Fast_GET_SIZE(pred) != 1 || PySequence_Fast_GET_SIZE(references) != 1)
+            return 0;
+        pred = PySequence_Fast_ITEMS(pred)[0];
+        PyObject *const *item = PySequence_Fast_ITEMS(references);
+        if (PyUnicode_CheckExact(item[0])) {
+            *refs = item;
+            *n_refs = 1;
+        } else if (PyList_CheckExact(item[0]) || PyTuple_CheckExact(item[0])) {
+            *refs = PySequence_Fast_ITEMS(item[0]);
+            *n_refs = PySequence_Fast_GET_SIZE(item[0]);
+        } else {
+            return 0;
+        }
+    } else if (PyList_CheckExact(references)) {
+        *refs = PySequence_Fast_ITEMS(references);
+        *n_refs = PyList_GET_SIZE(references);
+    } else {
+        return 0;
+    }
+    *prediction = pred;
+    return PyUnicode_CheckExact(pred) && *n_refs >= 1;
+}
+
+/* A new copy of `unit` repeated `times` (an array.array's own repetition), `values` written
+ * into it; NULL with an exception. */
+static PyObject *plan_copy(PyObject *unit, Py_ssize_t times, const void *values, size_t size) {
+    PyObject *copy = PySequence_Repeat(unit, times);
+    if (copy == NULL) return NULL;
+    Py_buffer view;
+    if (Py_TYPE(copy) != Py_TYPE(unit) || PyObject_GetBuffer(copy, &view, PyBUF_WRITABLE) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "scores_plan: bad unit copy");
+        Py_DECREF(copy);
+        return NULL;
+    }
+    int fits = view.len == (Py_ssize_t)size;
+    if (fits) memcpy(view.buf, values, size);
+    PyBuffer_Release(&view);
+    if (!fits) {
+        PyErr_SetString(PyExc_ValueError, "scores_plan: a unit's copy has another size");
+        Py_CLEAR(copy);
+    }
+    return copy;
+}
+
+/* scores_plan's result: make(counts, p, r, f) of the call's values. */
+static PyObject *plan_scores(PairPlan *plan, Py_ssize_t n_refs) {
+    Py_ssize_t n = plan->n_types;
+    size_t floats = (size_t)n * sizeof(double);
+    PyObject *v[4] = {
+        plan_copy(plan->count_unit, n_refs, plan->counts, (size_t)(n_refs * n * 3) * sizeof(int64_t)),
+        plan_copy(plan->float_unit, 1, plan->prf, floats),
+        plan_copy(plan->float_unit, 1, plan->prf + n, floats),
+        plan_copy(plan->float_unit, 1, plan->prf + 2 * n, floats),
+    };
+    PyObject *result = NULL;
+    if (v[0] != NULL && v[1] != NULL && v[2] != NULL && v[3] != NULL)
+        result = PyObject_Vectorcall(plan->make, v, 4, NULL);
+    for (int k = 0; k < 4; k++) Py_XDECREF(v[k]);
+    return result;
+}
+
 static PyObject *pair_plan_call(PyObject *self, PyObject *const *args, size_t nargsf,
                                 PyObject *kwnames) {
     PairPlan *plan = (PairPlan *)self;
@@ -79,16 +155,13 @@ static PyObject *pair_plan_call(PyObject *self, PyObject *const *args, size_t na
         PyErr_SetString(PyExc_TypeError, "PairPlan: expected (prediction, references)");
         return NULL;
     }
-    PyObject *prediction = args[0], *references = args[1];
-    if (!PyUnicode_CheckExact(prediction) || !PyList_CheckExact(references) ||
-        PyList_GET_SIZE(references) < 1)
-        return pair_plan_fallback(plan, args);
-    Py_ssize_t n_refs = PyList_GET_SIZE(references);
+    PyObject *prediction, *const *refs;
+    Py_ssize_t n_refs;
+    if (!plan_texts(plan, args, &prediction, &refs, &n_refs)) return pair_plan_fallback(plan, args);
     int64_t chars = PyUnicode_GET_LENGTH(prediction);
     for (Py_ssize_t k = 0; k < n_refs; k++) {
-        PyObject *ref = PyList_GET_ITEM(references, k);
-        if (!PyUnicode_CheckExact(ref)) return pair_plan_fallback(plan, args);
-        chars += PyUnicode_GET_LENGTH(ref);
+        if (!PyUnicode_CheckExact(refs[k])) return pair_plan_fallback(plan, args);
+        chars += PyUnicode_GET_LENGTH(refs[k]);
     }
     if (chars > plan->max_chars) return pair_plan_fallback(plan, args);
     if (plan->encoder->n_ids > plan->max_ids) Py_RETURN_NOTIMPLEMENTED;
@@ -99,18 +172,18 @@ static PyObject *pair_plan_call(PyObject *self, PyObject *const *args, size_t na
         plan->counts = counts;
         plan->counts_cap = need;
     }
-    /* the texts in a tuple of the call's own (the list may change while a splitter runs) */
+    /* the texts in a tuple of the call's own (a list may change while a splitter runs) */
     PyObject *texts = PyTuple_New(n_refs + 1);
     if (texts == NULL) return NULL;
     PyTuple_SET_ITEM(texts, 0, Py_NewRef(prediction));
-    for (Py_ssize_t k = 0; k < n_refs; k++)
-        PyTuple_SET_ITEM(texts, k + 1, Py_NewRef(PyList_GET_ITEM(references, k)));
+    for (Py_ssize_t k = 0; k < n_refs; k++) PyTuple_SET_ITEM(texts, k + 1, Py_NewRef(refs[k]));
     Py_ssize_t n = plan->n_types;
     double *p = plan->prf, *r = p + n, *f = r + n;
     int ok = pair_core(plan->encoder, texts, n_refs + 1, plan->types, n, plan->mode, plan->beta,
-                       plan->split_mode, plan->splitter, plan->counts, p, r, f);
+                       plan->split_mode, plan->splitter, &plan->model, plan->counts, p, r, f);
     Py_DECREF(texts);
     if (!ok) return NULL;
+    if (plan->count_unit != NULL) return plan_scores(plan, n_refs);
     PyObject *result = PyDict_New();
     for (Py_ssize_t t = 0; t < n && result != NULL; t++) {
         PyObject *value = pair_plan_value(plan, p[t], r[t], f[t]);
@@ -119,6 +192,101 @@ static PyObject *pair_plan_call(PyObject *self, PyObject *const *args, size_t na
         Py_XDECREF(value);
     }
     return result;
+}
+
+/* A unit of scores_plan's results: a sequence whose buffer holds `count` 8-byte items of one
+ * of `formats`; 0 with an exception naming it. */
+static int plan_unit_ok(PyObject *unit, Py_ssize_t count, const char *formats, const char *name) {
+    Py_buffer view;
+    if (!PySequence_Check(unit) || PyObject_GetBuffer(unit, &view, PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "scores_plan: %s must be an array", name);
+        return 0;
+    }
+    const char *f = view.format != NULL ? view.format : "B";
+    int typed = view.itemsize == 8 && f[0] != '\0' && f[1] == '\0' && strchr(formats, f[0]) != NULL;
+    int sized = view.len == count * 8;
+    PyBuffer_Release(&view);
+    if (!typed)
+        PyErr_Format(PyExc_TypeError, "scores_plan: %s must be an array of format '%s'", name,
+                     formats);
+    else if (!sized)
+        PyErr_Format(PyExc_ValueError, "scores_plan: %s must hold %zd items", name, count);
+    return typed && sized;
+}
+
+/* pair_plan's and scores_plan's plan, its arguments checked (names NULL and the units given:
+ * scores_plan's); NULL with an exception naming `fn`. */
+static PyObject *new_plan(Encoder *e, Py_buffer *types, int mode, double beta, int split_mode,
+                          PyObject *splitter, PyObject *names, PyObject *make, int tuple_new,
+                          PyObject *fallback, long long max_chars, long long max_ids,
+                          PyObject *count_unit, PyObject *float_unit, const char *fn) {
+    Py_ssize_t len;
+    int lsum;
+    static const BufferArg specs[1] = {{"types", 8, 0}};
+    if (!check_buffers(types, specs, 1, &len, NULL)) return NULL;
+    Py_ssize_t n_types = len / 2;
+    if (len % 2 || n_types < 1 || (names != NULL && PyTuple_GET_SIZE(names) != n_types)) {
+        PyErr_Format(PyExc_ValueError, "%s: expected (kind, n) pairs and one name each", fn);
+        return NULL;
+    }
+    if (!pair_types_ok(types->buf, n_types, &lsum, fn)) return NULL;
+    if (mode < COMBINE_MAX_F || mode > COMBINE_MEAN || !(beta > 0) || !(beta * beta < HUGE_VAL)) {
+        PyErr_Format(PyExc_ValueError, "%s: expected mode 0-3 and a finite beta > 0", fn);
+        return NULL;
+    }
+    if (lsum && (split_mode < SPLIT_NEWLINE || split_mode > SPLIT_NLTK)) {
+        PyErr_Format(PyExc_ValueError, "%s: ROUGE-Lsum needs a split_mode", fn);
+        return NULL;
+    }
+    if (!lsum) split_mode = -1;
+    for (Py_ssize_t t = 0; names != NULL && t < n_types; t++) {
+        PyObject *name = PyTuple_GET_ITEM(names, t);
+        if (!PyUnicode_Check(name) || PyObject_Hash(name) == -1) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: names must be str", fn);
+            return NULL;
+        }
+    }
+    if (!PyCallable_Check(make) || !PyCallable_Check(fallback)) {
+        PyErr_Format(PyExc_TypeError, "%s: make and fallback must be callable", fn);
+        return NULL;
+    }
+    if (tuple_new && !(PyType_Check(make) && PyType_IsSubtype((PyTypeObject *)make, &PyTuple_Type))) {
+        PyErr_Format(PyExc_TypeError, "%s: tuple_new needs a tuple subclass", fn);
+        return NULL;
+    }
+    if (count_unit != NULL && (!plan_unit_ok(count_unit, n_types * 3, "lq", "count_unit") ||
+                               !plan_unit_ok(float_unit, n_types, "d", "float_unit")))
+        return NULL;
+    PairPlan *plan = PyObject_GC_New(PairPlan, &PairPlanType);
+    if (plan == NULL) return NULL;
+    plan->types = malloc((size_t)len * sizeof(int64_t));
+    plan->prf = malloc((size_t)n_types * 3 * sizeof(double));
+    plan->counts = NULL;
+    plan->counts_cap = 0;
+    plan->encoder = (Encoder *)Py_NewRef(e);
+    plan->splitter = Py_NewRef(splitter);
+    plan->names = Py_XNewRef(names);
+    plan->make = Py_NewRef(make);
+    plan->fallback = Py_NewRef(fallback);
+    plan->count_unit = Py_XNewRef(count_unit);
+    plan->float_unit = Py_XNewRef(float_unit);
+    plan->model = NULL;
+    plan->n_types = n_types;
+    plan->mode = mode;
+    plan->beta = beta;
+    plan->split_mode = split_mode;
+    plan->tuple_new = tuple_new;
+    plan->max_chars = max_chars;
+    plan->max_ids = max_ids;
+    plan->vectorcall = pair_plan_call;
+    PyObject_GC_Track(plan);
+    if (plan->types == NULL || plan->prf == NULL) {
+        Py_DECREF(plan);
+        return PyErr_NoMemory();
+    }
+    memcpy(plan->types, types->buf, (size_t)len * sizeof(int64_t));
+    return (PyObject *)plan;
 }
 
 static PyObject *encoder_pair_plan(Encoder *e, PyObject *args) {
@@ -131,71 +299,37 @@ static PyObject *encoder_pair_plan(Encoder *e, PyObject *args) {
                           &splitter, &PyTuple_Type, &names, &make, &tuple_new, &fallback,
                           &max_chars, &max_ids))
         return NULL;
-    PairPlan *plan = NULL;
-    Py_ssize_t len;
-    int lsum;
-    static const BufferArg specs[1] = {{"types", 8, 0}};
-    if (!check_buffers(&types, specs, 1, &len, NULL)) goto done;
-    Py_ssize_t n_types = len / 2;
-    if (len % 2 || n_types < 1 || PyTuple_GET_SIZE(names) != n_types) {
-        PyErr_SetString(PyExc_ValueError, "pair_plan: expected (kind, n) pairs and one name each");
-        goto done;
-    }
-    if (!pair_types_ok(types.buf, n_types, &lsum, "pair_plan")) goto done;
-    if (mode < COMBINE_MAX_F || mode > COMBINE_MEAN || !(beta > 0) || !(beta * beta < HUGE_VAL)) {
-        PyErr_SetString(PyExc_ValueError, "pair_plan: expected mode 0-3 and a finite beta > 0");
-        goto done;
-    }
-    if (lsum && (split_mode < SPLIT_NEWLINE || split_mode > SPLIT_NLTK)) {
-        PyErr_SetString(PyExc_ValueError, "pair_plan: ROUGE-Lsum needs a split_mode");
-        goto done;
-    }
-    if (!lsum) split_mode = -1;
-    for (Py_ssize_t t = 0; t < n_types; t++) {
-        PyObject *name = PyTuple_GET_ITEM(names, t);
-        if (!PyUnicode_Check(name) || PyObject_Hash(name) == -1) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_TypeError, "pair_plan: names must be str");
-            goto done;
-        }
-    }
-    if (!PyCallable_Check(make) || !PyCallable_Check(fallback)) {
-        PyErr_SetString(PyExc_TypeError, "pair_plan: make and fallback must be callable");
-        goto done;
-    }
-    if (tuple_new && !(PyType_Check(make) && PyType_IsSubtype((PyTypeObject *)make, &PyTuple_Type))) {
-        PyErr_SetString(PyExc_TypeError, "pair_plan: tuple_new needs a tuple subclass");
-        goto done;
-    }
-    plan = PyObject_GC_New(PairPlan, &PairPlanType);
-    if (plan == NULL) goto done;
-    plan->types = malloc((size_t)len * sizeof(int64_t));
-    plan->prf = malloc((size_t)n_types * 3 * sizeof(double));
-    plan->counts = NULL;
-    plan->counts_cap = 0;
-    plan->encoder = (Encoder *)Py_NewRef(e);
-    plan->splitter = Py_NewRef(splitter);
-    plan->names = Py_NewRef(names);
-    plan->make = Py_NewRef(make);
-    plan->fallback = Py_NewRef(fallback);
-    plan->n_types = n_types;
-    plan->mode = mode;
-    plan->beta = beta;
-    plan->split_mode = split_mode;
-    plan->tuple_new = tuple_new;
-    plan->max_chars = max_chars;
-    plan->max_ids = max_ids;
-    plan->vectorcall = pair_plan_call;
-    PyObject_GC_Track(plan);
-    if (plan->types == NULL || plan->prf == NULL) {
-        Py_CLEAR(plan);
-        PyErr_NoMemory();
-        goto done;
-    }
-    memcpy(plan->types, types.buf, (size_t)len * sizeof(int64_t));
-done:
+    PyObject *plan = new_plan(e, &types, mode, beta, split_mode, splitter, names, make, tuple_new,
+                              fallback, max_chars, max_ids, NULL, NULL, "pair_plan");
     PyBuffer_Release(&types);
-    return (PyObject *)plan;
+    return plan;
+}
+
+PyDoc_STRVAR(scores_plan_doc,
+"scores_plan(types, mode, beta, split_mode, splitter, make, fallback, max_chars, max_ids, count_unit, float_unit) -> PairPlan\n"
+"--\n\n"
+"pair_plan's callable for a batch of one example: plan(predictions, references) with\n"
+"predictions [prediction] and references [reference] or [[reference, ...]] (lists or\n"
+"tuples, the texts exactly str) -> make(counts, p, r, f), where counts is a new copy of\n"
+"count_unit (an int64 array of types x 3 zeros) repeated once per reference and p, r, f\n"
+"new copies of float_unit (a float64 array of one zero per type), holding pair_scores'\n"
+"numbers.  Other arguments, fallback and NotImplemented as pair_plan's.");
+
+static PyObject *encoder_scores_plan(Encoder *e, PyObject *args) {
+    PyObject *splitter, *make, *fallback, *count_unit, *float_unit;
+    int mode, split_mode;
+    double beta;
+    long long max_chars, max_ids;
+    Py_buffer types;
+    if (!PyArg_ParseTuple(args, "y*idiOOOLLOO:scores_plan", &types, &mode, &beta, &split_mode,
+                          &splitter, &make, &fallback, &max_chars, &max_ids, &count_unit,
+                          &float_unit))
+        return NULL;
+    PyObject *plan = new_plan(e, &types, mode, beta, split_mode, splitter, NULL, make, 0,
+                              fallback, max_chars, max_ids, count_unit, float_unit,
+                              "scores_plan");
+    PyBuffer_Release(&types);
+    return plan;
 }
 
 static int pair_plan_traverse(PairPlan *plan, visitproc visit, void *arg) {
@@ -204,6 +338,9 @@ static int pair_plan_traverse(PairPlan *plan, visitproc visit, void *arg) {
     Py_VISIT(plan->names);
     Py_VISIT(plan->make);
     Py_VISIT(plan->fallback);
+    Py_VISIT(plan->count_unit);
+    Py_VISIT(plan->float_unit);
+    Py_VISIT(plan->model);
     return 0;
 }
 
@@ -213,6 +350,9 @@ static int pair_plan_clear(PairPlan *plan) {
     Py_CLEAR(plan->names);
     Py_CLEAR(plan->make);
     Py_CLEAR(plan->fallback);
+    Py_CLEAR(plan->count_unit);
+    Py_CLEAR(plan->float_unit);
+    Py_CLEAR(plan->model);
     return 0;
 }
 
@@ -229,6 +369,17 @@ static PyObject *pair_plan_tp_call(PyObject *self, PyObject *args, PyObject *kwa
     return PyVectorcall_Call(self, args, kwargs);
 }
 
+static PyObject *pair_plan_encoder(PairPlan *plan, void *closure) {
+    (void)closure;
+    if (plan->encoder == NULL) Py_RETURN_NONE;
+    return Py_NewRef((PyObject *)plan->encoder);
+}
+
+static PyGetSetDef pair_plan_getset[] = {
+    {"encoder", (getter)pair_plan_encoder, NULL, "The Encoder the plan encodes with.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static PyTypeObject PairPlanType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "rouge_lcs._native.PairPlan",
@@ -240,6 +391,7 @@ static PyTypeObject PairPlanType = {
     .tp_doc = "One example's scores a call (Encoder.pair_plan).",
     .tp_traverse = (traverseproc)pair_plan_traverse,
     .tp_clear = (inquiry)pair_plan_clear,
+    .tp_getset = pair_plan_getset,
 };
 
 #endif /* ROUGE_LCS_PY_PAIR_PLAN_H */

@@ -21,7 +21,7 @@ PyDoc_STRVAR(encode_sentences_doc,
 /* The model the splitter offers for the threads (its punkt_model()), called once per call when
  * a text needs it; NULL (no exception) when it offers none. */
 static PunktModelObject *splitter_model(PyObject *splitter) {
-    PyObject *factory = PyObject_GetAttrString(splitter, "punkt_model");
+    PyObject *factory = PyObject_GetAttr(splitter, PUNKT_MODEL_NAME);
     if (factory == NULL) {
         if (PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
         return NULL;
@@ -43,28 +43,46 @@ static void punkt_jobs_free(PunktJob *jobs, int64_t n) {
     free(jobs);
 }
 
-/* The texts' splits on the threads without the GIL (punkt.h): the shortcut decided, then
- * Punkt where it is needed, with the splitter's model (asked for only then).  A job the
- * threads leave to Python (a character the case tables do not decide, 。！？ to cut after, or
- * no model offered) is PJ_PYTHON.  0 with an exception on error. */
-static int split_on_threads(Encoder *e, PunktJob *jobs, int64_t n_jobs, PyObject *splitter,
-                            int threads, PunktModelObject **model) {
+/* Code units below which the texts' splits run with the GIL held: releasing and taking it
+ * back cost more than a short text's split (the per-call path's texts), and no other thread
+ * waits long. */
+#define PUNKT_GIL_UNITS 4096
+
+/* run_punkt_shards, without the GIL where the texts are long enough (or threads may run). */
+static int punkt_shards_run(const PunktTables *m, PunktJob *jobs, int64_t n_jobs, int threads) {
+    int64_t total = 0;
+    for (int64_t k = 0; k < n_jobs; k++) total += jobs[k].t.n;
+    if (threads <= 1 && total < PUNKT_GIL_UNITS) return run_punkt_shards(m, jobs, n_jobs, threads);
     int used;
     Py_BEGIN_ALLOW_THREADS
-    used = run_punkt_shards(NULL, jobs, n_jobs, threads);
+    used = run_punkt_shards(m, jobs, n_jobs, threads);
     Py_END_ALLOW_THREADS
+    return used;
+}
+
+/* The texts' splits on the threads without the GIL (punkt.h): the shortcut decided, then
+ * Punkt where it is needed, with the splitter's model (asked for only then, or found in the
+ * calling plan's slot, e->model_slot).  A job the threads leave to Python (a character the
+ * case tables do not decide, 。！？ to cut after, or no model offered) is PJ_PYTHON.  0 with
+ * an exception on error. */
+static int split_on_threads(Encoder *e, PunktJob *jobs, int64_t n_jobs, PyObject *splitter,
+                            int threads, PunktModelObject **model) {
+    int used = punkt_shards_run(NULL, jobs, n_jobs, threads);
     int64_t needed = 0;
     for (int64_t k = 0; k < n_jobs; k++) needed += jobs[k].how == PJ_NEEDS_PUNKT;
     if (used < 0 || needed == 0) return used < 0 ? (PyErr_NoMemory(), 0) : 1;
-    if ((*model = splitter_model(splitter)) == NULL) {
+    PyObject **slot = e->model_slot;
+    if (slot != NULL && *slot != NULL) {
+        *model = (PunktModelObject *)Py_NewRef(*slot);
+    } else if ((*model = splitter_model(splitter)) != NULL) {
+        if (slot != NULL) *slot = Py_NewRef((PyObject *)*model);
+    } else {
         if (PyErr_Occurred()) return 0;
         for (int64_t k = 0; k < n_jobs; k++)
             if (jobs[k].how == PJ_NEEDS_PUNKT) jobs[k].how = PJ_PYTHON;
         return 1;
     }
-    Py_BEGIN_ALLOW_THREADS
-    used = run_punkt_shards(&(*model)->t, jobs, n_jobs, threads);
-    Py_END_ALLOW_THREADS
+    used = punkt_shards_run(&(*model)->t, jobs, n_jobs, threads);
     if (used < 0) {
         PyErr_NoMemory();
         return 0;
@@ -121,7 +139,8 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
     /* The texts Punkt may split go to the threads when the case tables match this interpreter
      * and the splitter offers a model in C; the others are split below as before. */
     int threaded = split_mode != SPLIT_NEWLINE && CASE_TABLE_OK &&
-                   PyObject_HasAttrString(splitter, "punkt_model");
+                   ((e->model_slot != NULL && *e->model_slot != NULL) ||
+                    PyObject_HasAttr(splitter, PUNKT_MODEL_NAME));
     for (Py_ssize_t k = 0; k < n; k++) {
         job_of[k] = -1;
         if (!PyUnicode_Check(items[k])) {

@@ -20,6 +20,7 @@
 
 /* made at module init: the per-text calls of the tokenizers build no strings */
 static PyObject *STR_LOWER, *STR_NFKC;
+static PyObject *PUNKT_MODEL_NAME; /* "punkt_model": a splitter's offer of its model in C */
 static PyObject *STR_LOWER_FN; /* str.lower itself (the unbound method of the str type) */
 
 /*
@@ -181,6 +182,10 @@ typedef struct {
     int64_t n_local;
     TokenShard *pair_shard; /* for the pieces LocalIds does not take */
     LocalIds pair_ids;
+    /* During a PairPlan's call: where the plan keeps its splitter's Punkt model (NULL until a
+     * text first needs it), so that the splitter is asked once per plan, not once per call
+     * (asking is two Python calls: a sixth of a short pair's Punkt).  NULL otherwise. */
+    PyObject **model_slot;
 } Encoder;
 
 /* The id of a stemmed form; -1 on error. */

@@ -136,6 +136,19 @@ class PythonStore:
 
         return python_pair_plan(scores, lambda: False, names, make, fallback)
 
+    def scores_plan(
+        self,
+        mode: str,
+        beta: float,
+        weights: Sequence[float] | None,
+        make: Callable[[array[int], array[float], array[float], array[float]], object],
+        fallback: PairPlan,
+        max_tokens: int,
+    ) -> PairPlan:
+        """See :meth:`rouge_lcs.engine.interface.Store.scores_plan`: ``fallback`` itself (the
+        caller's own per-call path, over :meth:`pair_scores`)."""
+        return fallback
+
 
 def _flat_tokens(docs: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Token ids of documents concatenated (int64) and their offsets."""

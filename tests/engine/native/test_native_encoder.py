@@ -179,29 +179,32 @@ def test_engine_vocabulary_is_reused_between_calls():
     assert scorer.score(["a dog sat", "x"], ["the dog", "x"]).fmeasure.tolist()[0] == [0.4, 0.4]
     assert scorer._stores.store is store and len(store) == 7  # "dog", "x" added
     assert scorer.score(*batch).fmeasure.tolist() == first
-    assert scorer._pairs.path is None  # no one-example call yet
+    assert scorer._pairs.plan is None  # no one-example call yet
     assert scorer.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
-    pair_store = scorer._pairs.path._store
+    pair_encoder = scorer._pairs.plan.encoder  # the per-call plan's
     # without a stemmer a one-example call numbers its tokens itself: nothing kept
-    assert pair_store is not None and pair_store is not store and len(pair_store) == 0
+    assert pair_encoder is not store._encoder and pair_encoder.vocab_size == 0
     assert scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == [first[0]]
-    assert scorer._pairs.path._store is pair_store and len(pair_store) == 0
+    assert scorer._pairs.plan.encoder is pair_encoder and pair_encoder.vocab_size == 0
     # with one, the vocabulary (and each word's stem) is kept between calls
     stemmed = Rouge(["rouge1", "rougeL"], use_stemmer=True)
     assert stemmed.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
-    pair_store = stemmed._pairs.path._store
-    assert len(pair_store) == 4
+    pair_encoder = stemmed._pairs.plan.encoder
+    assert pair_encoder.vocab_size == 4
     assert stemmed.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == [first[0]]
-    assert stemmed._pairs.path._store is pair_store and len(pair_store) == 6  # cat, ran
+    assert stemmed._pairs.plan.encoder is pair_encoder and pair_encoder.vocab_size == 6
+    # the one-pair path of the rewards and the drop-ins keeps its store the same way
+    assert stemmed._one_pair("a dog sat", ["the dog"])[3].tolist() == [0.4, 0.4]
+    assert len(stemmed._pairs.path._store) == 4
     seen = []
     thread = threading.Thread(
-        target=lambda: seen.append((scorer._stores.store, scorer._pairs.path))
+        target=lambda: seen.append((scorer._stores.store, scorer._pairs.plan))
     )
     thread.start()
     thread.join()
     assert seen == [(None, None)]  # another thread has its own (empty) caches
     copy = pickle.loads(pickle.dumps(scorer))
-    assert copy._stores.store is None and copy._pairs.path is None
+    assert copy._stores.store is None and copy._pairs.plan is None
 
 
 def test_ascii_fast_path_and_other_texts_share_token_ids():
