@@ -687,11 +687,28 @@ static int scan_nfkc_units(TokenShard *s, const TextPiece *p) {
     return scan_unicode_units(s, &normal);
 }
 
+/* The most tokens token_shard_task reserves room for at once (64 MB of ids). */
+#define SHARD_OUT_RESERVE ((int64_t)1 << 24)
+
 static void token_shard_task(void *arg) {
     TokenShard *s = (TokenShard *)arg;
     int64_t count = s->last - s->first;
     s->piece_end = malloc((size_t)(count > 0 ? count : 1) * sizeof(int64_t));
     if (s->piece_end == NULL) {
+        shard_fail(s, SHARD_NO_MEMORY);
+        return;
+    }
+    /* The output sized once for rouge_score's tokens (at most one in two code units) and
+     * whole-piece tokens: its doublings copied it block after block, each a new one to fault
+     * in (a fresh process's first call).  Pages of the bound that no token reaches are never
+     * touched; other pieces grow it as they go. */
+    int64_t bound = 0;
+    for (int64_t k = s->first; k < s->last; k++) {
+        const TextPiece *p = &s->pieces[k];
+        bound += p->scan == SCAN_ASCII ? (p->end - p->start + 1) / 2 : p->scan == SCAN_TOKEN;
+    }
+    if (bound > SHARD_OUT_RESERVE) bound = SHARD_OUT_RESERVE;
+    if (!grow((void **)&s->out, &s->out_cap, bound, sizeof(int32_t))) {
         shard_fail(s, SHARD_NO_MEMORY);
         return;
     }
