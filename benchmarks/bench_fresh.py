@@ -33,6 +33,15 @@ rs's; ``rouge()`` / ``score()``):
 |---|---|---|---|
 | 07:48, 13.7 | 5 | 1.36x / 0.46x | 2.69x / 0.95x |
 | 08:14, 12.3 | 7 | 1.35x / 0.38x | 2.51x / 0.77x |
+| 16:03, 1.7 | 7 | 1.65x / 0.52x | 2.94x / 0.96x |
+
+``--checkout`` side by side at 16:03-16:04 (load 1.7-1.9; the children run in an empty
+directory since then: from a checkout's directory they had imported that checkout's code
+whatever ``--checkout`` said), stemming off: the previous code's first call 15.0 and 15.0 ms
+(fresh 1.58x and 1.55x rs), this code's 13.9 and 13.8 ms (1.62x and 1.64x), warm 9.8-10.7
+for both; stemming on 16.4-16.5 against 14.9-15.3 ms.  A first call's extra over a warm one
+is now Punkt's English model (~1.3 ms: parsed from its module's source into hash tables),
+page faults of new memory and cold caches.
 
 CPU time of the same children (``time.process_time``, which the load does not inflate; best
 of 4-5): ours import 17 ms + first call 18 ms (warm 12 ms), stemming on 17 + 19.5 ms;
@@ -130,7 +139,12 @@ def main() -> None:
     # A wheel install writes the bytecode; here PYTHONDONTWRITEBYTECODE may be set, and without
     # .pyc files every child would compile the package's sources first.
     compileall.compile_dir(str(Path(args.checkout) / "rouge_lcs"), quiet=1)
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+    # The children run in an empty directory: -c puts the working directory first on sys.path,
+    # so run from a checkout they imported its rouge_lcs rather than --checkout's, and run from
+    # a busy /tmp every import listed it again.
+    workdir = tempfile.mkdtemp()
+    data = os.path.join(workdir, "pairs.json")
+    with open(data, "w") as handle:
         json.dump([preds, first_refs], handle)
     print(f"load average at start: {os.getloadavg()[0]:.2f}; {len(preds):,} pairs")
     for stem in ("0", "1"):
@@ -140,9 +154,10 @@ def main() -> None:
             for name, body in BODIES.items():
                 code = _CHILD.format(imports=body)
                 line = subprocess.run(
-                    [sys.executable, "-S", "-c", code, handle.name, stem],
+                    [sys.executable, "-S", "-c", code, data, stem],
                     check=True,
                     env=env,
+                    cwd=workdir,
                     capture_output=True,
                     text=True,
                 ).stdout
@@ -169,7 +184,8 @@ def main() -> None:
                 )
             print(line)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
-    os.unlink(handle.name)
+    os.unlink(data)
+    os.rmdir(workdir)
 
 
 if __name__ == "__main__":

@@ -37,9 +37,12 @@ typedef struct {
     int32_t value; /* 1 for the sets, the context for ortho */
 } PEntry;
 
-/* A set or dict of strings: open addressing on entry numbers (0: empty), at most 3/4 full. */
+/* A set or dict of strings: open addressing on entry numbers (0: empty), at most 3/4 full.
+ * A slot is its entry's number in the low 32 bits and the high 32 bits of its key's hash in the
+ * high ones: a probe that meets another key compares the tags, not that key's bytes (an entry
+ * and a place in the file, two cache misses each; most of loading a model). */
 typedef struct {
-    uint32_t *slots;
+    uint64_t *slots;
     uint32_t cap, n, entries_cap;
     PEntry *entries;
     char *arena;
@@ -77,8 +80,10 @@ static inline uint64_t pt_hash(const char *key, int64_t n) {
         h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
         h ^= h >> 29;
     }
+    /* the tail built in a register (a memcpy of fewer than 8 bytes into w went through the
+     * stack: stored byte by byte, then loaded as a word) */
     w = 0;
-    memcpy(&w, key, (size_t)n);
+    for (int64_t k = 0; k < n; k++) w |= (uint64_t)(unsigned char)key[k] << (8 * k);
     return mix64((h ^ w) * 0x94D049BB133111EBULL);
 }
 
@@ -89,19 +94,26 @@ static inline const char *pt_key(const PTable *t, const PEntry *e) {
 /* The slot holding the key, or the empty slot where it would go. */
 static inline uint32_t pt_find(const PTable *t, const char *key, int64_t n, uint64_t h) {
     uint32_t mask = t->cap - 1, s = (uint32_t)h & mask;
+    uint64_t tag = h >> 32;
     for (;;) {
-        uint32_t at = t->slots[s];
+        uint64_t slot = t->slots[s];
+        uint32_t at = (uint32_t)slot;
         if (at == 0) return s;
-        const PEntry *e = &t->entries[at - 1];
-        if (e->len == n && memcmp(pt_key(t, e), key, (size_t)n) == 0) return s;
+        if (slot >> 32 == tag) {
+            const PEntry *e = &t->entries[at - 1];
+            if (e->len == n && memcmp(pt_key(t, e), key, (size_t)n) == 0) return s;
+        }
         s = (s + 1) & mask;
     }
 }
 
+/* A slot holding entry number `at` (from 1) of a key of hash h. */
+static inline uint64_t pt_slot(uint32_t at, uint64_t h) { return (h >> 32 << 32) | at; }
+
 /* The value of the key, -1 when absent (safe from many threads while nothing writes). */
 static inline int64_t pt_get(const PTable *t, const char *key, int64_t n) {
     if (t->cap == 0) return -1;
-    uint32_t at = t->slots[pt_find(t, key, n, pt_hash(key, n))];
+    uint32_t at = (uint32_t)t->slots[pt_find(t, key, n, pt_hash(key, n))];
     return at ? t->entries[at - 1].value : -1;
 }
 
@@ -113,7 +125,7 @@ static int pt_reserve(PTable *t, int64_t count) {
         cap *= 2;
     }
     if (cap == t->cap) return 1;
-    uint32_t *slots = calloc(cap, sizeof(uint32_t));
+    uint64_t *slots = calloc(cap, sizeof(uint64_t));
     if (slots == NULL) return 0;
     PTable grown = *t;
     grown.slots = slots;
@@ -121,7 +133,8 @@ static int pt_reserve(PTable *t, int64_t count) {
     for (uint32_t k = 0; k < t->n; k++) {
         const PEntry *e = &t->entries[k];
         const char *key = pt_key(t, e);
-        slots[pt_find(&grown, key, e->len, pt_hash(key, e->len))] = k + 1;
+        uint64_t h = pt_hash(key, e->len);
+        slots[pt_find(&grown, key, e->len, h)] = pt_slot(k + 1, h);
     }
     free(t->slots);
     t->slots = slots;
@@ -137,7 +150,7 @@ static int pt_put(PTable *t, const char *key, int64_t n, int32_t value) {
     uint64_t h = pt_hash(key, n);
     uint32_t s = pt_find(t, key, n, h);
     if (t->slots[s]) {
-        t->entries[t->slots[s] - 1].value = value;
+        t->entries[(uint32_t)t->slots[s] - 1].value = value;
         return 1;
     }
     int64_t cap = t->entries_cap;
@@ -161,7 +174,7 @@ static int pt_put(PTable *t, const char *key, int64_t n, int32_t value) {
         e->in_arena = 1;
         t->arena_len += n;
     }
-    t->slots[s] = ++t->n;
+    t->slots[s] = pt_slot(++t->n, h);
     return 1;
 }
 

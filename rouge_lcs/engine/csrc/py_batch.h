@@ -24,10 +24,28 @@ typedef struct {
     int64_t number;
 } TextSlot;
 
+/* A text's quick key: its kind, length and first 16 bytes, hashed.  Read next to the str's
+ * header, where Python's own hash (SipHash over every byte, then cached in the str) cost ~0.5
+ * ms of a fresh process's first REALSumm call: most texts are new to a process once. */
+static Py_hash_t quick_text_hash(PyObject *s) {
+    int kind = PyUnicode_KIND(s);
+    int64_t nbytes = (int64_t)PyUnicode_GET_LENGTH(s) * kind;
+    uint64_t head;
+    uint64_t h = bytes_key(kind, PyUnicode_DATA(s), nbytes < 16 ? nbytes : 16, &head);
+    h = hash_end(h, (uint64_t)nbytes, 8);
+    return (Py_hash_t)(h >> 1); /* never -1 */
+}
+
+/* Equal quick keys of different texts tolerated in a call before its numbering is redone with
+ * Python's hash (texts alike in length and start, such as a template's). */
+#define QUICK_COLLISIONS(n) (16 + (n) / 8)
+
 /* Number list's items start .. start + n - 1 into out[], adding the new ones to texts; 0 with
- * an exception. */
+ * an exception, -1 (no exception) when `quick` (quick_text_hash, else Python's hash) met more
+ * than *collisions_left texts unequal under equal keys. */
 static int number_list(PyObject *list, const char *name, Py_ssize_t start, Py_ssize_t n,
-                       int64_t *out, TextSlot *table, uint64_t mask, PyObject *texts) {
+                       int64_t *out, TextSlot *table, uint64_t mask, PyObject *texts,
+                       int quick, int64_t *collisions_left) {
     if (n == 0) return 1; /* an empty list may have no item array to point into */
     PyObject **items = &PyList_GET_ITEM(list, start);
     for (Py_ssize_t k = 0; k < n; k++) {
@@ -38,7 +56,8 @@ static int number_list(PyObject *list, const char *name, Py_ssize_t start, Py_ss
                          name, start + k, Py_TYPE(item)->tp_name);
             return 0;
         }
-        Py_hash_t h = PyObject_Hash(item); /* cached in the str after the first time */
+        /* Python's is cached in the str after the first time */
+        Py_hash_t h = quick ? quick_text_hash(item) : PyObject_Hash(item);
         if (h == -1) return 0;
         uint64_t s = (uint64_t)h & mask;
         for (;;) {
@@ -55,6 +74,7 @@ static int number_list(PyObject *list, const char *name, Py_ssize_t start, Py_ss
                 int same = slot->key == item || PyUnicode_Compare(slot->key, item) == 0;
                 if (same) break;
                 if (PyErr_Occurred()) return 0;
+                if (quick && --*collisions_left < 0) return -1;
             }
             s = (s + 1) & mask;
         }
@@ -95,14 +115,28 @@ static PyObject *py_number_texts(PyObject *self, PyObject *args) {
     uint64_t cap = 16;
     while (cap < 4 * (uint64_t)n) cap <<= 1; /* 2n keys at most: at most half full */
     table = calloc((size_t)cap, sizeof(TextSlot));
-    texts = PyList_New(0);
-    if (table == NULL || texts == NULL) {
-        if (table == NULL) PyErr_NoMemory();
+    if (table == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
-    if (number_list(pair_texts, "pair_texts", start, n, b[0].buf, table, cap - 1, texts) &&
-        number_list(ref_texts, "ref_texts", start, n, b[1].buf, table, cap - 1, texts))
-        result = Py_NewRef(texts);
+    /* quick keys first; Python's hash when they collide too often (then from the start) */
+    int64_t collisions_left = QUICK_COLLISIONS(2 * n);
+    for (int quick = 1; quick >= 0; quick--) {
+        Py_XDECREF(texts);
+        texts = PyList_New(0);
+        if (texts == NULL) goto done;
+        if (!quick) memset(table, 0, (size_t)cap * sizeof(TextSlot));
+        int ok = number_list(pair_texts, "pair_texts", start, n, b[0].buf, table, cap - 1,
+                             texts, quick, &collisions_left);
+        if (ok == 1)
+            ok = number_list(ref_texts, "ref_texts", start, n, b[1].buf, table, cap - 1, texts,
+                             quick, &collisions_left);
+        if (ok == 0) goto done;
+        if (ok == 1) {
+            result = Py_NewRef(texts);
+            break;
+        }
+    }
 done:
     free(table);
     Py_XDECREF(texts);

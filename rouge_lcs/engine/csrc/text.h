@@ -685,10 +685,54 @@ static void collect_end(Encoder *e) {
     }
 }
 
-/* The shard's new tokens into the vocabulary, in the shard's order of first appearance
- * (stemmed forms computed on the shard where it could), then its ids into e->out; `trans`
- * is scratch for the shard's new-token ids.  0 with an exception on error. */
-static int merge_shard(Encoder *e, const TokenShard *s, int32_t **trans, int64_t *trans_cap) {
+/* The vocabulary id of a shard's new token j that the vocabulary lacks (its stemmed form
+ * computed on the shard where it could); -1 with an exception on error. */
+static int64_t shard_new_id(Encoder *e, const TokenShard *s, int64_t j) {
+    const char *key = s->local.arena + s->new_at[j];
+    int64_t id = s->form_at[j] >= 0
+                     ? form_id(e, PyUnicode_1BYTE_KIND, s->forms + s->form_at[j], s->form_len[j])
+                     : new_id(e, key[0], key + 1, s->new_len[j]);
+    if (id > INT32_MAX - 1) {
+        PyErr_SetString(PyExc_OverflowError, "too many distinct tokens");
+        return -1;
+    }
+    return id;
+}
+
+/* The shard's tokens into e->out, its new ones as ids[j].  `take` (e->out is empty): the
+ * shard's output buffer, rewritten in place, becomes e->out, where a first call allocated and
+ * faulted in a copy of it.  0 with an exception on error. */
+static int shard_output(Encoder *e, TokenShard *s, const int32_t *ids, int take) {
+    /* nothing to append: e->out may still be NULL, and NULL + 0 is undefined in C (clang's
+     * UBSan reports it; the fuzz run found it with an empty text) */
+    if (s->out_len == 0) return 1;
+    if (take) {
+        for (int64_t k = 0; k < s->out_len; k++)
+            if (s->out[k] < 0) s->out[k] = ids[-(int64_t)s->out[k] - 1];
+        free(e->out);
+        e->out = s->out;
+        e->out_cap = s->out_cap;
+        s->out = NULL;
+        s->out_cap = 0;
+        return 1;
+    }
+    if (!grow((void **)&e->out, &e->out_cap, e->out_len + s->out_len, sizeof(int32_t))) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    int32_t *out = e->out + e->out_len;
+    for (int64_t k = 0; k < s->out_len; k++) {
+        int32_t v = s->out[k];
+        out[k] = v >= 0 ? v : ids[-(int64_t)v - 1];
+    }
+    return 1;
+}
+
+/* The shard's new tokens into the vocabulary, in the shard's order of first appearance, then
+ * its ids into e->out (shard_output); `trans` is scratch for the shard's new-token ids.  0
+ * with an exception on error. */
+static int merge_shard(Encoder *e, TokenShard *s, int32_t **trans, int64_t *trans_cap,
+                       int take) {
     if (!grow((void **)trans, trans_cap, s->n_new, sizeof(int32_t))) {
         PyErr_NoMemory();
         return 0;
@@ -705,31 +749,39 @@ static int merge_shard(Encoder *e, const TokenShard *s, int32_t **trans, int64_t
             ids[j] = map_id(&e->raw, slot);
             continue;
         }
-        int64_t id = s->form_at[j] >= 0
-                         ? form_id(e, PyUnicode_1BYTE_KIND, s->forms + s->form_at[j], s->form_len[j])
-                         : new_id(e, kind, key + 1, nbytes);
+        int64_t id = shard_new_id(e, s, j);
         if (id < 0) return 0;
-        if (id > INT32_MAX - 1) {
-            PyErr_SetString(PyExc_OverflowError, "too many distinct tokens");
-            return 0;
-        }
         /* forms may have changed, raw did not: the slot is still the key's */
         if (!map_put(&e->raw, slot, kind, key + 1, nbytes, h, id)) return 0;
         ids[j] = (int32_t)id;
     }
-    /* nothing to append: e->out may still be NULL, and NULL + 0 is undefined in C (clang's
-     * UBSan reports it; the fuzz run found it with an empty text) */
-    if (s->out_len == 0) return 1;
-    if (!grow((void **)&e->out, &e->out_cap, e->out_len + s->out_len, sizeof(int32_t))) {
+    return shard_output(e, s, ids, take);
+}
+
+/* merge_shard for a shard into an empty vocabulary: every one of its new tokens is new to the
+ * vocabulary, so its own map (the same keys and arena layout, each slot's shard-local id
+ * turned into the vocabulary id) becomes the vocabulary.  A fresh process's first call
+ * inserted every distinct token into a second table (a chain of cache misses) and faulted in
+ * that table's memory. */
+static int adopt_shard(Encoder *e, TokenShard *s, int32_t **trans, int64_t *trans_cap,
+                       int take) {
+    if (!grow((void **)trans, trans_cap, s->n_new, sizeof(int32_t))) {
         PyErr_NoMemory();
         return 0;
     }
-    int32_t *out = e->out + e->out_len;
-    for (int64_t k = 0; k < s->out_len; k++) {
-        int32_t v = s->out[k];
-        out[k] = v >= 0 ? v : ids[-(int64_t)v - 1];
+    int32_t *ids = *trans;
+    for (int64_t j = 0; j < s->n_new; j++) { /* in order: ids as merge_shard gives them */
+        int64_t id = shard_new_id(e, s, j);
+        if (id < 0) return 0;
+        ids[j] = (int32_t)id;
     }
-    return 1;
+    MapSlot *slots = s->local.slots;
+    for (int64_t k = 0; k < s->local.cap; k++)
+        if (slots[k].key_at >= 0) slots[k].id = ids[slots[k].id];
+    map_free(&e->raw);
+    e->raw = s->local;
+    memset(&s->local, 0, sizeof(s->local));
+    return shard_output(e, s, ids, take);
 }
 
 /* Whether the shard succeeded; else 0 with the exception its status names. */
@@ -767,6 +819,9 @@ static int collect_run(Encoder *e, int threads, int64_t **piece_end) {
     int64_t trans_cap = 0;
     e->out_len = 0;
     if (ok) ends[0] = 0;
+    /* an empty vocabulary takes the first shard's map (adopt_shard); one shard's output
+     * buffer becomes e->out when e->out is too small for it (shard_output) */
+    int adopt = e->raw.size == 0, take = 0;
     if (ok && used > 0) {
         /* Sized once: the output for every shard's tokens, and the vocabulary for the first
          * shard's new tokens (exact on one thread; later shards' are mostly the same words).
@@ -774,16 +829,18 @@ static int collect_run(Encoder *e, int threads, int64_t **piece_end) {
         int64_t total = 0;
         for (int t = 0; t < used; t++) total += shards[t].out_len;
         const TokenShard *first = &shards[0];
-        if (!grow((void **)&e->out, &e->out_cap, total, sizeof(int32_t)) ||
-            !map_reserve(&e->raw, first->n_new, first->local.arena_len) ||
+        take = used == 1 && e->out_cap < total;
+        if ((!take && !grow((void **)&e->out, &e->out_cap, total, sizeof(int32_t))) ||
+            (!adopt && !map_reserve(&e->raw, first->n_new, first->local.arena_len)) ||
             (e->stem != NULL && !map_reserve(&e->forms, first->n_new, first->forms_len + first->n_new))) {
             PyErr_NoMemory();
             ok = 0;
         }
     }
     for (int t = 0; t < used && ok; t++) {
-        const TokenShard *s = &shards[t];
-        ok = merge_shard(e, s, &trans, &trans_cap);
+        TokenShard *s = &shards[t];
+        ok = t == 0 && adopt ? adopt_shard(e, s, &trans, &trans_cap, take)
+                             : merge_shard(e, s, &trans, &trans_cap, take);
         if (!ok) break;
         for (int64_t k = s->first; k < s->last; k++)
             ends[k + 1] = e->out_len + s->piece_end[k - s->first];

@@ -229,16 +229,23 @@ static int64_t map_lookup(const Map *map, const char *data, int64_t nbytes, uint
     }
 }
 
-/* The slot of the key: its id is map_id(map, slot) when map_has(map, slot), else the key is
- * absent and map_add(slot) adds it.  -1 when out of memory. */
-static int64_t map_slot(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
+/* The slot of the key (hash h, head = key_head of it, which the caller has): its id is
+ * map_id(map, slot) when map_has(map, slot), else the key is absent and map_add(slot) adds
+ * it.  -1 when out of memory. */
+static inline int64_t map_slot_head(Map *map, const char *data, int64_t nbytes, uint64_t h,
+                                    uint64_t head) {
     if (2 * (map->size + 1) > map->cap && !map_rehash(map)) return -1;
-    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask, head = key_head(kind, data, nbytes);
+    uint64_t mask = (uint64_t)map->cap - 1, s = h & mask;
     for (;;) {
         const MapSlot *slot = map->slots + s;
         if (slot->key_at < 0 || slot_is(map, slot, data, nbytes, h, head)) return (int64_t)s;
         s = (s + 1) & mask;
     }
+}
+
+/* map_slot_head with the key's head computed here. */
+static int64_t map_slot(Map *map, int kind, const char *data, int64_t nbytes, uint64_t h) {
+    return map_slot_head(map, data, nbytes, h, key_head(kind, data, nbytes));
 }
 
 /* Add the key at the free slot map_slot gave; 0 when out of memory. */
@@ -498,7 +505,7 @@ static int shard_resolve_key(TokenShard *s, int kind, const char *data, int64_t 
         s->out[s->out_len++] = (int32_t)id;
         return 1;
     }
-    int64_t slot = map_slot(&s->local, kind, data, nbytes, h);
+    int64_t slot = map_slot_head(&s->local, data, nbytes, h, head);
     if (slot < 0) return shard_fail(s, SHARD_NO_MEMORY);
     if (map_has(&s->local, slot)) {
         s->out[s->out_len++] = -(map_id(&s->local, slot) + 1);
@@ -560,6 +567,10 @@ static int shard_emit_key(TokenShard *s, int kind, const char *data, int64_t nby
     s->pend[s->n_pend++] = (PendingKey){h, head, s->pend_len, nbytes, kind};
     s->pend_len += nbytes;
     if (s->vocab->cap > 0) PREFETCH(s->vocab->slots + (h & (uint64_t)(s->vocab->cap - 1)));
+    /* A token the vocabulary lacks is looked up in the shard's own map: all of them in a new
+     * vocabulary (a fresh process's first call), whose map grows past the cache as well. */
+    if (s->vocab->size == 0 && s->local.cap > 0)
+        PREFETCH(s->local.slots + (h & (uint64_t)(s->local.cap - 1)));
     return s->n_pend < PENDING_KEYS || shard_flush(s);
 }
 
@@ -676,11 +687,28 @@ static int scan_nfkc_units(TokenShard *s, const TextPiece *p) {
     return scan_unicode_units(s, &normal);
 }
 
+/* The most tokens token_shard_task reserves room for at once (64 MB of ids). */
+#define SHARD_OUT_RESERVE ((int64_t)1 << 24)
+
 static void token_shard_task(void *arg) {
     TokenShard *s = (TokenShard *)arg;
     int64_t count = s->last - s->first;
     s->piece_end = malloc((size_t)(count > 0 ? count : 1) * sizeof(int64_t));
     if (s->piece_end == NULL) {
+        shard_fail(s, SHARD_NO_MEMORY);
+        return;
+    }
+    /* The output sized once for rouge_score's tokens (at most one in two code units) and
+     * whole-piece tokens: its doublings copied it block after block, each a new one to fault
+     * in (a fresh process's first call).  Pages of the bound that no token reaches are never
+     * touched; other pieces grow it as they go. */
+    int64_t bound = 0;
+    for (int64_t k = s->first; k < s->last; k++) {
+        const TextPiece *p = &s->pieces[k];
+        bound += p->scan == SCAN_ASCII ? (p->end - p->start + 1) / 2 : p->scan == SCAN_TOKEN;
+    }
+    if (bound > SHARD_OUT_RESERVE) bound = SHARD_OUT_RESERVE;
+    if (!grow((void **)&s->out, &s->out_cap, bound, sizeof(int32_t))) {
         shard_fail(s, SHARD_NO_MEMORY);
         return;
     }

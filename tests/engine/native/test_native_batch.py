@@ -45,6 +45,25 @@ def test_number_texts_agrees_between_engines_on_equal_but_distinct_strings():
 
 
 @needs_native
+def test_number_texts_of_texts_alike_in_length_and_start_agree_between_engines():
+    from rouge_lcs.engine.reference.python import BACKEND as PYTHON
+
+    # a template's texts: one length, one first 16 characters, told apart further on (the C
+    # numbering's quick key is the length and start; past a few such texts it numbers again
+    # with Python's hash), each also repeated as a distinct object
+    texts = [f"Summarize this: {k:06d} and {k % 7}." for k in range(2000)]
+    pairs = texts + ["".join(t) for t in texts[::3]]
+    refs = [texts[(7 * k) % len(texts)] for k in range(len(pairs))]
+    got, want = native.BACKEND.number_texts(pairs, refs), PYTHON.number_texts(pairs, refs)
+    assert len(want[0]) == 2000
+    assert got[0] == want[0] and got[1] == want[1] and got[2] == want[2]
+    # a few such texts: numbered with the quick keys alone
+    few = texts[:5] + texts[:5]
+    got, want = native.BACKEND.number_texts(few, few[::-1]), PYTHON.number_texts(few, few[::-1])
+    assert got[0] == want[0] and got[1] == want[1] and got[2] == want[2]
+
+
+@needs_native
 def test_number_texts_of_a_range_equal_the_range_sliced_on_both_engines():
     from rouge_lcs.engine.reference.python import BACKEND as PYTHON
 
