@@ -141,6 +141,9 @@ fail:
     return 0;
 }
 
+/* References of an example whose buffers pair_core keeps on its stack. */
+#define PAIR_SMALL 64
+
 /* pair_scores' work after its checks: `texts` (a sequence: the prediction, then its
  * n_texts - 1 references) encoded, each reference paired with the prediction, counted into
  * `counts` and combined into p / r / f; 1, or 0 with an exception. */
@@ -148,48 +151,55 @@ static int pair_core(Encoder *e, PyObject *texts, Py_ssize_t n_texts, const int6
                      Py_ssize_t n_types, int mode, double beta, int split_mode,
                      PyObject *splitter, PyObject **model_slot, int64_t *counts, double *p,
                      double *r, double *f) {
-    /* encode() / encode_sentences() themselves: the same checks and errors; without a
-     * stemmer, ids of this call alone (Encoder.local_ids); a plan's kept Punkt model */
-    e->local_ids = e->stem == NULL && encoder_collects(e);
-    e->model_slot = model_slot;
-    PyObject *call = split_mode < 0 ? Py_BuildValue("(Oi)", texts, 1)
-                                    : Py_BuildValue("(OiOii)", texts, split_mode, splitter, 1, 1);
-    PyObject *encoded = NULL;
-    if (call != NULL) {
-        encoded = split_mode < 0 ? encoder_encode(e, call) : encoder_encode_sentences(e, call);
-        Py_DECREF(call);
-    }
-    int local = e->local_ids;
-    e->local_ids = 0;
-    e->model_slot = NULL;
-    if (encoded == NULL) return 0;
-    /* encode: (ids, offsets); encode_sentences: (ids, sentence offsets, doc_sent, offsets) */
-    PyObject *ids = PyTuple_GET_ITEM(encoded, 0);
-    PyObject *starts = PyTuple_GET_ITEM(encoded, split_mode < 0 ? 1 : 3);
-    const char *sent_start = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 1));
-    const char *doc_sent = split_mode < 0 ? NULL : PyBytes_AS_STRING(PyTuple_GET_ITEM(encoded, 2));
-    int64_t pair_pred[64], pair_ref[64], n_refs = n_texts - 1;
-    int64_t *pp = pair_pred, *pr = pair_ref;
+    /* encode() / encode_sentences()'s own work (encode_into, sentences_into: the same checks
+     * and errors), read from the encoder's buffers where those calls copied it into bytes
+     * objects; without a stemmer, ids of this call alone (Encoder.local_ids); a plan's kept
+     * Punkt model.  The counting runs inside the encoder's call (busy), on what it wrote. */
+    if (split_mode >= 0 && !split_args_ok(split_mode, splitter, "pair_scores")) return 0;
+    PyObject *seq = encoder_enter(e, texts);
+    if (seq == NULL) return 0;
+    /* the texts as the call's tuple holds them: as many as the caller sized `counts` for */
+    int64_t small[2 * (PAIR_SMALL + 2)], *doc_sent = small, *starts = small + PAIR_SMALL + 2;
+    int64_t pair_pred[PAIR_SMALL], pair_ref[PAIR_SMALL], *pp = pair_pred, *pr = pair_ref;
+    int64_t n_refs = n_texts - 1;
     int ok = 0;
-    if (n_refs > 64) {
+    if (PyTuple_GET_SIZE(seq) != n_texts) {
+        PyErr_SetString(PyExc_ValueError, "pair_scores: texts changed size while read");
+        goto done;
+    }
+    if (n_refs > PAIR_SMALL) {
+        doc_sent = malloc((size_t)(n_texts + 1) * 2 * sizeof(int64_t));
+        starts = doc_sent + n_texts + 1;
         pp = malloc((size_t)n_refs * sizeof(int64_t));
         pr = malloc((size_t)n_refs * sizeof(int64_t));
-        if (pp == NULL || pr == NULL) {
+        if (doc_sent == NULL || pp == NULL || pr == NULL) {
             PyErr_NoMemory();
             goto done;
         }
     }
+    e->local_ids = e->stem == NULL && encoder_collects(e);
+    e->model_slot = model_slot;
+    int encoded = split_mode < 0 ? encode_into(e, seq, 1, starts)
+                                 : sentences_into(e, seq, split_mode, splitter, 1, doc_sent);
+    int local = e->local_ids;
+    e->local_ids = 0;
+    e->model_slot = NULL;
+    if (!encoded) goto done;
+    /* encode: each text's token offsets; encode_sentences: its sentences', and the text's
+     * tokens are its sentences' put together */
+    if (split_mode >= 0)
+        for (Py_ssize_t k = 0; k <= n_texts; k++) starts[k] = e->soff[doc_sent[k]];
     for (int64_t k = 0; k < n_refs; k++) {
         pp[k] = 0;
         pr[k] = k + 1;
     }
     Job job;
     memset(&job, 0, sizeof(job));
-    job.tokens = (const int32_t *)PyBytes_AS_STRING(ids);
-    job.doc_start = (const int64_t *)PyBytes_AS_STRING(starts);
-    job.sent_tokens = job.tokens; /* encode_sentences: a document's tokens are its sentences' */
-    job.sent_start = (const int64_t *)sent_start;
-    job.doc_sent = (const int64_t *)doc_sent;
+    job.tokens = e->out;
+    job.doc_start = starts;
+    job.sent_tokens = job.tokens;
+    job.sent_start = split_mode < 0 ? NULL : e->soff;
+    job.doc_sent = split_mode < 0 ? NULL : doc_sent;
     job.pair_pred = pp;
     job.pair_ref = pr;
     job.types = types;
@@ -203,9 +213,10 @@ static int pair_core(Encoder *e, PyObject *texts, Py_ssize_t n_texts, const int6
         ok = 1;
     }
 done:
+    if (doc_sent != small) free(doc_sent);
     if (pp != pair_pred) free(pp);
     if (pr != pair_ref) free(pr);
-    Py_DECREF(encoded);
+    encoder_leave(e, seq);
     return ok;
 }
 

@@ -128,20 +128,14 @@ static unsigned char *nfkc_hints(const Encoder *e, PyObject *const *items, Py_ss
     return hints;
 }
 
-static PyObject *encoder_encode(Encoder *e, PyObject *args) {
-    PyObject *texts;
-    int threads = 1;
-    if (!PyArg_ParseTuple(args, "O|i:encode", &texts, &threads)) return NULL;
-    PyObject *seq = encoder_enter(e, texts);
-    if (seq == NULL) return NULL;
+/* encode()'s work on its texts' tuple (encoder_enter's): their ids into e->out, each text's
+ * offset into off[0 .. n] (token offsets); 0 with an exception. */
+static int encode_into(Encoder *e, PyObject *seq, int threads, int64_t *off) {
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     PyObject **items = &PyTuple_GET_ITEM(seq, 0);
-    PyObject *offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
-    PyObject *result = NULL;
     unsigned char *hints = NULL;
-    int collect = encoder_collects(e);
-    if (offsets == NULL || (collect && !collect_begin(e))) goto done;
-    int64_t *off = (int64_t *)PyBytes_AS_STRING(offsets);
+    int collect = encoder_collects(e), ok = 0;
+    if (collect && !collect_begin(e)) return 0;
     e->out_len = 0;
     off[0] = 0;
     if (collect) hints = nfkc_hints(e, items, n, threads);
@@ -152,12 +146,25 @@ static PyObject *encoder_encode(Encoder *e, PyObject *args) {
         if (!encode_text(e, items[k])) goto done;
         off[k + 1] = collect ? e->n_pieces : e->out_len;
     }
-    if (collect && !offsets_to_tokens(e, threads, off, n + 1)) goto done;
-    result = encoder_result(e, offsets);
+    ok = !collect || offsets_to_tokens(e, threads, off, n + 1);
 done:
     e->nfkc_hint = NFKC_HINT_NONE;
     free(hints);
     if (collect) collect_end(e);
+    return ok;
+}
+
+static PyObject *encoder_encode(Encoder *e, PyObject *args) {
+    PyObject *texts;
+    int threads = 1;
+    if (!PyArg_ParseTuple(args, "O|i:encode", &texts, &threads)) return NULL;
+    PyObject *seq = encoder_enter(e, texts);
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    PyObject *offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
+    PyObject *result = NULL;
+    if (offsets != NULL && encode_into(e, seq, threads, (int64_t *)PyBytes_AS_STRING(offsets)))
+        result = encoder_result(e, offsets);
     Py_XDECREF(offsets);
     encoder_leave(e, seq);
     return result;

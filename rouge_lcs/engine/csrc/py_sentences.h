@@ -99,33 +99,21 @@ static int encode_job_sentences(Encoder *e, PyObject *text, const PunktJob *job,
     return job->last < 0 || encode_sentence(e, text, 0, (Py_ssize_t)job->last + 1);
 }
 
-static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
-    PyObject *texts, *splitter;
-    int split_mode, threads = 1, want_doc_offsets = 0;
-    if (!PyArg_ParseTuple(args, "OiO|ip:encode_sentences", &texts, &split_mode, &splitter,
-                          &threads, &want_doc_offsets))
-        return NULL;
-    if (split_mode < SPLIT_NEWLINE || split_mode > SPLIT_NLTK) {
-        PyErr_SetString(PyExc_ValueError, "encode_sentences: unknown split_mode");
-        return NULL;
-    }
-    if (split_mode != SPLIT_NEWLINE && !PyCallable_Check(splitter)) {
-        PyErr_SetString(PyExc_TypeError, "encode_sentences: splitter must be callable");
-        return NULL;
-    }
-    PyObject *seq = encoder_enter(e, texts);
-    if (seq == NULL) return NULL;
+/* encode_sentences()'s work on its texts' tuple (encoder_enter's), its arguments checked:
+ * the sentences' ids into e->out, their offsets into e->soff (e->soff_len of them), each
+ * text's first sentence into doc_sent[0 .. n]; 0 with an exception. */
+static int sentences_into(Encoder *e, PyObject *seq, int split_mode, PyObject *splitter,
+                          int threads, int64_t *doc_sent) {
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     PyObject **items = &PyTuple_GET_ITEM(seq, 0);
-    PyObject *docs = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
-    PyObject *result = NULL, *exact = NULL;
+    PyObject *exact = NULL;
     PunktModelObject *model = NULL;
     PunktJob *jobs = NULL;
     int64_t n_jobs = 0, *job_of = NULL;
     Py_ssize_t *first_nl = NULL; /* each text's first '\n', looked for once */
-    int collect = encoder_collects(e);
+    int collect = encoder_collects(e), ok = 0;
     e->last_punkt_threads = 0;
-    if (docs == NULL || (collect && !collect_begin(e))) goto done;
+    if (collect && !collect_begin(e)) return 0;
     /* Each text as the str it is (a subclass's copy), kept for the call: the threads and the
      * pieces point into them. */
     exact = PyTuple_New(n);
@@ -157,7 +145,6 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
         job_of[k] = n_jobs++;
     }
     if (n_jobs > 0 && !split_on_threads(e, jobs, n_jobs, splitter, threads, &model)) goto done;
-    int64_t *doc_sent = (int64_t *)PyBytes_AS_STRING(docs);
     e->out_len = 0;
     e->soff_len = 0;
     if (!push_offset(e)) goto done;
@@ -170,7 +157,45 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
             goto done;
         doc_sent[k + 1] = e->soff_len - 1;
     }
-    if (collect && !offsets_to_tokens(e, threads, e->soff, e->soff_len)) goto done;
+    ok = !collect || offsets_to_tokens(e, threads, e->soff, e->soff_len);
+done:
+    if (collect) collect_end(e);
+    punkt_jobs_free(jobs, n_jobs);
+    free(job_of);
+    free(first_nl);
+    Py_XDECREF((PyObject *)model);
+    Py_XDECREF(exact);
+    return ok;
+}
+
+/* encode_sentences()'s checks of its split; 0 with an exception naming `function`. */
+static int split_args_ok(int split_mode, PyObject *splitter, const char *function) {
+    if (split_mode < SPLIT_NEWLINE || split_mode > SPLIT_NLTK) {
+        PyErr_Format(PyExc_ValueError, "%s: unknown split_mode", function);
+        return 0;
+    }
+    if (split_mode != SPLIT_NEWLINE && !PyCallable_Check(splitter)) {
+        PyErr_Format(PyExc_TypeError, "%s: splitter must be callable", function);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
+    PyObject *texts, *splitter;
+    int split_mode, threads = 1, want_doc_offsets = 0;
+    if (!PyArg_ParseTuple(args, "OiO|ip:encode_sentences", &texts, &split_mode, &splitter,
+                          &threads, &want_doc_offsets))
+        return NULL;
+    if (!split_args_ok(split_mode, splitter, "encode_sentences")) return NULL;
+    PyObject *seq = encoder_enter(e, texts);
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    PyObject *docs = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
+    PyObject *result = NULL;
+    if (docs == NULL) goto done;
+    int64_t *doc_sent = (int64_t *)PyBytes_AS_STRING(docs);
+    if (!sentences_into(e, seq, split_mode, splitter, threads, doc_sent)) goto done;
     PyObject *ids = PyBytes_FromStringAndSize((const char *)e->out,
                                               (Py_ssize_t)(e->out_len * sizeof(int32_t)));
     PyObject *offs = PyBytes_FromStringAndSize((const char *)e->soff,
@@ -190,12 +215,6 @@ static PyObject *encoder_encode_sentences(Encoder *e, PyObject *args) {
     Py_XDECREF(offs);
     Py_XDECREF(doc_offs);
 done:
-    if (collect) collect_end(e);
-    punkt_jobs_free(jobs, n_jobs);
-    free(job_of);
-    free(first_nl);
-    Py_XDECREF((PyObject *)model);
-    Py_XDECREF(exact);
     Py_XDECREF(docs);
     encoder_leave(e, seq);
     return result;
