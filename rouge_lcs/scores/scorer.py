@@ -230,10 +230,15 @@ class Rouge:
             # A batch of one example of plain texts: this thread's plan (made by its first
             # call) checks it and scores it in one C call, or hands it to _score_batch.
             plan = self._pairs.plan
-            result = plan(predictions, references) if plan is not None else NotImplemented
-            if result is NotImplemented:  # no plan yet, or its store full
-                result = self._new_scores_plan()(predictions, references)
-            return result
+            if plan is not None:
+                result = plan(predictions, references)
+                if result is not NotImplemented:
+                    return result
+            elif single_example(predictions, references) is None:
+                # no plan before the first one-example call: its engine is the one in use
+                # then (docs/engines.md), as the one-pair path's was
+                return self._score_batch(predictions, references)
+            return self._new_scores_plan()(predictions, references)  # first call, or store full
         return self._score_batch(predictions, references, progress)
 
     def _new_scores_plan(self) -> PairPlan:

@@ -196,4 +196,52 @@ static inline void prefetch_str(PyObject *obj) {
     PREFETCH((const char *)obj + 64);
 }
 
+/* Result arrays made by copying a unit array the binding was given (its type and format
+ * checked once, where it was given): the one other place where a buffer is acquired. */
+
+/* A unit of a binding's results (scores_plan's, copied per call by filled_copy): a sequence
+ * whose buffer holds `count` 8-byte items of one of `formats`; 0 with an exception naming it
+ * (`name`: the binding's and the argument's). */
+static int unit_ok(PyObject *unit, Py_ssize_t count, const char *formats, const char *name) {
+    Py_buffer view;
+    if (!PySequence_Check(unit) || PyObject_GetBuffer(unit, &view, PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be an array", name);
+        return 0;
+    }
+    const char *f = view.format != NULL ? view.format : "B";
+    int typed = view.itemsize == 8 && f[0] != '\0' && f[1] == '\0' &&
+                strchr(formats, f[0]) != NULL;
+    int sized = view.len == count * 8;
+    PyBuffer_Release(&view);
+    if (!typed)
+        PyErr_Format(PyExc_TypeError, "%s must be an array of format '%s'", name, formats);
+    else if (!sized)
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd items", name, count);
+    return typed && sized;
+}
+
+/* A new copy of `unit` repeated `times` (an array.array's own repetition), `values` written
+ * into it; NULL with an exception. */
+static PyObject *filled_copy(PyObject *unit, Py_ssize_t times, const void *values,
+                             size_t size) {
+    PyObject *copy = PySequence_Repeat(unit, times);
+    if (copy == NULL) return NULL;
+    Py_buffer view;
+    if (Py_TYPE(copy) != Py_TYPE(unit) || PyObject_GetBuffer(copy, &view, PyBUF_WRITABLE) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "a unit's copy is not of its type");
+        Py_DECREF(copy);
+        return NULL;
+    }
+    int fits = view.len == (Py_ssize_t)size;
+    if (fits) memcpy(view.buf, values, size);
+    PyBuffer_Release(&view);
+    if (!fits) {
+        PyErr_SetString(PyExc_ValueError, "a unit's copy has another size");
+        Py_CLEAR(copy);
+    }
+    return copy;
+}
+
 #endif

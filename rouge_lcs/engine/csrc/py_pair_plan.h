@@ -110,36 +110,16 @@ static int plan_texts(const PairPlan *plan, PyObject *const *args, PyObject **pr
     return PyUnicode_CheckExact(pred) && *n_refs >= 1;
 }
 
-/* A new copy of `unit` repeated `times` (an array.array's own repetition), `values` written
- * into it; NULL with an exception. */
-static PyObject *plan_copy(PyObject *unit, Py_ssize_t times, const void *values, size_t size) {
-    PyObject *copy = PySequence_Repeat(unit, times);
-    if (copy == NULL) return NULL;
-    Py_buffer view;
-    if (Py_TYPE(copy) != Py_TYPE(unit) || PyObject_GetBuffer(copy, &view, PyBUF_WRITABLE) < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "scores_plan: bad unit copy");
-        Py_DECREF(copy);
-        return NULL;
-    }
-    int fits = view.len == (Py_ssize_t)size;
-    if (fits) memcpy(view.buf, values, size);
-    PyBuffer_Release(&view);
-    if (!fits) {
-        PyErr_SetString(PyExc_ValueError, "scores_plan: a unit's copy has another size");
-        Py_CLEAR(copy);
-    }
-    return copy;
-}
-
 /* scores_plan's result: make(counts, p, r, f) of the call's values. */
 static PyObject *plan_scores(PairPlan *plan, Py_ssize_t n_refs) {
     Py_ssize_t n = plan->n_types;
     size_t floats = (size_t)n * sizeof(double);
     PyObject *v[4] = {
-        plan_copy(plan->count_unit, n_refs, plan->counts, (size_t)(n_refs * n * 3) * sizeof(int64_t)),
-        plan_copy(plan->float_unit, 1, plan->prf, floats),
-        plan_copy(plan->float_unit, 1, plan->prf + n, floats),
-        plan_copy(plan->float_unit, 1, plan->prf + 2 * n, floats),
+        filled_copy(plan->count_unit, n_refs, plan->counts,
+                    (size_t)(n_refs * n * 3) * sizeof(int64_t)),
+        filled_copy(plan->float_unit, 1, plan->prf, floats),
+        filled_copy(plan->float_unit, 1, plan->prf + n, floats),
+        filled_copy(plan->float_unit, 1, plan->prf + 2 * n, floats),
     };
     PyObject *result = NULL;
     if (v[0] != NULL && v[1] != NULL && v[2] != NULL && v[3] != NULL)
@@ -194,27 +174,6 @@ static PyObject *pair_plan_call(PyObject *self, PyObject *const *args, size_t na
     return result;
 }
 
-/* A unit of scores_plan's results: a sequence whose buffer holds `count` 8-byte items of one
- * of `formats`; 0 with an exception naming it. */
-static int plan_unit_ok(PyObject *unit, Py_ssize_t count, const char *formats, const char *name) {
-    Py_buffer view;
-    if (!PySequence_Check(unit) || PyObject_GetBuffer(unit, &view, PyBUF_FORMAT) < 0) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "scores_plan: %s must be an array", name);
-        return 0;
-    }
-    const char *f = view.format != NULL ? view.format : "B";
-    int typed = view.itemsize == 8 && f[0] != '\0' && f[1] == '\0' && strchr(formats, f[0]) != NULL;
-    int sized = view.len == count * 8;
-    PyBuffer_Release(&view);
-    if (!typed)
-        PyErr_Format(PyExc_TypeError, "scores_plan: %s must be an array of format '%s'", name,
-                     formats);
-    else if (!sized)
-        PyErr_Format(PyExc_ValueError, "scores_plan: %s must hold %zd items", name, count);
-    return typed && sized;
-}
-
 /* pair_plan's and scores_plan's plan, its arguments checked (names NULL and the units given:
  * scores_plan's); NULL with an exception naming `fn`. */
 static PyObject *new_plan(Encoder *e, Py_buffer *types, int mode, double beta, int split_mode,
@@ -255,8 +214,9 @@ static PyObject *new_plan(Encoder *e, Py_buffer *types, int mode, double beta, i
         PyErr_Format(PyExc_TypeError, "%s: tuple_new needs a tuple subclass", fn);
         return NULL;
     }
-    if (count_unit != NULL && (!plan_unit_ok(count_unit, n_types * 3, "lq", "count_unit") ||
-                               !plan_unit_ok(float_unit, n_types, "d", "float_unit")))
+    if (count_unit != NULL &&
+        (!unit_ok(count_unit, n_types * 3, "lq", "scores_plan: count_unit") ||
+         !unit_ok(float_unit, n_types, "d", "scores_plan: float_unit")))
         return NULL;
     PairPlan *plan = PyObject_GC_New(PairPlan, &PairPlanType);
     if (plan == NULL) return NULL;

@@ -179,10 +179,9 @@ def test_engine_vocabulary_is_reused_between_calls():
     assert scorer.score(["a dog sat", "x"], ["the dog", "x"]).fmeasure.tolist()[0] == [0.4, 0.4]
     assert scorer._stores.store is store and len(store) == 7  # "dog", "x" added
     assert scorer.score(*batch).fmeasure.tolist() == first
-    # the plan (made by the first call) handed the batches of two to the batch path
-    pair_encoder = scorer._pairs.plan.encoder
-    assert pair_encoder is not store._encoder and pair_encoder.vocab_size == 0
+    assert scorer._pairs.plan is None  # no one-example call yet
     assert scorer.score(["a dog sat"], ["the dog"]).fmeasure.tolist() == [[0.4, 0.4]]
+    pair_encoder = scorer._pairs.plan.encoder  # the per-call plan's
     # without a stemmer a one-example call numbers its tokens itself: nothing kept
     assert pair_encoder is not store._encoder and pair_encoder.vocab_size == 0
     assert scorer.score(["the cat sat"], ["the cat ran"]).fmeasure.tolist() == [first[0]]
