@@ -45,8 +45,8 @@
  *   py_sentences.h   Encoder.encode_sentences(): sentences (Punkt on the threads) to token ids;
  *   py_counts.h      counts() (ROUGE-N/L/Lsum on threads) and Encoder.pair_scores() (one
  *                    example on the calling thread);
- *   py_pair_plan.h   Encoder.pair_plan(): the per-call path's callable, one example's scores
- *                    as a dict, its settings checked once;
+ *   py_pair_plan.h   Encoder.pair_plan() and scores_plan(): the per-call path's callables, one
+ *                    example's scores as a dict or as flat arrays, their settings checked once;
  *   py_scores.h      combine() and column_sums();
  *   py_prefix.h      prefix_counts();
  *   py_wlcs.h        wlcs() (ROUGE-W);
