@@ -471,13 +471,29 @@ static int punkt_run(PunktRun *r) {
 /* ------------------------------------------------------------------------------------------ */
 /* Many texts on threads (the encoder's sentence stage)                                        */
 
-/* punkt_short_end's classes of a Latin-1 character: one of .?! (SC_END), a space to
- * str.rstrip among ASCII (SC_SPACE), a space to the word check (SC_GAP), or not ASCII, whose
- * space class the caller's `bits` decides (SC_HIGH). */
-enum { SC_END = 1, SC_SPACE = 2, SC_GAP = 4, SC_HIGH = 8 };
+/* punkt_short_end's last step, for a text of several sentence ends (from index `from` on):
+ * -2 when a .?! is followed by neither a word character nor the text's end (Punkt may cut
+ * there), else `last`.  `kind` a constant where it is inlined. */
+static inline __attribute__((always_inline)) int64_t
+short_end_candidates(const PunktText *t, int kind, int64_t from, int64_t last,
+                     int64_t last_word) {
+    for (int64_t k = from; k + 1 < t->n; k++) {
+        uint32_t c = unit_at(kind, t->data, k);
+        if (c != '.' && c != '?' && c != '!') continue;
+        uint32_t d = unit_at(kind, t->data, k + 1);
+        int word = (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') ||
+                   (d >= 0xAC00 && d <= 0xD7A3);
+        if (!word && last_word > k) return -2; /* maybe a candidate: ask Punkt */
+    }
+    return last;
+}
+
+/* punkt_short_end's classes of a Latin-1 character: a space to str.rstrip among ASCII
+ * (SC_SPACE), a space to the word check (SC_GAP), or not ASCII, whose space class the caller's
+ * `bits` decides (SC_HIGH). */
+enum { SC_SPACE = 1, SC_GAP = 2, SC_HIGH = 4 };
 #define SC_(c)                                                                                 \
-    (((c) == '.' || (c) == '?' || (c) == '!' ? SC_END : 0) |                                   \
-     ((c) == ' ' || ((c) >= 9 && (c) <= 13) || ((c) >= 28 && (c) <= 31) ? SC_SPACE : 0) |      \
+    (((c) == ' ' || ((c) >= 9 && (c) <= 13) || ((c) >= 28 && (c) <= 31) ? SC_SPACE : 0) |      \
      ((c) == ' ' || ((c) >= 9 && (c) <= 13) ? SC_GAP : 0) | ((c) >= 128 ? SC_HIGH : 0))
 #define SC4_(c) SC_(c), SC_((c) + 1), SC_((c) + 2), SC_((c) + 3)
 #define SC16_(c) SC4_(c), SC4_((c) + 4), SC4_((c) + 8), SC4_((c) + 12)
@@ -512,13 +528,7 @@ static int64_t punkt_short_end_latin1(const PunktText *t, int (*bits)(uint32_t))
     for (int k = 0; k < 3 && !more; k++)
         more = after < n && memchr(s + after, END_CHARS[k], (size_t)(n - after)) != NULL;
     if (!more && last >= 0 && s[last] == *first) return last; /* one end, the final character */
-    for (int64_t k = first - s; k + 1 < n; k++) {
-        if (!(SHORT_CLASS[s[k]] & SC_END)) continue;
-        uint8_t d = s[k + 1];
-        int word = (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z');
-        if (!word && last_word > k) return -2; /* maybe a candidate: ask Punkt */
-    }
-    return last;
+    return short_end_candidates(t, 1, first - s, last, last_word);
 }
 
 /* punkt_short_end on code units of one width (`kind` a constant where it is inlined, so that
@@ -543,16 +553,7 @@ punkt_short_end_of(const PunktText *t, int kind, int (*bits)(uint32_t), int *cjk
     int one_final = ends == 0 || (ends == 1 && last >= 0 &&
                                   unit_at(kind, t->data, last) == first_end);
     if (one_final) return last;
-    if (cjk) return -2;
-    for (int64_t k = 0; k + 1 < n; k++) {
-        uint32_t c = unit_at(kind, t->data, k);
-        if (c != '.' && c != '?' && c != '!') continue;
-        uint32_t d = unit_at(kind, t->data, k + 1);
-        int word = (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') ||
-                   (d >= 0xAC00 && d <= 0xD7A3);
-        if (!word && last_word > k) return -2; /* maybe a candidate: ask Punkt */
-    }
-    return last;
+    return cjk ? -2 : short_end_candidates(t, kind, 0, last, last_word);
 }
 
 /* sentences.nltk_split's shortcut, for text.h's split_short (which says why it holds) and the
