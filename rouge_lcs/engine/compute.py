@@ -25,7 +25,7 @@ from rouge_lcs.text.rouge_types import weights
 
 TYPE_CHECKING = False  # not typing's: its import costs a fresh process ~3 ms
 if TYPE_CHECKING:
-    from rouge_lcs.engine.stats import PairPlan
+    from rouge_lcs.engine.stats import PairPlan, ScoresMake
 
 #: Distinct texts kept between chunks (so recurring references are tokenized once); past this
 #: the cache starts afresh, which bounds memory on arbitrarily long inputs.
@@ -161,7 +161,7 @@ def pair_plan(
 
 def scores_plan(
     settings: Settings,
-    make: Callable[[array[int], array[float], array[float], array[float]], object],
+    make: ScoresMake,
     fallback: PairPlan,
 ) -> PairPlan:
     """:func:`pair_plan` for a batch of one example, on a new store of the engine in use now

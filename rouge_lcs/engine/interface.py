@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from rouge_lcs.engine.stats import PairPlan, PairStats
+    from rouge_lcs.engine.stats import PairPlan, PairStats, ScoresMake
 
     #: Per-example values: an ``(examples, types)`` array or a flat float64 array.
     Floats = np.ndarray | array[float]
@@ -168,7 +168,7 @@ class Store(Protocol):
         mode: str,
         beta: float,
         weights: Sequence[float] | None,
-        make: Callable[[array[int], array[float], array[float], array[float]], object],
+        make: ScoresMake,
         fallback: PairPlan,
         max_tokens: int,
     ) -> PairPlan:

@@ -31,12 +31,7 @@ from rouge_lcs.config.options import MULTI_REF_MODES
 from rouge_lcs.config.settings import Settings
 from rouge_lcs.engine.interface import IdDocs, Rows
 from rouge_lcs.engine.kinds import all_counts, only_counted
-from rouge_lcs.engine.stats import (
-    PairStats,
-    flat_floats,
-    one_example,
-    python_pair_plan,
-)
+from rouge_lcs.engine.stats import PairStats, flat_floats, one_example, python_pair_plan
 from rouge_lcs.text.punkt import Punkt
 from rouge_lcs.text.rouge_types import LCS, NGRAMS, UNION_LCS, RougeType, unknown_kind
 from rouge_lcs.text.sentences import (
@@ -69,7 +64,7 @@ if TYPE_CHECKING:
     Buffer: TypeAlias = bytes | array[int] | np.ndarray
 
     from rouge_lcs.engine.reference.python import PythonBackend, PythonStore
-    from rouge_lcs.engine.stats import PairPlan
+    from rouge_lcs.engine.stats import PairPlan, ScoresMake
 else:
     np = lazy_import("numpy")
 
@@ -590,7 +585,7 @@ class NativeStore:
         mode: str,
         beta: float,
         weights: Sequence[float] | None,
-        make: Callable[[array[int], array[float], array[float], array[float]], object],
+        make: ScoresMake,
         fallback: PairPlan,
         max_tokens: int,
     ) -> PairPlan:

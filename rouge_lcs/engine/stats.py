@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     #: ``plan(prediction, references)`` -> ``{name: make(p, r, f)}``, a fallback's value, or
     #: ``NotImplemented``.
     PairPlan = Callable[[object, object], Any]
+    #: A scores plan's result maker (:meth:`rouge_lcs.engine.interface.Store.scores_plan`):
+    #: ``make(counts, precision, recall, fmeasure)`` of new flat int64 / float64 arrays.
+    ScoresMake = Callable[[array[int], array[float], array[float], array[float]], object]
 else:
     np = lazy_import("numpy")
 

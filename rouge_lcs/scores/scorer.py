@@ -247,10 +247,10 @@ class Rouge:
         settings = self.settings
         names, n_types = settings.names, len(settings.names)
         width = 3 * n_types
-        from_flat, of_flat, one_ref = PairStats.from_flat, Scores.of_flat, one_example(1)[2]
+        from_flat, of_flat = PairStats.from_flat, Scores.of_flat
 
         def make(counts: array[int], p: array[float], r: array[float], f: array[float]) -> Scores:
-            n_refs = one_ref if len(counts) == width else one_example(len(counts) // width)[2]
+            n_refs = one_example(len(counts) // width)[2]  # one reference: a shared constant
             return of_flat(names, p, r, f, from_flat(counts, n_types, n_refs), settings)
 
         # the fallback takes what score() takes (a plan's is typed as taking any two objects)

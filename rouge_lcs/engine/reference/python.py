@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from rouge_lcs.engine.stats import PairPlan
+    from rouge_lcs.engine.stats import PairPlan, ScoresMake
 else:
     np = lazy_import("numpy")
 
@@ -141,7 +141,7 @@ class PythonStore:
         mode: str,
         beta: float,
         weights: Sequence[float] | None,
-        make: Callable[[array[int], array[float], array[float], array[float]], object],
+        make: ScoresMake,
         fallback: PairPlan,
         max_tokens: int,
     ) -> PairPlan:
